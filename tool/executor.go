@@ -1,0 +1,287 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// ExecutorOptions tunes the safe executor; zero values take the defaults.
+type ExecutorOptions struct {
+	// Timeout bounds one call (default 10 s); a Spec.Timeout overrides it.
+	Timeout time.Duration
+	// MaxResultChars caps the JSON size of a result's data (default 8,000).
+	MaxResultChars int
+	// MaxAttempts bounds tries of a transient failure (default 3).
+	MaxAttempts int
+	// BaseBackoff is the first retry delay, doubled each try (default 20 ms).
+	BaseBackoff time.Duration
+	// Logger receives panics and backend failures; nil discards.
+	Logger *slog.Logger
+}
+
+// Executor runs tool calls safely: arguments validated against the schema,
+// a per-call timeout, retries of transient failures, panics turned into
+// error envelopes, and oversized results cut to size.
+type Executor struct {
+	reg  *Registry
+	opts ExecutorOptions
+	log  *slog.Logger
+}
+
+// NewExecutor returns an executor over reg.
+func NewExecutor(reg *Registry, opts ExecutorOptions) (*Executor, error) {
+	if reg == nil {
+		return nil, errors.New("tool: executor needs a registry")
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	if opts.MaxResultChars <= 0 {
+		opts.MaxResultChars = 8000
+	}
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = 3
+	}
+	if opts.BaseBackoff <= 0 {
+		opts.BaseBackoff = 20 * time.Millisecond
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Executor{reg: reg, opts: opts, log: log}, nil
+}
+
+// Registry returns the registry the executor runs tools from.
+func (e *Executor) Registry() *Registry { return e.reg }
+
+// Execute runs one call and always returns an envelope: an unknown tool,
+// invalid arguments, a timeout, a panic or a backend failure become error
+// envelopes with guidance. The envelope's internal_info names the canonical tool.
+func (e *Executor) Execute(ctx context.Context, call Call) Result {
+	args := call.Arguments
+	if len(strings.TrimSpace(string(args))) == 0 || string(args) == "null" {
+		args = json.RawMessage(`{}`)
+	}
+	name, ok := e.reg.Resolve(call.Name)
+	if !ok {
+		r := Failure(fmt.Sprintf("Unknown tool %q.", clip(call.Name, 80)),
+			"no tool is registered under this name",
+			"Use one of: "+strings.Join(e.reg.Closest(call.Name, 3), ", ")+".")
+		r.InternalInfo = InternalInfo{FunctionName: clip(call.Name, 200), Parameters: safeRaw(args)}
+		return r
+	}
+	ent := e.reg.tools[name]
+	info := InternalInfo{FunctionName: name, Parameters: safeRaw(args)}
+	if err := validate(ent.schema, args); err != nil {
+		r := Failure("Invalid arguments for "+name+".", err.Error(),
+			"Call "+name+" again with arguments that match its parameter schema.")
+		r.InternalInfo = info
+		return r
+	}
+	r, attempts := e.run(ctx, ent, args)
+	info.Attempts = attempts
+	r.InternalInfo = info
+	if r.LLMCacheDuration < 0 {
+		r.LLMCacheDuration = ent.spec.CacheDuration
+	}
+	if !r.OK() {
+		r.LLMCacheDuration = 0
+	}
+	e.fit(&r)
+	return r
+}
+
+// run calls the tool with timeout, panic recovery and retries.
+func (e *Executor) run(ctx context.Context, ent *entry, args json.RawMessage) (Result, int) {
+	timeout := e.opts.Timeout
+	if ent.spec.Timeout > 0 {
+		timeout = ent.spec.Timeout
+	}
+	backoff := e.opts.BaseBackoff
+	var err error
+	for attempt := 1; ; attempt++ {
+		var r Result
+		r, err = e.callOnce(ctx, ent.tool, args, timeout)
+		if err == nil {
+			return r, attempt
+		}
+		if !IsTransient(err) || attempt >= e.opts.MaxAttempts || ctx.Err() != nil {
+			e.log.LogAttrs(ctx, slog.LevelWarn, "tool backend failure",
+				slog.String("tool", ent.spec.Name), slog.Int("attempts", attempt), slog.String("error", err.Error()))
+			return backendFailure(ent.spec.Name, err), attempt
+		}
+		jitter := time.Duration(rand.Int64N(int64(backoff)/2 + 1))
+		select {
+		case <-time.After(backoff + jitter):
+		case <-ctx.Done():
+			return backendFailure(ent.spec.Name, ctx.Err()), attempt
+		}
+		backoff *= 2
+	}
+}
+
+func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, timeout time.Duration) (r Result, err error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.LogAttrs(ctx, slog.LevelError, "tool panicked",
+				slog.String("tool", t.Spec().Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			r = Failure("The tool failed unexpectedly.", "internal error", "Try a different tool or different arguments.")
+			err = nil
+		}
+	}()
+	r, err = t.Call(ctx, args)
+	if err == nil && ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && r.Status == "" {
+		err = ctx.Err()
+	}
+	if err == nil && r.Status == "" {
+		r.Status = StatusSuccess
+	}
+	return r, err
+}
+
+func backendFailure(name string, err error) Result {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Failure("The tool "+name+" timed out.", "timeout", "Try again with narrower arguments, or answer from what you already know.")
+	}
+	if errors.Is(err, context.Canceled) {
+		return Failure("The tool "+name+" was cancelled.", "cancelled", "The request was cancelled.")
+	}
+	return Failure("The tool "+name+" is temporarily unavailable.", "backend unavailable",
+		"Answer from the data you already have, or try again later.")
+}
+
+// fit replaces r.Data by its JSON encoding, cut to MaxResultChars at an
+// element or line boundary with a notice giving the full size.
+func (e *Executor) fit(r *Result) {
+	raw, err := json.Marshal(r.Data)
+	if err != nil {
+		*r = Failure("The tool returned data that could not be encoded.", err.Error(), "Try a different tool.")
+		return
+	}
+	limit := e.opts.MaxResultChars
+	if len(raw) <= limit {
+		r.Data = json.RawMessage(raw)
+		return
+	}
+	cut, shown, total := truncateJSON(raw, limit)
+	r.Data = cut
+	r.InternalInfo.Truncated = true
+	r.InternalInfo.FullSize = len(raw)
+	notice := fmt.Sprintf("Result truncated: showing %d of %d %s; full size %d characters.", shown, total, unitName(raw), len(raw))
+	if r.Message == "" {
+		r.Message = notice
+	} else {
+		r.Message += " " + notice
+	}
+}
+
+func unitName(raw []byte) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		return "lines"
+	}
+	return "items"
+}
+
+// truncateJSON cuts a JSON value to at most limit bytes at a boundary: arrays
+// keep a prefix of elements, strings a prefix of lines, objects trim their
+// largest array or string member. It returns the cut value, how many
+// elements or lines it kept and how many there were.
+func truncateJSON(raw []byte, limit int) (json.RawMessage, int, int) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return json.RawMessage(`null`), 0, 0
+	}
+	switch x := v.(type) {
+	case []any:
+		kept := keepElements(x, limit)
+		b, _ := json.Marshal(x[:kept])
+		return b, kept, len(x)
+	case string:
+		s, kept, total := keepLines(x, limit)
+		b, _ := json.Marshal(s)
+		return b, kept, total
+	case map[string]any:
+		// Trim the largest member until the whole object fits.
+		key, size := "", 0
+		for k, m := range x {
+			b, _ := json.Marshal(m)
+			if len(b) > size {
+				key, size = k, len(b)
+			}
+		}
+		rest := len(raw) - size
+		budget := max(limit-rest, 2)
+		switch m := x[key].(type) {
+		case []any:
+			kept := keepElements(m, budget)
+			x[key] = m[:kept]
+			b, _ := json.Marshal(x)
+			if len(b) <= limit {
+				return b, kept, len(m)
+			}
+		case string:
+			s, kept, total := keepLines(m, budget)
+			x[key] = s
+			b, _ := json.Marshal(x)
+			if len(b) <= limit {
+				return b, kept, total
+			}
+		}
+	}
+	// Fall back to text lines of the indented JSON.
+	pretty, _ := json.MarshalIndent(v, "", " ")
+	s, kept, total := keepLines(string(pretty), limit-2)
+	b, _ := json.Marshal(s)
+	return b, kept, total
+}
+
+func keepElements(xs []any, limit int) int {
+	size := 2
+	for i, x := range xs {
+		b, _ := json.Marshal(x)
+		size += len(b) + 1
+		if size > limit {
+			return i
+		}
+	}
+	return len(xs)
+}
+
+func keepLines(s string, limit int) (string, int, int) {
+	lines := strings.SplitAfter(s, "\n")
+	size := 0
+	for i, l := range lines {
+		b, _ := json.Marshal(l)
+		size += len(b) - 2
+		if size > limit-2 {
+			return strings.Join(lines[:i], ""), i, len(lines)
+		}
+	}
+	return s, len(lines), len(lines)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// safeRaw returns args when they are valid JSON, or the text as a JSON string.
+func safeRaw(args json.RawMessage) json.RawMessage {
+	if json.Valid(args) {
+		return args
+	}
+	b, _ := json.Marshal(clip(string(args), 1000))
+	return b
+}

@@ -1,0 +1,149 @@
+// Package tool is the contract every gameassist tool family builds on: the Tool
+// interface, its Spec, the Registry, the result envelope and the safe Executor
+// that every call goes through. It imports nothing of gameassist's own.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Category groups tools by backend, so stats, metrics and the LLM tool list can
+// treat families differently (the sql category is offered to an LLM only when allowed).
+type Category string
+
+// The tool categories of gameassist.
+const (
+	CategoryCache Category = "cache"
+	CategoryGCS   Category = "gcs"
+	CategorySQL   Category = "sql"
+	CategoryRAG   Category = "rag"
+)
+
+// Spec describes a tool to the registry, the executor and the LLM.
+type Spec struct {
+	// Name is what the LLM calls; it is never renamed once published.
+	Name string `json:"name"`
+	// Description tells the LLM when to use the tool.
+	Description string `json:"description"`
+	// Category is the tool family.
+	Category Category `json:"category"`
+	// Parameters is the JSON Schema (draft 2020-12) of the arguments object.
+	Parameters json.RawMessage `json:"parameters"`
+	// CacheDuration is the default llm_cache_duration in exchanges; 0 means not cached.
+	CacheDuration int `json:"cache_duration"`
+	// Aliases are extra names the tool answers to (old names, common misspellings).
+	Aliases []string `json:"aliases,omitempty"`
+	// Timeout overrides the executor's per-call timeout when positive.
+	Timeout time.Duration `json:"-"`
+}
+
+// Tool is one callable capability over the game's data.
+//
+// Call returns a Result for everything the caller (usually an LLM) can act
+// on, including bad arguments (use Failure). It returns an error only when a
+// backend failed; wrap transient backend failures with Transient so the
+// executor retries them.
+type Tool interface {
+	Spec() Spec
+	Call(ctx context.Context, args json.RawMessage) (Result, error)
+}
+
+// Status is the outcome of a tool call as the LLM sees it.
+type Status string
+
+// The two statuses of a result envelope.
+const (
+	StatusSuccess Status = "success"
+	StatusError   Status = "error"
+)
+
+// InternalInfo records what was called; it is kept for logs and admin views
+// and never reaches an LLM.
+type InternalInfo struct {
+	FunctionName string          `json:"function_name"`
+	Parameters   json.RawMessage `json:"parameters"`
+	Truncated    bool            `json:"truncated,omitempty"`
+	FullSize     int             `json:"full_size,omitempty"`
+	Attempts     int             `json:"attempts,omitempty"`
+}
+
+// Result is the envelope every tool returns (see DESIGN.md).
+type Result struct {
+	Status           Status       `json:"status"`
+	Message          string       `json:"message"`
+	Data             any          `json:"data"`
+	LLMCacheDuration int          `json:"llm_cache_duration"`
+	LLMInstruction   string       `json:"llm_instruction,omitempty"`
+	ErrorDetails     string       `json:"error_details,omitempty"`
+	Guidance         string       `json:"guidance,omitempty"`
+	InternalInfo     InternalInfo `json:"internal_info"`
+}
+
+// Success builds a success envelope; the executor fills the cache duration
+// from the Spec unless the tool set one.
+func Success(message string, data any) Result {
+	return Result{Status: StatusSuccess, Message: message, Data: data, LLMCacheDuration: -1}
+}
+
+// Failure builds an error envelope the LLM can read and act on: details say
+// what was wrong, guidance says what to try instead.
+func Failure(message, details, guidance string) Result {
+	return Result{Status: StatusError, Message: message, ErrorDetails: details, Guidance: guidance}
+}
+
+// OK reports whether the call succeeded.
+func (r Result) OK() bool { return r.Status == StatusSuccess }
+
+// llmView is the envelope without internal_info.
+type llmView struct {
+	Status           Status `json:"status"`
+	Message          string `json:"message"`
+	Data             any    `json:"data"`
+	LLMCacheDuration int    `json:"llm_cache_duration"`
+	LLMInstruction   string `json:"llm_instruction,omitempty"`
+	ErrorDetails     string `json:"error_details,omitempty"`
+	Guidance         string `json:"guidance,omitempty"`
+}
+
+// ForLLM renders the envelope as the LLM sees it: everything but internal_info.
+func (r Result) ForLLM() string {
+	b, err := json.Marshal(llmView{
+		Status: r.Status, Message: r.Message, Data: r.Data,
+		LLMCacheDuration: r.LLMCacheDuration, LLMInstruction: r.LLMInstruction,
+		ErrorDetails: r.ErrorDetails, Guidance: r.Guidance,
+	})
+	if err != nil {
+		return fmt.Sprintf(`{"status":"error","message":%q}`, "result could not be encoded")
+	}
+	return string(b)
+}
+
+// Call is one requested invocation: a tool name and its JSON arguments.
+type Call struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+type transientError struct{ err error }
+
+func (e transientError) Error() string { return e.err.Error() }
+func (e transientError) Unwrap() error { return e.err }
+
+// Transient marks a backend error as worth retrying (a busy database, a
+// dropped connection). The executor retries only errors marked this way.
+func Transient(err error) error {
+	if err == nil {
+		return nil
+	}
+	return transientError{err: err}
+}
+
+// IsTransient reports whether err was marked with Transient.
+func IsTransient(err error) bool {
+	var t transientError
+	return errors.As(err, &t)
+}
