@@ -1,0 +1,72 @@
+// Package memory keeps each chat session in Redis: its meta (player, locale,
+// token hash, exchange counter, current screen), its history window and its
+// per-session tool-result cache whose entries expire by exchange count. Every
+// key of a session carries the same hash tag, so Redis Cluster works unchanged.
+package memory
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned when a session or cache entry does not exist
+// (redis.Nil is mapped to it).
+var ErrNotFound = errors.New("memory: not found")
+
+// ErrBusy is returned when a session's turn lock could not be taken within
+// the wait time.
+var ErrBusy = errors.New("memory: session busy")
+
+// Screen is the screen a player is on, as sent by the client or game server.
+type Screen struct {
+	Name string          `json:"name"`
+	Data json.RawMessage `json:"data,omitempty"`
+	// Hash identifies name+data (canonical JSON), to tell "same screen again".
+	Hash string `json:"hash"`
+	// Injection is the rendered prompt injection for this screen, "" if none.
+	Injection string `json:"injection,omitempty"`
+}
+
+// Meta is a session's metadata.
+type Meta struct {
+	ID        string    `json:"id"`
+	PlayerID  string    `json:"player_id,omitempty"`
+	Locale    string    `json:"locale"`
+	TokenHash string    `json:"-"`
+	CreatedAt time.Time `json:"created_at"`
+	Exchange  int       `json:"exchange"`
+	Screen    *Screen   `json:"screen,omitempty"`
+}
+
+// Message is one history entry: the player's message or the assistant's reply.
+type Message struct {
+	Role     string    `json:"role"` // "user" or "assistant"
+	Content  string    `json:"content"`
+	Exchange int       `json:"exchange"`
+	At       time.Time `json:"at"`
+	// Tools lists the tool names used to produce an assistant reply.
+	Tools []string `json:"tools,omitempty"`
+}
+
+// CacheEntry is one cached tool result. It is served, and stays in the LLM's
+// context, from exchange CachedAt through CachedAt+Duration.
+type CacheEntry struct {
+	Key         string          `json:"key"`
+	Tool        string          `json:"tool"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Result      json.RawMessage `json:"result"` // the tool.Result envelope as JSON
+	CachedAt    int             `json:"cached_at_exchange"`
+	Duration    int             `json:"duration"`
+	DataVersion string          `json:"data_version"`
+	Hits        int             `json:"hits"`
+}
+
+// ExpiresAfter is the last exchange at which the entry is served.
+func (e CacheEntry) ExpiresAfter() int { return e.CachedAt + e.Duration }
+
+// Remaining is how many more exchanges after current the entry is served.
+func (e CacheEntry) Remaining(current int) int { return e.ExpiresAfter() - current }
+
+// Live reports whether the entry is served at exchange current.
+func (e CacheEntry) Live(current int) bool { return current <= e.ExpiresAfter() }

@@ -1,0 +1,34 @@
+package tool
+
+import "encoding/json"
+
+// Source says where a session's tool result came from.
+type Source string
+
+// The sources of a tool result within a session.
+const (
+	// SourceExecuted: the tool ran for this call.
+	SourceExecuted Source = "executed"
+	// SourceCache: served from the session's tool cache.
+	SourceCache Source = "cache"
+	// SourceDuplicate: the same call was already answered in this turn; not run again.
+	SourceDuplicate Source = "duplicate"
+	// SourceProactive: run by the screen rules before the player asked.
+	SourceProactive Source = "proactive"
+	// SourceSkipped: not run (for example a screen field the rule maps was absent).
+	SourceSkipped Source = "skipped"
+)
+
+// Outcome is one tool call as reported to clients and admin views: the
+// tool_calls entries of a chat reply and the tools of a screen event.
+type Outcome struct {
+	Name       string          `json:"name"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Source     Source          `json:"source"`
+	Status     Status          `json:"status"`
+	DurationMS float64         `json:"duration_ms"`
+	// Reason explains a skipped call.
+	Reason string `json:"reason,omitempty"`
+	// Result is the full envelope, kept for the caller; never serialized here.
+	Result Result `json:"-"`
+}
