@@ -128,25 +128,36 @@ func (e *Executor) run(ctx context.Context, ent *entry, args json.RawMessage) (R
 	}
 }
 
-func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, timeout time.Duration) (r Result, err error) {
+// callOnce runs one attempt in its own goroutine, so a tool that ignores its
+// context still cannot hold the caller past the timeout.
+func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, timeout time.Duration) (Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	defer func() {
-		if p := recover(); p != nil {
-			e.log.LogAttrs(ctx, slog.LevelError, "tool panicked",
-				slog.String("tool", t.Spec().Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
-			r = Failure("The tool failed unexpectedly.", "internal error", "Try a different tool or different arguments.")
-			err = nil
-		}
+	type outcome struct {
+		r   Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				e.log.LogAttrs(ctx, slog.LevelError, "tool panicked",
+					slog.String("tool", t.Spec().Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+				done <- outcome{r: Failure("The tool failed unexpectedly.", "internal error", "Try a different tool or different arguments.")}
+			}
+		}()
+		r, err := t.Call(ctx, args)
+		done <- outcome{r: r, err: err}
 	}()
-	r, err = t.Call(ctx, args)
-	if err == nil && ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && r.Status == "" {
-		err = ctx.Err()
+	select {
+	case o := <-done:
+		if o.err == nil && o.r.Status == "" {
+			o.r.Status = StatusSuccess
+		}
+		return o.r, o.err
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
 	}
-	if err == nil && r.Status == "" {
-		r.Status = StatusSuccess
-	}
-	return r, err
 }
 
 func backendFailure(name string, err error) Result {

@@ -1,0 +1,293 @@
+package tool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+// fakeTool is a tool whose behaviour each test sets.
+type fakeTool struct {
+	spec  tool.Spec
+	calls atomic.Int32
+	fn    func(ctx context.Context, args json.RawMessage, call int) (tool.Result, error)
+}
+
+func (f *fakeTool) Spec() tool.Spec { return f.spec }
+
+func (f *fakeTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
+	n := int(f.calls.Add(1))
+	return f.fn(ctx, args, n)
+}
+
+const nameSchema = `{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100},"limit":{"type":"integer","minimum":1,"maximum":50}},"required":["name"],"additionalProperties":false}`
+
+func newExec(t testing.TB, opts tool.ExecutorOptions, tools ...tool.Tool) *tool.Executor {
+	t.Helper()
+	reg := tool.NewRegistry()
+	if err := reg.Register(tools...); err != nil {
+		t.Fatal(err)
+	}
+	ex, err := tool.NewExecutor(reg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ex
+}
+
+func echoTool() *fakeTool {
+	return &fakeTool{
+		spec: tool.Spec{Name: "gcs_echo", Description: "echo", Category: tool.CategoryGCS, Parameters: json.RawMessage(nameSchema), CacheDuration: 3, Aliases: []string{"echo"}},
+		fn: func(_ context.Context, args json.RawMessage, _ int) (tool.Result, error) {
+			var a struct{ Name string }
+			if err := json.Unmarshal(args, &a); err != nil {
+				return tool.Result{}, err
+			}
+			return tool.Success("found "+a.Name, map[string]string{"name": a.Name}), nil
+		},
+	}
+}
+
+func TestExecutorArguments(t *testing.T) {
+	ex := newExec(t, tool.ExecutorOptions{}, echoTool())
+	tests := []struct {
+		name       string
+		call       tool.Call
+		wantStatus tool.Status
+		wantInErr  string
+	}{
+		{name: "valid", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":"Kaelith"}`)}, wantStatus: tool.StatusSuccess},
+		{name: "alias", call: tool.Call{Name: "echo", Arguments: json.RawMessage(`{"name":"Kaelith"}`)}, wantStatus: tool.StatusSuccess},
+		{name: "wrong type", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":42}`)}, wantStatus: tool.StatusError, wantInErr: "field 'name'"},
+		{name: "missing field", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{}`)}, wantStatus: tool.StatusError, wantInErr: "name"},
+		{name: "unknown field", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":"a","evil":1}`)}, wantStatus: tool.StatusError, wantInErr: "evil"},
+		{name: "out of range", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":"a","limit":500}`)}, wantStatus: tool.StatusError, wantInErr: "field 'limit'"},
+		{name: "empty string", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":""}`)}, wantStatus: tool.StatusError, wantInErr: "field 'name'"},
+		{name: "100 KB string", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":"` + strings.Repeat("x", 100_000) + `"}`)}, wantStatus: tool.StatusError, wantInErr: "field 'name'"},
+		{name: "unicode", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":"Kaëlith 火"}`)}, wantStatus: tool.StatusSuccess},
+		{name: "injection shaped", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":"' OR '1'='1; DROP TABLE champions"}`)}, wantStatus: tool.StatusSuccess},
+		{name: "malformed JSON", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":`)}, wantStatus: tool.StatusError, wantInErr: "not valid JSON"},
+		{name: "not an object", call: tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`[1,2]`)}, wantStatus: tool.StatusError, wantInErr: "arguments"},
+		{name: "unknown tool", call: tool.Call{Name: "gcs_ech", Arguments: json.RawMessage(`{}`)}, wantStatus: tool.StatusError, wantInErr: "no tool"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ex.Execute(context.Background(), tt.call)
+			if r.Status != tt.wantStatus {
+				t.Fatalf("status = %s (%s %s), want %s", r.Status, r.Message, r.ErrorDetails, tt.wantStatus)
+			}
+			if tt.wantInErr != "" && !strings.Contains(r.ErrorDetails+r.Message, tt.wantInErr) {
+				t.Errorf("error %q / %q does not mention %q", r.Message, r.ErrorDetails, tt.wantInErr)
+			}
+			if r.Status == tool.StatusError && r.Guidance == "" {
+				t.Error("error envelope without guidance")
+			}
+			if r.Status == tool.StatusError && r.LLMCacheDuration != 0 {
+				t.Errorf("error result has cache duration %d", r.LLMCacheDuration)
+			}
+		})
+	}
+}
+
+func TestExecutorDoesNotRunOnInvalidArguments(t *testing.T) {
+	f := echoTool()
+	ex := newExec(t, tool.ExecutorOptions{}, f)
+	ex.Execute(context.Background(), tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(`{"name":1}`)})
+	if n := f.calls.Load(); n != 0 {
+		t.Fatalf("tool ran %d times on invalid arguments", n)
+	}
+}
+
+func TestUnknownToolGuidanceNamesClosest(t *testing.T) {
+	ex := newExec(t, tool.ExecutorOptions{}, echoTool())
+	r := ex.Execute(context.Background(), tool.Call{Name: "gcs_eho"})
+	if !strings.Contains(r.Guidance, "gcs_echo") {
+		t.Fatalf("guidance %q does not name gcs_echo", r.Guidance)
+	}
+}
+
+func TestExecutorCacheDurationAndInternalInfo(t *testing.T) {
+	ex := newExec(t, tool.ExecutorOptions{}, echoTool())
+	r := ex.Execute(context.Background(), tool.Call{Name: "echo", Arguments: json.RawMessage(`{"name":"a"}`)})
+	if r.LLMCacheDuration != 3 {
+		t.Errorf("cache duration = %d, want the spec's 3", r.LLMCacheDuration)
+	}
+	if r.InternalInfo.FunctionName != "gcs_echo" || string(r.InternalInfo.Parameters) != `{"name":"a"}` {
+		t.Errorf("internal info = %+v", r.InternalInfo)
+	}
+	view := r.ForLLM()
+	if strings.Contains(view, "internal_info") || strings.Contains(view, "function_name") {
+		t.Errorf("LLM view leaks internal info: %s", view)
+	}
+}
+
+func TestExecutorRetriesTransientOnly(t *testing.T) {
+	tests := []struct {
+		name       string
+		err        error
+		wantCalls  int32
+		wantStatus tool.Status
+	}{
+		{name: "transient then success", err: tool.Transient(errors.New("database is locked")), wantCalls: 2, wantStatus: tool.StatusSuccess},
+		{name: "permanent", err: errors.New("no such table"), wantCalls: 1, wantStatus: tool.StatusError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeTool{spec: tool.Spec{Name: "gcs_flaky"}, fn: func(_ context.Context, _ json.RawMessage, n int) (tool.Result, error) {
+				if n == 1 {
+					return tool.Result{}, tt.err
+				}
+				return tool.Success("ok", 1), nil
+			}}
+			ex := newExec(t, tool.ExecutorOptions{BaseBackoff: time.Millisecond}, f)
+			r := ex.Execute(context.Background(), tool.Call{Name: "gcs_flaky"})
+			if r.Status != tt.wantStatus || f.calls.Load() != tt.wantCalls {
+				t.Fatalf("status %s after %d calls, want %s after %d", r.Status, f.calls.Load(), tt.wantStatus, tt.wantCalls)
+			}
+		})
+	}
+	t.Run("gives up after max attempts", func(t *testing.T) {
+		f := &fakeTool{spec: tool.Spec{Name: "gcs_down"}, fn: func(context.Context, json.RawMessage, int) (tool.Result, error) {
+			return tool.Result{}, tool.Transient(errors.New("connection refused"))
+		}}
+		ex := newExec(t, tool.ExecutorOptions{BaseBackoff: time.Millisecond, MaxAttempts: 3}, f)
+		r := ex.Execute(context.Background(), tool.Call{Name: "gcs_down"})
+		if r.OK() || f.calls.Load() != 3 || r.Guidance == "" {
+			t.Fatalf("got %+v after %d calls", r, f.calls.Load())
+		}
+	})
+}
+
+func TestExecutorPanicAndTimeout(t *testing.T) {
+	panicky := &fakeTool{spec: tool.Spec{Name: "gcs_panic"}, fn: func(context.Context, json.RawMessage, int) (tool.Result, error) {
+		var m map[string]int
+		m["boom"]++
+		return tool.Result{}, nil
+	}}
+	slow := &fakeTool{spec: tool.Spec{Name: "gcs_slow"}, fn: func(ctx context.Context, _ json.RawMessage, _ int) (tool.Result, error) {
+		<-ctx.Done()
+		return tool.Result{}, ctx.Err()
+	}}
+	ex := newExec(t, tool.ExecutorOptions{Timeout: 20 * time.Millisecond}, panicky, slow)
+	if r := ex.Execute(context.Background(), tool.Call{Name: "gcs_panic"}); r.OK() || !strings.Contains(r.Message, "unexpectedly") {
+		t.Errorf("panic: got %+v", r)
+	}
+	if r := ex.Execute(context.Background(), tool.Call{Name: "gcs_slow"}); r.OK() || !strings.Contains(r.Message, "timed out") {
+		t.Errorf("timeout: got %+v", r)
+	}
+}
+
+func TestExecutorTruncation(t *testing.T) {
+	rows := make([]map[string]any, 500)
+	for i := range rows {
+		rows[i] = map[string]any{"id": i, "name": strings.Repeat("n", 20)}
+	}
+	lines := strings.Repeat("a line of text\n", 2000)
+	tests := []struct {
+		name string
+		data any
+		unit string
+	}{
+		{name: "array", data: rows, unit: "items"},
+		{name: "object with array", data: map[string]any{"total": 500, "items": rows}, unit: "items"},
+		{name: "string", data: lines, unit: "lines"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeTool{spec: tool.Spec{Name: "gcs_big"}, fn: func(context.Context, json.RawMessage, int) (tool.Result, error) {
+				return tool.Success("rows", tt.data), nil
+			}}
+			ex := newExec(t, tool.ExecutorOptions{MaxResultChars: 2000}, f)
+			r := ex.Execute(context.Background(), tool.Call{Name: "gcs_big"})
+			raw := r.Data.(json.RawMessage)
+			if len(raw) > 2000 {
+				t.Fatalf("data is %d bytes, over the 2000 limit", len(raw))
+			}
+			if !json.Valid(raw) {
+				t.Fatalf("truncated data is not JSON: %s", raw)
+			}
+			if !r.InternalInfo.Truncated || !strings.Contains(r.Message, "full size") || !strings.Contains(r.Message, tt.unit) {
+				t.Fatalf("no truncation notice: %q %+v", r.Message, r.InternalInfo)
+			}
+			if tt.unit == "lines" {
+				var s string
+				_ = json.Unmarshal(raw, &s)
+				if !strings.HasSuffix(s, "\n") {
+					t.Errorf("string not cut at a line boundary")
+				}
+			}
+		})
+	}
+}
+
+func TestRegistryRefuses(t *testing.T) {
+	tests := []struct {
+		name  string
+		tools []tool.Tool
+	}{
+		{name: "nil", tools: []tool.Tool{nil}},
+		{name: "empty name", tools: []tool.Tool{&fakeTool{spec: tool.Spec{}}}},
+		{name: "duplicate", tools: []tool.Tool{echoTool(), echoTool()}},
+		{name: "alias clash", tools: []tool.Tool{echoTool(), &fakeTool{spec: tool.Spec{Name: "echo"}}}},
+		{name: "bad schema", tools: []tool.Tool{&fakeTool{spec: tool.Spec{Name: "x", Parameters: json.RawMessage(`{"type":12}`)}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tool.NewRegistry().Register(tt.tools...); err == nil {
+				t.Fatal("registered, want an error")
+			}
+		})
+	}
+}
+
+func TestLevenshtein(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{{"kaelith", "kaelith", 0}, {"kaelth", "kaelith", 1}, {"", "abc", 3}, {"fire knigt", "fire knight", 1}, {"ä", "a", 1}}
+	for _, tt := range tests {
+		t.Run(tt.a+"/"+tt.b, func(t *testing.T) {
+			if got := tool.Levenshtein(tt.a, tt.b); got != tt.want {
+				t.Fatalf("got %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzExecutorArguments(f *testing.F) {
+	for _, s := range []string{`{"name":"a"}`, `{}`, `null`, ``, `{"name":`, `[]`, `{"name":"x","limit":1e400}`, "{\"name\":\"\xff\"}", `{"name":{"$ref":"#"}}`} {
+		f.Add(s)
+	}
+	ex := newExec(f, tool.ExecutorOptions{}, echoTool())
+	f.Fuzz(func(t *testing.T, args string) {
+		r := ex.Execute(context.Background(), tool.Call{Name: "gcs_echo", Arguments: json.RawMessage(args)})
+		if r.Status != tool.StatusSuccess && r.Status != tool.StatusError {
+			t.Fatalf("status %q", r.Status)
+		}
+		if r.Status == tool.StatusError && r.Guidance == "" {
+			t.Fatalf("error without guidance for %q", args)
+		}
+		if !json.Valid([]byte(r.ForLLM())) {
+			t.Fatalf("LLM view is not JSON for %q", args)
+		}
+	})
+}
+
+func BenchmarkExecutorOverhead(b *testing.B) {
+	noop := &fakeTool{spec: tool.Spec{Name: "gcs_noop", Parameters: json.RawMessage(nameSchema)}, fn: func(context.Context, json.RawMessage, int) (tool.Result, error) {
+		return tool.Success("ok", map[string]int{"id": 1}), nil
+	}}
+	ex := newExec(b, tool.ExecutorOptions{}, noop)
+	call := tool.Call{Name: "gcs_noop", Arguments: json.RawMessage(`{"name":"Kaelith","limit":5}`)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		ex.Execute(ctx, call)
+	}
+}
