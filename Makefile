@@ -1,0 +1,24 @@
+# The two commands of the README are `make run` and `make test`.
+GO ?= go
+
+.PHONY: run test deps bench lint fuzz
+
+run: ## start the server on embedded defaults (no Redis, Qdrant or LLM key needed)
+	$(GO) run ./cmd/gameassist serve
+
+test: deps ## the whole test suite, with the race detector, against a real redis-server
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+deps: ## install redis-server when missing (the tests start their own)
+	@command -v redis-server >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+	  else echo "redis-server is missing: sudo apt-get install -y redis-server" >&2; exit 1; fi; }
+
+bench: ## every benchmark; figures go in BENCHMARKS.md
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz: ## a short fuzzing pass over the executor's argument handling
+	$(GO) test -run '^$$' -fuzz FuzzExecutorArguments -fuzztime 30s ./tool/
+
+lint:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 ./...

@@ -1,0 +1,82 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+type toolView struct {
+	Name          string          `json:"name"`
+	Description   string          `json:"description"`
+	Category      tool.Category   `json:"category"`
+	Aliases       []string        `json:"aliases"`
+	Parameters    json.RawMessage `json:"parameters"`
+	CacheDuration int             `json:"cache_duration"`
+	OfferedToLLM  bool            `json:"offered_to_llm"`
+}
+
+func (s *Server) listTools(c *gin.Context) {
+	specs := s.deps.Executor.Registry().Specs(nil)
+	out := make([]toolView, 0, len(specs))
+	for _, sp := range specs {
+		params := sp.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object"}`)
+		}
+		aliases := sp.Aliases
+		if aliases == nil {
+			aliases = []string{}
+		}
+		out = append(out, toolView{Name: sp.Name, Description: sp.Description, Category: sp.Category,
+			Aliases: aliases, Parameters: params, CacheDuration: sp.CacheDuration, OfferedToLLM: s.deps.OfferedToLLM(sp)})
+	}
+	c.JSON(http.StatusOK, gin.H{"tools": out})
+}
+
+type executeRequest struct {
+	ToolCalls []tool.Call `json:"tool_calls"`
+}
+
+const maxAdminCalls = 20
+
+// executeTools runs tool calls through the safe executor, concurrently,
+// answering the envelopes in call order.
+func (s *Server) executeTools(c *gin.Context) {
+	body, err := readBody(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	var req executeRequest
+	if err := decodeJSON(c, body, &req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if len(req.ToolCalls) == 0 || len(req.ToolCalls) > maxAdminCalls {
+		s.fail(c, httpErr(http.StatusBadRequest, "bad_request", "tool_calls must hold 1 to 20 calls", nil))
+		return
+	}
+	for i, call := range req.ToolCalls {
+		if call.Name == "" {
+			s.fail(c, httpErr(http.StatusBadRequest, "bad_request", fmt.Sprintf("tool_calls[%d].name is required", i), nil))
+			return
+		}
+	}
+	results := make([]tool.Result, len(req.ToolCalls))
+	var wg sync.WaitGroup
+	for i, call := range req.ToolCalls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = s.deps.Executor.Execute(c.Request.Context(), call)
+		}()
+	}
+	wg.Wait()
+	c.JSON(http.StatusOK, gin.H{"results": results})
+}

@@ -1,0 +1,127 @@
+package api
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+const requestIDKey = "request_id"
+
+func requestID(c *gin.Context) string { return c.GetString(requestIDKey) }
+
+// requestID accepts a sane X-Request-ID or makes one, and echoes it.
+func (s *Server) requestID() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id := c.GetHeader("X-Request-ID")
+		if !validRequestID(id) {
+			var b [12]byte
+			_, _ = rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
+		c.Set(requestIDKey, id)
+		c.Header("X-Request-ID", id)
+		c.Next()
+	}
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, r := range id {
+		if !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) accessLog() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		s.log.LogAttrs(c.Request.Context(), slog.LevelInfo, "http request",
+			slog.String("request_id", requestID(c)),
+			slog.String("method", c.Request.Method),
+			slog.String("route", routeOf(c)),
+			slog.Int("status", c.Writer.Status()),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+		)
+	}
+}
+
+func routeOf(c *gin.Context) string {
+	if r := c.FullPath(); r != "" {
+		return r
+	}
+	return "unmatched"
+}
+
+// limitBody refuses bodies over the limit: at once when Content-Length says
+// so, and while reading otherwise.
+func (s *Server) limitBody() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if c.Request.ContentLength > s.opts.BodyLimit {
+			s.fail(c, httpErr(http.StatusRequestEntityTooLarge, "body_too_large", "request body is over the 1 MiB limit", nil))
+			return
+		}
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.BodyLimit)
+		c.Next()
+	}
+}
+
+func (s *Server) recoverer() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.LogAttrs(c.Request.Context(), slog.LevelError, "handler panicked",
+					slog.String("request_id", requestID(c)), slog.Any("panic", p))
+				if !c.Writer.Written() {
+					c.AbortWithStatusJSON(http.StatusInternalServerError, errorBody{Error: errorDetail{Code: "internal", Message: "internal error"}})
+				}
+			}
+		}()
+		c.Next()
+	}
+}
+
+// bearer returns the token of an Authorization: Bearer header.
+func bearer(c *gin.Context) (string, bool) {
+	h := c.GetHeader("Authorization")
+	const prefix = "bearer "
+	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
+		return "", false
+	}
+	return strings.TrimSpace(h[len(prefix):]), true
+}
+
+// requireAdmin lets a request through only with the admin token; with no
+// admin token configured it refuses everything.
+func (s *Server) requireAdmin() gin.HandlerFunc {
+	want := sha256.Sum256([]byte(s.opts.AdminToken))
+	return func(c *gin.Context) {
+		if s.opts.AdminToken == "" {
+			s.fail(c, httpErr(http.StatusForbidden, "admin_disabled", "admin API is disabled: ADMIN_TOKEN is not set", nil))
+			return
+		}
+		tok, ok := bearer(c)
+		if !ok {
+			s.fail(c, httpErr(http.StatusUnauthorized, "unauthorized", "admin token required", nil))
+			return
+		}
+		got := sha256.Sum256([]byte(tok))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			s.fail(c, httpErr(http.StatusForbidden, "forbidden", "invalid admin token", nil))
+			return
+		}
+		c.Next()
+	}
+}
