@@ -1,0 +1,122 @@
+package gamedata
+
+// DefaultSeed is the seed of the committed sample game (data/game.json);
+// regenerating with it must reproduce the committed files byte for byte.
+const DefaultSeed int64 = 20261121
+
+// Id ranges of each entity kind; ids are unique across kinds so any id can
+// be translated to a display name without knowing its kind.
+const (
+	FactionIDMin  = 101
+	FactionIDMax  = 199
+	ChampionIDMin = 1001
+	ChampionIDMax = 1999
+	BossIDMin     = 5001
+	BossIDMax     = 5999
+	DungeonIDMin  = 7001
+	DungeonIDMax  = 7999
+	GearSetIDMin  = 8001
+	GearSetIDMax  = 8999
+	MasteryIDMin  = 9001
+	MasteryIDMax  = 9999
+)
+
+// Rarities lists champion rarities from the lowest to the highest, so a
+// rarity's index orders them.
+func Rarities() []string { return []string{"Common", "Uncommon", "Rare", "Epic", "Legendary"} }
+
+// Affinities lists the four affinities; the first three form the advantage
+// cycle Magic > Force > Spirit > Magic, Void is neutral.
+func Affinities() []string { return []string{"Magic", "Force", "Spirit", "Void"} }
+
+// Roles lists champion roles.
+func Roles() []string { return []string{"Attack", "Defense", "HP", "Support"} }
+
+// DungeonKinds lists the kinds of areas a dungeon entry can describe.
+func DungeonKinds() []string { return []string{"dungeon", "campaign", "raid"} }
+
+// MasteryTrees lists the three mastery trees.
+func MasteryTrees() []string { return []string{"Offense", "Defense", "Support"} }
+
+// Difficulties lists boss difficulties from the easiest to the hardest.
+func Difficulties() []string { return []string{"Normal", "Hard", "Brutal", "Nightmare"} }
+
+// Effect describes one skill effect key: its display label, a plain-words
+// alias players use, and whether it is a debuff placed on enemies.
+type Effect struct {
+	Key    string
+	Label  string
+	Plain  string
+	Debuff bool
+}
+
+// Effects lists every skill effect key the game knows, in a stable order.
+func Effects() []Effect {
+	return []Effect{
+		{"decrease_def", "Decrease DEF", "defence down", true},
+		{"decrease_atk", "Decrease ATK", "attack down", true},
+		{"decrease_spd", "Decrease SPD", "speed down", true},
+		{"weaken", "Weaken", "damage taken up", true},
+		{"stun", "Stun", "stun", true},
+		{"freeze", "Freeze", "freeze", true},
+		{"provoke", "Provoke", "taunt", true},
+		{"poison", "Poison", "damage over time poison", true},
+		{"burn", "HP Burn", "burning damage over time", true},
+		{"block_buffs", "Block Buffs", "buff block", true},
+		{"turn_meter_reduce", "Turn Meter Reduction", "turn meter drain", true},
+		{"heal", "Heal", "healing", false},
+		{"shield", "Shield", "damage shield", false},
+		{"revive", "Revive", "bring allies back to life", false},
+		{"cleanse", "Cleanse", "remove debuffs", false},
+		{"block_debuffs", "Block Debuffs", "debuff immunity", false},
+		{"speed_up", "Increase SPD", "speed boost", false},
+		{"increase_atk", "Increase ATK", "attack boost", false},
+		{"increase_def", "Increase DEF", "defence boost", false},
+		{"turn_meter_fill", "Turn Meter Boost", "turn meter fill", false},
+		{"extra_turn", "Extra Turn", "extra turn", false},
+		{"counterattack", "Counterattack", "counter attack", false},
+	}
+}
+
+// EffectByKey returns the effect with key k.
+func EffectByKey(k string) (Effect, bool) {
+	for _, e := range Effects() {
+		if e.Key == k {
+			return e, true
+		}
+	}
+	return Effect{}, false
+}
+
+// AffinityAdvantage says how attacker's affinity fares against defender's:
+// 1 for an advantage (Magic>Force>Spirit>Magic), -1 for a disadvantage, 0
+// when neutral (same affinity, or Void on either side).
+func AffinityAdvantage(attacker, defender string) int {
+	beats := map[string]string{"Magic": "Force", "Force": "Spirit", "Spirit": "Magic"}
+	if beats[attacker] == defender {
+		return 1
+	}
+	if beats[defender] == attacker {
+		return -1
+	}
+	return 0
+}
+
+// RarityRank returns the index of rarity r in Rarities, or -1.
+func RarityRank(r string) int {
+	for i, x := range Rarities() {
+		if x == r {
+			return i
+		}
+	}
+	return -1
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
