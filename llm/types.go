@@ -48,6 +48,9 @@ type Response struct {
 	ToolCalls    []ToolCall
 	FinishReason string
 	Usage        Usage
+	// Attempts is how many HTTP attempts the answer took (1 without retries),
+	// for logs and metrics.
+	Attempts int
 }
 
 // StreamHandler receives text deltas as they arrive during streaming.
