@@ -70,3 +70,7 @@ func (e CacheEntry) Remaining(current int) int { return e.ExpiresAfter() - curre
 
 // Live reports whether the entry is served at exchange current.
 func (e CacheEntry) Live(current int) bool { return current <= e.ExpiresAfter() }
+
+// Size is the entry's size in bytes as the admin view reports it: the
+// length of the stored result envelope.
+func (e CacheEntry) Size() int { return len(e.Result) }

@@ -1,0 +1,144 @@
+package memory_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gameassist/gameassist/memory"
+	"github.com/redis/go-redis/v9"
+)
+
+// tripCounter counts round trips: a command or a whole pipeline is one.
+type tripCounter struct{ n atomic.Int64 }
+
+func (c *tripCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (c *tripCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		c.n.Add(1)
+		return next(ctx, cmd)
+	}
+}
+
+func (c *tripCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		c.n.Add(1)
+		return next(ctx, cmds)
+	}
+}
+
+var _ redis.Hook = (*tripCounter)(nil)
+
+func countedStore(tb testing.TB) (*memory.Store, *tripCounter) {
+	tb.Helper()
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	tb.Cleanup(func() { _ = rdb.Close() })
+	c := &tripCounter{}
+	rdb.AddHook(c)
+	st, err := memory.New(rdb, memory.Options{Prefix: srv.Prefix(tb)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st, c
+}
+
+func TestRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	st, c := countedStore(t)
+	if err := st.CreateSession(ctx, memory.Meta{ID: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	finish := memory.Finish{
+		Messages: []memory.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "a"}},
+		Put:      []memory.CacheEntry{entry("k", 1, 3)},
+		Hits:     []string{"k"},
+	}
+	// The first turn loads the scripts into Redis (EVALSHA misses once).
+	if _, err := st.BeginTurn(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.FinishTurn(ctx, "s", finish); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		call func() error
+		want int64
+	}{
+		{"BeginTurn", func() error { _, err := st.BeginTurn(ctx, "s"); return err }, 1},
+		{"FinishTurn", func() error { return st.FinishTurn(ctx, "s", finish) }, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := c.n.Load()
+			if err := tt.call(); err != nil {
+				t.Fatal(err)
+			}
+			if got := c.n.Load() - before; got != tt.want {
+				t.Errorf("%s took %d round trips, want %d", tt.name, got, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkTurn measures a turn's storage work: Lock, BeginTurn,
+// FinishTurn, Release.
+func BenchmarkTurn(b *testing.B) {
+	ctx := context.Background()
+	st, c := countedStore(b)
+	if err := st.CreateSession(ctx, memory.Meta{ID: "bench"}); err != nil {
+		b.Fatal(err)
+	}
+	turn := func(i int) error {
+		l, err := st.Lock(ctx, "bench", time.Second)
+		if err != nil {
+			return err
+		}
+		t, err := st.BeginTurn(ctx, "bench")
+		if err != nil {
+			return err
+		}
+		ex := t.Meta.Exchange
+		f := memory.Finish{Messages: []memory.Message{
+			{Role: "user", Content: "How strong is Aria?", Exchange: ex},
+			{Role: "assistant", Content: "Aria is a strong support champion.", Exchange: ex, Tools: []string{"gcs_get_champion_details"}},
+		}}
+		if i%3 == 0 {
+			f.Put = []memory.CacheEntry{entry(fmt.Sprint("k", i), ex, 3)}
+		}
+		if len(t.Cache) > 0 {
+			f.Hits = []string{t.Cache[0].Key}
+		}
+		if err := st.FinishTurn(ctx, "bench", f); err != nil {
+			return err
+		}
+		return l.Release(ctx)
+	}
+	if err := turn(0); err != nil { // load scripts
+		b.Fatal(err)
+	}
+	lat := make([]time.Duration, 0, 1024)
+	trips := c.n.Load()
+	i := 0
+	for b.Loop() {
+		i++
+		start := time.Now()
+		if err := turn(i); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	trips = c.n.Load() - trips
+	slices.Sort(lat)
+	pct := func(p float64) float64 {
+		return float64(lat[int(p*float64(len(lat)-1))].Microseconds())
+	}
+	b.ReportMetric(pct(0.50), "p50_µs")
+	b.ReportMetric(pct(0.99), "p99_µs")
+	b.ReportMetric(float64(trips)/float64(len(lat)), "roundtrips/turn")
+}

@@ -1,0 +1,125 @@
+package memory
+
+import "github.com/redis/go-redis/v9"
+
+// The Lua scripts below touch only the keys of one session (one hash tag),
+// so they run unchanged on Redis Cluster. Every session script receives the
+// session's keys in this order.
+const (
+	keyMeta = iota
+	keyHistory
+	keyCache
+	keyHits
+	keyExpiry
+	numSessionKeys
+)
+
+// createSrc creates a session's meta hash unless it exists and drops any
+// leftovers of an earlier session with the same id.
+// KEYS: session keys. ARGV: ttl_ms, field, value, field, value, ...
+const createSrc = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+for i = 2, #ARGV, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+`
+
+// beginSrc advances the exchange counter, drops expired cache entries,
+// refreshes every TTL and returns what a turn needs, in one round trip.
+// KEYS: session keys. ARGV: ttl_ms, history_max.
+// Returns nil for an unknown session, else {meta, history, cache, hits}.
+const beginSrc = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local ex = redis.call('HINCRBY', KEYS[1], 'exchange', 1)
+local bound = '(' .. ex
+local dead = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', bound)
+for i = 1, #dead, 500 do
+  local chunk = {}
+  for j = i, math.min(i + 499, #dead) do chunk[#chunk + 1] = dead[j] end
+  redis.call('HDEL', KEYS[3], unpack(chunk))
+  redis.call('HDEL', KEYS[4], unpack(chunk))
+end
+if #dead > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', bound) end
+for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+local n = tonumber(ARGV[2])
+return {
+  redis.call('HGETALL', KEYS[1]),
+  redis.call('LRANGE', KEYS[2], -n, -1),
+  redis.call('HGETALL', KEYS[3]),
+  redis.call('HGETALL', KEYS[4]),
+}
+`
+
+// finishSrc appends messages (trimmed to the window), stores cache entries,
+// counts hits on entries that still exist and refreshes every TTL.
+// KEYS: session keys.
+// ARGV: ttl_ms, history_max, n_msgs, msg..., n_puts, (key, json, expires_after, hits)...,
+// n_hits, key...
+// Returns nil for an unknown session.
+const finishSrc = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local i = 3
+local n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do redis.call('RPUSH', KEYS[2], ARGV[i]); i = i + 1 end
+if n > 0 then redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1) end
+n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do
+  local k = ARGV[i]
+  redis.call('HSET', KEYS[3], k, ARGV[i + 1])
+  redis.call('ZADD', KEYS[5], ARGV[i + 2], k)
+  redis.call('HSET', KEYS[4], k, ARGV[i + 3])
+  i = i + 4
+end
+n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do
+  if redis.call('HEXISTS', KEYS[3], ARGV[i]) == 1 then
+    redis.call('HINCRBY', KEYS[4], ARGV[i], 1)
+  end
+  i = i + 1
+end
+for j = 1, 5 do redis.call('PEXPIRE', KEYS[j], ARGV[1]) end
+return 1
+`
+
+// screenSrc sets (ARGV[1] non-empty) or clears a session's screen.
+// KEYS: session keys. Returns nil for an unknown session.
+const screenSrc = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if ARGV[1] == '' then
+  redis.call('HDEL', KEYS[1], 'screen')
+else
+  redis.call('HSET', KEYS[1], 'screen', ARGV[1])
+end
+return 1
+`
+
+// unlockSrc deletes a lock only for its owner. KEYS: lock. ARGV: owner.
+const unlockSrc = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`
+
+// extendSrc renews a lock's TTL only for its owner. KEYS: lock. ARGV: owner, ttl_ms.
+const extendSrc = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`
+
+// scripts holds a Store's compiled scripts (each remembers its SHA1).
+type scripts struct {
+	create, begin, finish, screen, unlock, extend *redis.Script
+}
+
+func newScripts() scripts {
+	return scripts{
+		create: redis.NewScript(createSrc),
+		begin:  redis.NewScript(beginSrc),
+		finish: redis.NewScript(finishSrc),
+		screen: redis.NewScript(screenSrc),
+		unlock: redis.NewScript(unlockSrc),
+		extend: redis.NewScript(extendSrc),
+	}
+}

@@ -1,0 +1,588 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// ErrNotHeld is returned by Lock.Release and Lock.Refresh when the lock is
+// no longer held by its owner (it expired and someone else may hold it).
+var ErrNotHeld = errors.New("memory: lock not held")
+
+// maxIDLen bounds session ids; ids come from clients.
+const maxIDLen = 128
+
+// Options tunes a Store. Zero values take the defaults.
+type Options struct {
+	// Prefix starts every key (default "ga"). It must not hold '{' or '}'.
+	Prefix string
+	// SessionTTL is how long an idle session lives; each turn renews it
+	// (default 24h).
+	SessionTTL time.Duration
+	// HistoryMax is how many history messages are kept (default 200).
+	HistoryMax int
+	// LockTTL bounds how long a crashed instance can hold a session's turn
+	// lock (default 60s).
+	LockTTL time.Duration
+	// LockPoll is the first wait between lock attempts; it doubles up to
+	// 50ms (default 5ms).
+	LockPoll time.Duration
+	// Logger receives warnings about damaged stored data (default: discard).
+	Logger *slog.Logger
+}
+
+// maxLockPoll caps the backoff between lock attempts.
+const maxLockPoll = 50 * time.Millisecond
+
+// Store keeps chat sessions in Redis, shared by every gameassist instance.
+// Keys of a session are "<prefix>:{<id>}:<part>" with parts meta (hash),
+// history (list of Message JSON), cache (hash key → CacheEntry JSON), hits
+// (hash key → count), cexp (sorted set key → last exchange served) and lock;
+// "<prefix>:active" is a sorted set of session ids by last write.
+type Store struct {
+	rdb    redis.UniversalClient
+	opts   Options
+	log    *slog.Logger
+	script scripts
+}
+
+// New returns a Store over rdb (a single node, Sentinel or Cluster client).
+func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
+	if rdb == nil {
+		return nil, errors.New("memory: new: nil redis client")
+	}
+	if opts.Prefix == "" {
+		opts.Prefix = "ga"
+	}
+	if strings.ContainsAny(opts.Prefix, "{}") {
+		return nil, fmt.Errorf("memory: new: prefix %q holds a hash tag brace", opts.Prefix)
+	}
+	if opts.SessionTTL == 0 {
+		opts.SessionTTL = 24 * time.Hour
+	}
+	if opts.HistoryMax == 0 {
+		opts.HistoryMax = 200
+	}
+	if opts.LockTTL == 0 {
+		opts.LockTTL = 60 * time.Second
+	}
+	if opts.LockPoll == 0 {
+		opts.LockPoll = 5 * time.Millisecond
+	}
+	switch {
+	case opts.SessionTTL < time.Millisecond:
+		return nil, fmt.Errorf("memory: new: session TTL %s too small", opts.SessionTTL)
+	case opts.HistoryMax < 0:
+		return nil, fmt.Errorf("memory: new: negative history max %d", opts.HistoryMax)
+	case opts.LockTTL < time.Millisecond:
+		return nil, fmt.Errorf("memory: new: lock TTL %s too small", opts.LockTTL)
+	case opts.LockPoll < 0:
+		return nil, fmt.Errorf("memory: new: negative lock poll %s", opts.LockPoll)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts()}, nil
+}
+
+// Turn is what a chat turn starts from.
+type Turn struct {
+	// Meta.Exchange is the exchange this turn runs as.
+	Meta    Meta
+	History []Message
+	// Cache holds the entries served at this exchange, oldest first.
+	Cache []CacheEntry
+}
+
+// Finish is what a chat turn leaves behind.
+type Finish struct {
+	// Messages are appended to the history in order.
+	Messages []Message
+	// Put stores these cache entries (Duration must be positive).
+	Put []CacheEntry
+	// Hits names cache keys served from the cache this turn.
+	Hits []string
+}
+
+func validID(id string) bool {
+	if id == "" || len(id) > maxIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c <= ' ' || c == '{' || c == '}' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Store) keys(id string) []string {
+	base := s.opts.Prefix + ":{" + id + "}:"
+	ks := make([]string, numSessionKeys)
+	ks[keyMeta] = base + "meta"
+	ks[keyHistory] = base + "history"
+	ks[keyCache] = base + "cache"
+	ks[keyHits] = base + "hits"
+	ks[keyExpiry] = base + "cexp"
+	return ks
+}
+
+func (s *Store) lockKey(id string) string { return s.opts.Prefix + ":{" + id + "}:lock" }
+
+func (s *Store) activeKey() string { return s.opts.Prefix + ":active" }
+
+func (s *Store) ttlMillis() int64 { return s.opts.SessionTTL.Milliseconds() }
+
+// notFound is the error for an id that cannot name a stored session.
+func notFound(op, id string) error {
+	return fmt.Errorf("memory: %s %q: %w", op, id, ErrNotFound)
+}
+
+// wrap adds the operation to err and maps redis.Nil to ErrNotFound.
+func wrap(op, id string, err error) error {
+	if errors.Is(err, redis.Nil) {
+		err = ErrNotFound
+	}
+	return fmt.Errorf("memory: %s %s: %w", op, id, err)
+}
+
+// Ping checks that Redis answers, for readiness probes.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.rdb.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("memory: ping: %w", err)
+	}
+	return nil
+}
+
+// CreateSession stores a new session from m (ID, TokenHash, Locale,
+// PlayerID, CreatedAt; Exchange starts at 0). It fails if the id exists.
+func (s *Store) CreateSession(ctx context.Context, m Meta) error {
+	if !validID(m.ID) {
+		return fmt.Errorf("memory: create %q: invalid session id", m.ID)
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = time.Now()
+	}
+	args := []any{s.ttlMillis(),
+		"id", m.ID,
+		"player_id", m.PlayerID,
+		"locale", m.Locale,
+		"token_hash", m.TokenHash,
+		"created_at", m.CreatedAt.UTC().Format(time.RFC3339Nano),
+		"exchange", 0,
+	}
+	if m.Screen != nil {
+		b, err := json.Marshal(m.Screen)
+		if err != nil {
+			return fmt.Errorf("memory: create %s: encode screen: %w", m.ID, err)
+		}
+		args = append(args, "screen", string(b))
+	}
+	created, err := s.script.create.Run(ctx, s.rdb, s.keys(m.ID), args...).Int()
+	if err != nil {
+		return wrap("create", m.ID, err)
+	}
+	if created == 0 {
+		return fmt.Errorf("memory: create %s: session exists", m.ID)
+	}
+	s.touch(ctx, m.ID)
+	return nil
+}
+
+// touch records id as active. Failing to do so only skews ActiveSessions,
+// so it is logged, not returned.
+func (s *Store) touch(ctx context.Context, id string) {
+	err := s.rdb.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(time.Now().UnixMilli()), Member: id}).Err()
+	if err != nil {
+		s.log.WarnContext(ctx, "memory: mark session active", "session", id, "err", err)
+	}
+}
+
+// Session returns a session's meta, or ErrNotFound.
+func (s *Store) Session(ctx context.Context, id string) (Meta, error) {
+	if !validID(id) {
+		return Meta{}, notFound("session", id)
+	}
+	fields, err := s.rdb.HGetAll(ctx, s.keys(id)[keyMeta]).Result()
+	if err != nil {
+		return Meta{}, wrap("session", id, err)
+	}
+	if len(fields) == 0 {
+		return Meta{}, notFound("session", id)
+	}
+	m, err := parseMeta(fields)
+	if err != nil {
+		return Meta{}, wrap("session", id, err)
+	}
+	return m, nil
+}
+
+// BeginTurn advances the session's exchange counter, drops cache entries
+// past their last exchange, renews the session's TTL and returns the meta,
+// the history window and the live cache, in one round trip.
+func (s *Store) BeginTurn(ctx context.Context, id string) (Turn, error) {
+	if !validID(id) {
+		return Turn{}, notFound("begin turn", id)
+	}
+	res, err := s.script.begin.Run(ctx, s.rdb, s.keys(id), s.ttlMillis(), s.opts.HistoryMax).Slice()
+	if err != nil {
+		return Turn{}, wrap("begin turn", id, err)
+	}
+	if len(res) != 4 {
+		return Turn{}, fmt.Errorf("memory: begin turn %s: script returned %d parts", id, len(res))
+	}
+	parts := make([][]string, len(res))
+	for i, r := range res {
+		if parts[i], err = strs(r); err != nil {
+			return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+		}
+	}
+	meta, err := parseMeta(pairs(parts[0]))
+	if err != nil {
+		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+	}
+	history, err := parseHistory(parts[1])
+	if err != nil {
+		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+	}
+	hits := pairs(parts[3])
+	raw := pairs(parts[2])
+	cache := make([]CacheEntry, 0, len(raw))
+	for key, js := range raw {
+		e, err := parseEntry(key, js, hits[key])
+		if err != nil {
+			// A damaged entry costs only a re-run of its tool; keep the
+			// session usable.
+			s.log.WarnContext(ctx, "memory: skip damaged cache entry", "session", id, "key", key, "err", err)
+			continue
+		}
+		cache = append(cache, e)
+	}
+	slices.SortFunc(cache, func(a, b CacheEntry) int {
+		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
+	})
+	return Turn{Meta: meta, History: history, Cache: cache}, nil
+}
+
+// FinishTurn appends the turn's messages, stores its new cache entries and
+// counts its cache hits, in one round trip.
+func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
+	if !validID(id) {
+		return notFound("finish turn", id)
+	}
+	args := make([]any, 0, 5+len(f.Messages)+4*len(f.Put)+len(f.Hits))
+	args = append(args, s.ttlMillis(), s.opts.HistoryMax, len(f.Messages))
+	for _, m := range f.Messages {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return fmt.Errorf("memory: finish turn %s: encode message: %w", id, err)
+		}
+		args = append(args, string(b))
+	}
+	args, err := appendPuts(args, f.Put)
+	if err != nil {
+		return fmt.Errorf("memory: finish turn %s: %w", id, err)
+	}
+	args = append(args, len(f.Hits))
+	for _, h := range f.Hits {
+		args = append(args, h)
+	}
+	return s.write(ctx, "finish turn", id, args)
+}
+
+// PutCache stores cache entries for a session outside a turn. Entries need
+// a key and a positive Duration (error results are never cached).
+func (s *Store) PutCache(ctx context.Context, id string, entries ...CacheEntry) error {
+	if !validID(id) {
+		return notFound("put cache", id)
+	}
+	args, err := appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, entries)
+	if err != nil {
+		return fmt.Errorf("memory: put cache %s: %w", id, err)
+	}
+	return s.write(ctx, "put cache", id, append(args, 0))
+}
+
+func appendPuts(args []any, entries []CacheEntry) ([]any, error) {
+	args = append(args, len(entries))
+	for _, e := range entries {
+		switch {
+		case e.Key == "":
+			return nil, fmt.Errorf("cache entry for %s without key", e.Tool)
+		case e.Duration <= 0:
+			return nil, fmt.Errorf("cache entry %s: duration %d, want > 0", e.Key, e.Duration)
+		case e.CachedAt < 0:
+			return nil, fmt.Errorf("cache entry %s: negative exchange %d", e.Key, e.CachedAt)
+		}
+		hits := e.Hits
+		e.Hits = 0 // counted in the hits hash
+		b, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("encode cache entry %s: %w", e.Key, err)
+		}
+		args = append(args, e.Key, string(b), e.ExpiresAfter(), hits)
+	}
+	return args, nil
+}
+
+// write runs finishSrc and marks the session active in one pipeline.
+func (s *Store) write(ctx context.Context, op, id string, args []any) error {
+	keys := s.keys(id)
+	now := redis.Z{Score: float64(time.Now().UnixMilli()), Member: id}
+	pipe := s.rdb.Pipeline()
+	res := s.script.finish.EvalSha(ctx, pipe, keys, args...)
+	active := pipe.ZAdd(ctx, s.activeKey(), now)
+	_, _ = pipe.Exec(ctx)
+	err := res.Err()
+	if redis.HasErrorPrefix(err, "NOSCRIPT") {
+		err = s.script.finish.Eval(ctx, s.rdb, keys, args...).Err()
+	}
+	if errors.Is(err, redis.Nil) {
+		// Do not leave a vanished session counted as active.
+		if zerr := s.rdb.ZRem(ctx, s.activeKey(), id).Err(); zerr != nil {
+			s.log.WarnContext(ctx, "memory: unmark session active", "session", id, "err", zerr)
+		}
+		return notFound(op, id)
+	}
+	if err != nil {
+		return wrap(op, id, err)
+	}
+	if err := active.Err(); err != nil {
+		s.log.WarnContext(ctx, "memory: mark session active", "session", id, "err", err)
+	}
+	return nil
+}
+
+// SetScreen records the screen the player is on; nil clears it.
+func (s *Store) SetScreen(ctx context.Context, id string, sc *Screen) error {
+	if !validID(id) {
+		return notFound("set screen", id)
+	}
+	val := ""
+	if sc != nil {
+		b, err := json.Marshal(sc)
+		if err != nil {
+			return fmt.Errorf("memory: set screen %s: %w", id, err)
+		}
+		val = string(b)
+	}
+	if err := s.script.screen.Run(ctx, s.rdb, s.keys(id), val).Err(); err != nil {
+		return wrap("set screen", id, err)
+	}
+	return nil
+}
+
+// Cache returns every stored cache entry of a session, sorted by key, for
+// the admin view (entries past their last exchange stay until the next turn).
+func (s *Store) Cache(ctx context.Context, id string) ([]CacheEntry, error) {
+	if !validID(id) {
+		return nil, notFound("cache", id)
+	}
+	keys := s.keys(id)
+	pipe := s.rdb.Pipeline()
+	exists := pipe.Exists(ctx, keys[keyMeta])
+	entries := pipe.HGetAll(ctx, keys[keyCache])
+	hits := pipe.HGetAll(ctx, keys[keyHits])
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, wrap("cache", id, err)
+	}
+	if exists.Val() == 0 {
+		return nil, notFound("cache", id)
+	}
+	out := make([]CacheEntry, 0, len(entries.Val()))
+	for key, js := range entries.Val() {
+		e, err := parseEntry(key, js, hits.Val()[key])
+		if err != nil {
+			return nil, fmt.Errorf("memory: cache %s: %w", id, err)
+		}
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b CacheEntry) int { return strings.Compare(a.Key, b.Key) })
+	return out, nil
+}
+
+// CacheEntry returns one stored cache entry, or ErrNotFound.
+func (s *Store) CacheEntry(ctx context.Context, id, key string) (CacheEntry, error) {
+	if !validID(id) {
+		return CacheEntry{}, notFound("cache entry", id)
+	}
+	keys := s.keys(id)
+	pipe := s.rdb.Pipeline()
+	entry := pipe.HGet(ctx, keys[keyCache], key)
+	hits := pipe.HGet(ctx, keys[keyHits], key)
+	_, _ = pipe.Exec(ctx)
+	if err := entry.Err(); err != nil {
+		return CacheEntry{}, wrap("cache entry", id+" "+key, err)
+	}
+	if err := hits.Err(); err != nil && !errors.Is(err, redis.Nil) {
+		return CacheEntry{}, wrap("cache entry", id+" "+key, err)
+	}
+	e, err := parseEntry(key, entry.Val(), hits.Val())
+	if err != nil {
+		return CacheEntry{}, fmt.Errorf("memory: cache entry %s %s: %w", id, key, err)
+	}
+	return e, nil
+}
+
+// DeleteCache removes one cache entry, or returns ErrNotFound.
+func (s *Store) DeleteCache(ctx context.Context, id, key string) error {
+	if !validID(id) {
+		return notFound("delete cache", id)
+	}
+	keys := s.keys(id)
+	var deleted *redis.IntCmd
+	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		deleted = p.HDel(ctx, keys[keyCache], key)
+		p.HDel(ctx, keys[keyHits], key)
+		p.ZRem(ctx, keys[keyExpiry], key)
+		return nil
+	})
+	if err != nil {
+		return wrap("delete cache", id+" "+key, err)
+	}
+	if deleted.Val() == 0 {
+		return fmt.Errorf("memory: delete cache %s %s: %w", id, key, ErrNotFound)
+	}
+	return nil
+}
+
+// ClearCache removes every cache entry of a session and says how many.
+func (s *Store) ClearCache(ctx context.Context, id string) (int, error) {
+	if !validID(id) {
+		return 0, notFound("clear cache", id)
+	}
+	keys := s.keys(id)
+	var exists, n *redis.IntCmd
+	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		exists = p.Exists(ctx, keys[keyMeta])
+		n = p.HLen(ctx, keys[keyCache])
+		p.Del(ctx, keys[keyCache], keys[keyHits], keys[keyExpiry])
+		return nil
+	})
+	if err != nil {
+		return 0, wrap("clear cache", id, err)
+	}
+	if exists.Val() == 0 {
+		return 0, notFound("clear cache", id)
+	}
+	return int(n.Val()), nil
+}
+
+// History returns a session's stored history, oldest first.
+func (s *Store) History(ctx context.Context, id string) ([]Message, error) {
+	if !validID(id) {
+		return nil, notFound("history", id)
+	}
+	keys := s.keys(id)
+	pipe := s.rdb.Pipeline()
+	exists := pipe.Exists(ctx, keys[keyMeta])
+	list := pipe.LRange(ctx, keys[keyHistory], 0, -1)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, wrap("history", id, err)
+	}
+	if exists.Val() == 0 {
+		return nil, notFound("history", id)
+	}
+	h, err := parseHistory(list.Val())
+	if err != nil {
+		return nil, fmt.Errorf("memory: history %s: %w", id, err)
+	}
+	return h, nil
+}
+
+// ActiveSessions counts sessions written within SessionTTL, across all
+// instances, for metrics.
+func (s *Store) ActiveSessions(ctx context.Context) (int64, error) {
+	cutoff := time.Now().Add(-s.opts.SessionTTL).UnixMilli()
+	pipe := s.rdb.Pipeline()
+	pipe.ZRemRangeByScore(ctx, s.activeKey(), "-inf", "("+strconv.FormatInt(cutoff, 10))
+	n := pipe.ZCard(ctx, s.activeKey())
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, fmt.Errorf("memory: active sessions: %w", err)
+	}
+	return n.Val(), nil
+}
+
+func parseMeta(f map[string]string) (Meta, error) {
+	m := Meta{ID: f["id"], PlayerID: f["player_id"], Locale: f["locale"], TokenHash: f["token_hash"]}
+	if m.ID == "" {
+		return Meta{}, errors.New("stored meta has no id")
+	}
+	var err error
+	if m.Exchange, err = strconv.Atoi(f["exchange"]); err != nil {
+		return Meta{}, fmt.Errorf("stored exchange: %w", err)
+	}
+	if m.CreatedAt, err = time.Parse(time.RFC3339Nano, f["created_at"]); err != nil {
+		return Meta{}, fmt.Errorf("stored created_at: %w", err)
+	}
+	if sc := f["screen"]; sc != "" {
+		m.Screen = new(Screen)
+		if err := json.Unmarshal([]byte(sc), m.Screen); err != nil {
+			return Meta{}, fmt.Errorf("stored screen: %w", err)
+		}
+	}
+	return m, nil
+}
+
+func parseHistory(raw []string) ([]Message, error) {
+	out := make([]Message, len(raw))
+	for i, r := range raw {
+		if err := json.Unmarshal([]byte(r), &out[i]); err != nil {
+			return nil, fmt.Errorf("stored message %d: %w", i, err)
+		}
+	}
+	return out, nil
+}
+
+func parseEntry(key, js, hits string) (CacheEntry, error) {
+	var e CacheEntry
+	if err := json.Unmarshal([]byte(js), &e); err != nil {
+		return CacheEntry{}, fmt.Errorf("stored cache entry %s: %w", key, err)
+	}
+	e.Key = key
+	if hits != "" {
+		n, err := strconv.Atoi(hits)
+		if err != nil {
+			return CacheEntry{}, fmt.Errorf("stored hits of %s: %w", key, err)
+		}
+		e.Hits = n
+	}
+	return e, nil
+}
+
+// strs converts a script's array reply of bulk strings.
+func strs(v any) ([]string, error) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("script reply %T, want array", v)
+	}
+	out := make([]string, len(arr))
+	for i, x := range arr {
+		s, ok := x.(string)
+		if !ok {
+			return nil, fmt.Errorf("script reply item %T, want string", x)
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// pairs turns a flat HGETALL reply into a map.
+func pairs(flat []string) map[string]string {
+	m := make(map[string]string, len(flat)/2)
+	for i := 0; i+1 < len(flat); i += 2 {
+		m[flat[i]] = flat[i+1]
+	}
+	return m
+}

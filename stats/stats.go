@@ -1,0 +1,506 @@
+// Package stats counts tool calls, LLM calls and chat turns in Redis, so the
+// admin view (GET /admin/stats) shows totals over every gameassist instance,
+// not just the one that answers the request.
+//
+// Every record is a few HINCRBY commands sent in one MULTI/EXEC pipeline.
+// Latencies go into a fixed-bucket histogram per tool (and for the LLM and
+// turns), from which Snapshot estimates the 95th percentile. All keys share
+// the hash tag {stats} so the pipeline stays one round trip on Redis
+// Cluster too.
+package stats
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Sources of a tool call, as the chat API reports them.
+const (
+	SourceExecuted  = "executed"
+	SourceCache     = "cache"
+	SourceDuplicate = "duplicate"
+	SourceProactive = "proactive"
+	SourceSkipped   = "skipped"
+)
+
+// Statuses of a tool call.
+const (
+	StatusSuccess = "success"
+	StatusError   = "error"
+)
+
+// InvalidToolName is recorded in place of a tool name that is too long or
+// holds characters tool names never have (names may come from an LLM).
+const InvalidToolName = "invalid_tool_name"
+
+// TopN is how many tools Report.TopTools lists.
+const TopN = 10
+
+// bucketBounds are the histogram's upper bounds in microseconds; a last,
+// unbounded bucket follows.
+func bucketBounds() []int64 {
+	return []int64{
+		100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000,
+		250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 30_000_000, 60_000_000,
+	}
+}
+
+// Hash fields.
+const (
+	fCalls      = "calls"
+	fErrors     = "errors"
+	fCategory   = "category"
+	fDegraded   = "degraded"
+	fPrompt     = "prompt_tokens"
+	fCompletion = "completion_tokens"
+	fTimed      = "timed"
+	fSumUS      = "sum_us"
+	fBucket     = "b" // + bucket index
+)
+
+// ToolRecord is one tool call as the chat engine or screen rules saw it.
+type ToolRecord struct {
+	Tool     string
+	Category string
+	// Source is one of the Source constants.
+	Source string
+	// Status is StatusSuccess or StatusError.
+	Status string
+	// Duration is the call's run time; it enters the latency histogram for
+	// sources that ran the tool (executed, proactive).
+	Duration time.Duration
+}
+
+// LLMRecord is one LLM completion call.
+type LLMRecord struct {
+	PromptTokens     int
+	CompletionTokens int
+	Duration         time.Duration
+	// Err is set when the call failed.
+	Err bool
+	// Degraded is set when the turn fell back to the offline responder.
+	Degraded bool
+}
+
+// Recorder writes and reads the shared statistics.
+type Recorder struct {
+	rdb    redis.UniversalClient
+	prefix string
+	bounds []int64
+}
+
+// New returns a Recorder whose keys start with prefix + ":{stats}:" (prefix
+// defaults to "ga").
+func New(rdb redis.UniversalClient, prefix string) (*Recorder, error) {
+	if rdb == nil {
+		return nil, errors.New("stats: new: nil redis client")
+	}
+	if prefix == "" {
+		prefix = "ga"
+	}
+	if strings.ContainsAny(prefix, "{}") {
+		return nil, fmt.Errorf("stats: new: prefix %q holds a hash tag brace", prefix)
+	}
+	return &Recorder{rdb: rdb, prefix: prefix + ":{stats}:", bounds: bucketBounds()}, nil
+}
+
+func (r *Recorder) toolsKey() string           { return r.prefix + "tools" }
+func (r *Recorder) toolKey(name string) string { return r.prefix + "tool:" + name }
+func (r *Recorder) llmKey() string             { return r.prefix + "llm" }
+func (r *Recorder) turnsKey() string           { return r.prefix + "turns" }
+
+func (r *Recorder) bucket(d time.Duration) string {
+	us := d.Microseconds()
+	i, _ := slices.BinarySearch(r.bounds, us)
+	return fBucket + strconv.Itoa(i)
+}
+
+func cleanName(name string) string {
+	if name == "" || len(name) > 64 {
+		return InvalidToolName
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return InvalidToolName
+		}
+	}
+	return name
+}
+
+// RecordTools counts tool calls; all of recs are written in one round trip.
+func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	type delta struct {
+		category string
+		fields   map[string]int64
+	}
+	byTool := map[string]*delta{}
+	var order []string
+	for _, rec := range recs {
+		switch rec.Source {
+		case SourceExecuted, SourceCache, SourceDuplicate, SourceProactive, SourceSkipped:
+		default:
+			return fmt.Errorf("stats: record tool %s: unknown source %q", rec.Tool, rec.Source)
+		}
+		if rec.Status != StatusSuccess && rec.Status != StatusError {
+			return fmt.Errorf("stats: record tool %s: unknown status %q", rec.Tool, rec.Status)
+		}
+		name := cleanName(rec.Tool)
+		d := byTool[name]
+		if d == nil {
+			d = &delta{fields: map[string]int64{}}
+			byTool[name] = d
+			order = append(order, name)
+		}
+		if rec.Category != "" {
+			d.category = rec.Category
+		}
+		d.fields[fCalls]++
+		d.fields[rec.Source]++
+		if rec.Status == StatusError {
+			d.fields[fErrors]++
+		}
+		if rec.Source == SourceExecuted || rec.Source == SourceProactive {
+			d.fields[fTimed]++
+			d.fields[fSumUS] += max(rec.Duration.Microseconds(), 0)
+			d.fields[r.bucket(rec.Duration)]++
+		}
+	}
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, name := range order {
+			d := byTool[name]
+			key := r.toolKey(name)
+			p.SAdd(ctx, r.toolsKey(), name)
+			if d.category != "" {
+				p.HSet(ctx, key, fCategory, d.category)
+			}
+			for f, n := range d.fields {
+				p.HIncrBy(ctx, key, f, n)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("stats: record tools: %w", err)
+	}
+	return nil
+}
+
+// RecordLLM counts one LLM call.
+func (r *Recorder) RecordLLM(ctx context.Context, rec LLMRecord) error {
+	key := r.llmKey()
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HIncrBy(ctx, key, fCalls, 1)
+		if rec.Err {
+			p.HIncrBy(ctx, key, fErrors, 1)
+		}
+		if rec.Degraded {
+			p.HIncrBy(ctx, key, fDegraded, 1)
+		}
+		p.HIncrBy(ctx, key, fPrompt, int64(max(rec.PromptTokens, 0)))
+		p.HIncrBy(ctx, key, fCompletion, int64(max(rec.CompletionTokens, 0)))
+		r.timing(ctx, p, key, rec.Duration)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("stats: record llm: %w", err)
+	}
+	return nil
+}
+
+// RecordTurn counts one chat turn and its total duration.
+func (r *Recorder) RecordTurn(ctx context.Context, d time.Duration) error {
+	key := r.turnsKey()
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HIncrBy(ctx, key, fCalls, 1)
+		r.timing(ctx, p, key, d)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("stats: record turn: %w", err)
+	}
+	return nil
+}
+
+func (r *Recorder) timing(ctx context.Context, p redis.Pipeliner, key string, d time.Duration) {
+	p.HIncrBy(ctx, key, fTimed, 1)
+	p.HIncrBy(ctx, key, fSumUS, max(d.Microseconds(), 0))
+	p.HIncrBy(ctx, key, r.bucket(d), 1)
+}
+
+// ToolStats is the totals of one tool or one category. MeanMS and P95MS
+// cover the calls that ran the tool (executed and proactive); P95MS is
+// interpolated within a histogram bucket.
+type ToolStats struct {
+	Name       string  `json:"name"`
+	Category   string  `json:"category,omitempty"`
+	Calls      int64   `json:"calls"`
+	Errors     int64   `json:"errors"`
+	CacheHits  int64   `json:"cache_hits"`
+	Duplicates int64   `json:"duplicates"`
+	Proactive  int64   `json:"proactive"`
+	Executed   int64   `json:"executed"`
+	Skipped    int64   `json:"skipped"`
+	MeanMS     float64 `json:"mean_ms"`
+	P95MS      float64 `json:"p95_ms"`
+	ErrorRate  float64 `json:"error_rate"`
+}
+
+// TopTool is one entry of the most called tools.
+type TopTool struct {
+	Name  string `json:"name"`
+	Calls int64  `json:"calls"`
+}
+
+// LLMStats is the totals of LLM calls.
+type LLMStats struct {
+	Calls            int64   `json:"calls"`
+	Errors           int64   `json:"errors"`
+	Degraded         int64   `json:"degraded"`
+	PromptTokens     int64   `json:"prompt_tokens"`
+	CompletionTokens int64   `json:"completion_tokens"`
+	TotalTokens      int64   `json:"total_tokens"`
+	MeanMS           float64 `json:"mean_ms"`
+	P95MS            float64 `json:"p95_ms"`
+	ErrorRate        float64 `json:"error_rate"`
+}
+
+// TurnStats is the totals of chat turns.
+type TurnStats struct {
+	Count  int64   `json:"count"`
+	MeanMS float64 `json:"mean_ms"`
+	P95MS  float64 `json:"p95_ms"`
+}
+
+// Report is the statistics over every instance, as GET /admin/stats serves
+// them. Tools and Categories are sorted by name.
+type Report struct {
+	Tools      []ToolStats `json:"tools"`
+	Categories []ToolStats `json:"categories"`
+	TopTools   []TopTool   `json:"top_tools"`
+	LLM        LLMStats    `json:"llm"`
+	Turns      TurnStats   `json:"turns"`
+}
+
+// hist is a decoded latency histogram.
+type hist struct {
+	timed, sumUS int64
+	buckets      []int64
+}
+
+func (r *Recorder) decodeHist(f map[string]string) (hist, error) {
+	h := hist{buckets: make([]int64, len(r.bounds)+1)}
+	var err error
+	if h.timed, err = num(f, fTimed); err != nil {
+		return hist{}, err
+	}
+	if h.sumUS, err = num(f, fSumUS); err != nil {
+		return hist{}, err
+	}
+	for i := range h.buckets {
+		if h.buckets[i], err = num(f, fBucket+strconv.Itoa(i)); err != nil {
+			return hist{}, err
+		}
+	}
+	return h, nil
+}
+
+func (h *hist) add(o hist) {
+	h.timed += o.timed
+	h.sumUS += o.sumUS
+	for i := range h.buckets {
+		h.buckets[i] += o.buckets[i]
+	}
+}
+
+func (h hist) meanMS() float64 {
+	if h.timed == 0 {
+		return 0
+	}
+	return float64(h.sumUS) / float64(h.timed) / 1000
+}
+
+// quantileMS estimates quantile q in milliseconds, interpolating linearly
+// within the bucket that holds it; the unbounded bucket reports the last
+// bound.
+func (h hist) quantileMS(bounds []int64, q float64) float64 {
+	var total int64
+	for _, n := range h.buckets {
+		total += n
+	}
+	if total == 0 {
+		return 0
+	}
+	rank := q * float64(total)
+	var cum int64
+	for i, n := range h.buckets {
+		if n == 0 || float64(cum+n) < rank {
+			cum += n
+			continue
+		}
+		if i == len(bounds) {
+			return float64(bounds[len(bounds)-1]) / 1000
+		}
+		lo := int64(0)
+		if i > 0 {
+			lo = bounds[i-1]
+		}
+		frac := (rank - float64(cum)) / float64(n)
+		return (float64(lo) + frac*float64(bounds[i]-lo)) / 1000
+	}
+	return float64(bounds[len(bounds)-1]) / 1000
+}
+
+func num(f map[string]string, field string) (int64, error) {
+	v, ok := f[field]
+	if !ok {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("field %s: %w", field, err)
+	}
+	return n, nil
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Snapshot reads the statistics of every instance.
+func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
+	names, err := r.rdb.SMembers(ctx, r.toolsKey()).Result()
+	if err != nil {
+		return Report{}, fmt.Errorf("stats: snapshot: %w", err)
+	}
+	slices.Sort(names)
+	pipe := r.rdb.Pipeline()
+	toolCmds := make([]*redis.MapStringStringCmd, len(names))
+	for i, n := range names {
+		toolCmds[i] = pipe.HGetAll(ctx, r.toolKey(n))
+	}
+	llmCmd := pipe.HGetAll(ctx, r.llmKey())
+	turnCmd := pipe.HGetAll(ctx, r.turnsKey())
+	if _, err := pipe.Exec(ctx); err != nil {
+		return Report{}, fmt.Errorf("stats: snapshot: %w", err)
+	}
+
+	rep := Report{Tools: []ToolStats{}, Categories: []ToolStats{}, TopTools: []TopTool{}}
+	type catAcc struct {
+		stats ToolStats
+		hist  hist
+	}
+	cats := map[string]*catAcc{}
+	for i, name := range names {
+		f := toolCmds[i].Val()
+		ts, h, err := r.decodeTool(name, f)
+		if err != nil {
+			return Report{}, fmt.Errorf("stats: snapshot: tool %s: %w", name, err)
+		}
+		rep.Tools = append(rep.Tools, ts)
+		c := cats[ts.Category]
+		if c == nil {
+			c = &catAcc{stats: ToolStats{Name: ts.Category}, hist: hist{buckets: make([]int64, len(r.bounds)+1)}}
+			cats[ts.Category] = c
+		}
+		c.stats.Calls += ts.Calls
+		c.stats.Errors += ts.Errors
+		c.stats.CacheHits += ts.CacheHits
+		c.stats.Duplicates += ts.Duplicates
+		c.stats.Proactive += ts.Proactive
+		c.stats.Executed += ts.Executed
+		c.stats.Skipped += ts.Skipped
+		c.hist.add(h)
+	}
+	for _, c := range cats {
+		c.stats.MeanMS = c.hist.meanMS()
+		c.stats.P95MS = c.hist.quantileMS(r.bounds, 0.95)
+		c.stats.ErrorRate = ratio(c.stats.Errors, c.stats.Calls)
+		rep.Categories = append(rep.Categories, c.stats)
+	}
+	slices.SortFunc(rep.Categories, func(a, b ToolStats) int { return strings.Compare(a.Name, b.Name) })
+
+	top := slices.Clone(rep.Tools)
+	slices.SortStableFunc(top, func(a, b ToolStats) int { return cmp.Compare(b.Calls, a.Calls) })
+	for _, t := range top[:min(TopN, len(top))] {
+		rep.TopTools = append(rep.TopTools, TopTool{Name: t.Name, Calls: t.Calls})
+	}
+
+	if rep.LLM, err = r.decodeLLM(llmCmd.Val()); err != nil {
+		return Report{}, fmt.Errorf("stats: snapshot: llm: %w", err)
+	}
+	tf := turnCmd.Val()
+	if rep.Turns.Count, err = num(tf, fCalls); err != nil {
+		return Report{}, fmt.Errorf("stats: snapshot: turns: %w", err)
+	}
+	th, err := r.decodeHist(tf)
+	if err != nil {
+		return Report{}, fmt.Errorf("stats: snapshot: turns: %w", err)
+	}
+	rep.Turns.MeanMS, rep.Turns.P95MS = th.meanMS(), th.quantileMS(r.bounds, 0.95)
+	return rep, nil
+}
+
+func (r *Recorder) decodeTool(name string, f map[string]string) (ToolStats, hist, error) {
+	ts := ToolStats{Name: name, Category: f[fCategory]}
+	for _, x := range []struct {
+		field string
+		dst   *int64
+	}{
+		{fCalls, &ts.Calls}, {fErrors, &ts.Errors}, {SourceCache, &ts.CacheHits},
+		{SourceDuplicate, &ts.Duplicates}, {SourceProactive, &ts.Proactive},
+		{SourceExecuted, &ts.Executed}, {SourceSkipped, &ts.Skipped},
+	} {
+		n, err := num(f, x.field)
+		if err != nil {
+			return ToolStats{}, hist{}, err
+		}
+		*x.dst = n
+	}
+	h, err := r.decodeHist(f)
+	if err != nil {
+		return ToolStats{}, hist{}, err
+	}
+	ts.MeanMS = h.meanMS()
+	ts.P95MS = h.quantileMS(r.bounds, 0.95)
+	ts.ErrorRate = ratio(ts.Errors, ts.Calls)
+	return ts, h, nil
+}
+
+func (r *Recorder) decodeLLM(f map[string]string) (LLMStats, error) {
+	var s LLMStats
+	for _, x := range []struct {
+		field string
+		dst   *int64
+	}{
+		{fCalls, &s.Calls}, {fErrors, &s.Errors}, {fDegraded, &s.Degraded},
+		{fPrompt, &s.PromptTokens}, {fCompletion, &s.CompletionTokens},
+	} {
+		n, err := num(f, x.field)
+		if err != nil {
+			return LLMStats{}, err
+		}
+		*x.dst = n
+	}
+	h, err := r.decodeHist(f)
+	if err != nil {
+		return LLMStats{}, err
+	}
+	s.TotalTokens = s.PromptTokens + s.CompletionTokens
+	s.MeanMS, s.P95MS = h.meanMS(), h.quantileMS(r.bounds, 0.95)
+	s.ErrorRate = ratio(s.Errors, s.Calls)
+	return s, nil
+}
