@@ -1,0 +1,67 @@
+package chat
+
+import (
+	"context"
+	"time"
+
+	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// Store is the session memory a turn needs; *memory.Store satisfies it.
+type Store interface {
+	CreateSession(ctx context.Context, m memory.Meta) error
+	Session(ctx context.Context, id string) (memory.Meta, error)
+	Lock(ctx context.Context, id string, wait time.Duration) (*memory.Lock, error)
+	BeginTurn(ctx context.Context, id string) (memory.Turn, error)
+	FinishTurn(ctx context.Context, id string, f memory.Finish) error
+	SetScreen(ctx context.Context, id string, sc *memory.Screen) error
+	PutCache(ctx context.Context, id string, entries ...memory.CacheEntry) error
+	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
+}
+
+// Executor runs tool calls safely and knows the registry; *tool.Executor
+// satisfies it.
+type Executor interface {
+	Execute(ctx context.Context, call tool.Call) tool.Result
+	Registry() *tool.Registry
+}
+
+// Completer is the LLM; *llm.Client satisfies it. Errors come after the
+// client's own retries.
+type Completer interface {
+	Complete(ctx context.Context, req llm.Request) (llm.Response, error)
+	Stream(ctx context.Context, req llm.Request, onText llm.StreamHandler) (llm.Response, error)
+}
+
+// Planner turns a screen into proactive tool calls and a prompt injection;
+// *screens.Engine satisfies it.
+type Planner interface {
+	Plan(ctx context.Context, screen screens.Screen, locale string) (screens.Plan, error)
+}
+
+// DataVersioner reports the version of the game data behind the tools, so a
+// cached result computed from older data is a miss.
+type DataVersioner interface {
+	DataVersion(ctx context.Context) (string, error)
+}
+
+// Observer receives what the turn engine does, for stats and metrics. Its
+// methods must be quick and safe for concurrent use.
+type Observer interface {
+	// ToolCalls reports a batch of tool calls of a session, in call order.
+	ToolCalls(ctx context.Context, sessionID string, outs []tool.Outcome)
+	// LLMCall reports one LLM call, failed or not.
+	LLMCall(ctx context.Context, usage llm.Usage, d time.Duration, err error)
+	// Turn reports a finished turn.
+	Turn(ctx context.Context, r Reply)
+}
+
+// nopObserver stands in when no Observer is given.
+type nopObserver struct{}
+
+func (nopObserver) ToolCalls(context.Context, string, []tool.Outcome)        {}
+func (nopObserver) LLMCall(context.Context, llm.Usage, time.Duration, error) {}
+func (nopObserver) Turn(context.Context, Reply)                              {}

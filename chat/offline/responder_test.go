@@ -1,0 +1,420 @@
+package offline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+// fakeTool answers with fn and counts its calls.
+type fakeTool struct {
+	spec tool.Spec
+	fn   func(args map[string]any) tool.Result
+
+	mu    sync.Mutex
+	calls int
+}
+
+func (f *fakeTool) Spec() tool.Spec { return f.spec }
+
+func (f *fakeTool) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
+	f.mu.Lock()
+	f.calls++
+	f.mu.Unlock()
+	var m map[string]any
+	_ = json.Unmarshal(args, &m)
+	return f.fn(m), nil
+}
+
+func (f *fakeTool) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls
+}
+
+type world struct {
+	exec  *tool.Executor
+	tools map[string]*fakeTool
+
+	mu        sync.Mutex
+	stamp     string
+	champions []map[string]any
+}
+
+func sampleChampions() []map[string]any {
+	return []map[string]any{
+		{"id": 1001, "name": "Kaelith", "rarity": "Legendary", "affinity": "Magic", "role": "Attack", "names": map[string]string{"en": "Kaelith", "fr": "Kaëlith"}},
+		{"id": 1002, "name": "Morgrath the Bold", "rarity": "Epic", "affinity": "Force", "role": "Defense"},
+		{"id": 1003, "name": "Sylva", "rarity": "Rare", "affinity": "Spirit", "role": "Support"},
+		{"id": 1004, "name": "Ironhide", "rarity": "Epic", "affinity": "Force", "role": "HP"},
+	}
+}
+
+func schema(props string, required ...string) json.RawMessage {
+	req, _ := json.Marshal(required)
+	if required == nil {
+		req = []byte("[]")
+	}
+	return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{%s},"required":%s,"additionalProperties":false}`, props, req))
+}
+
+func newWorld(t testing.TB) *world {
+	t.Helper()
+	w := &world{tools: map[string]*fakeTool{}, stamp: "2024-01-01T00:00:00Z", champions: sampleChampions()}
+	champions := w.champions
+	bosses := []map[string]any{
+		{"id": 5001, "name": "Fire Knight", "affinity": "Force"},
+		{"id": 5002, "name": "Spider Queen", "affinity": "Magic"},
+	}
+	factions := []map[string]any{
+		{"id": 101, "name": "Dawn Order"},
+		{"id": 102, "name": "Shadowkin"},
+	}
+	list := func(name, field string, items func() []map[string]any) *fakeTool {
+		return &fakeTool{spec: tool.Spec{Name: name, Category: tool.CategoryCache}, fn: func(map[string]any) tool.Result {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			its := items()
+			return tool.Success("ok", map[string]any{"total": len(its), "last_updated": w.stamp, field: its})
+		}}
+	}
+	find := func(items []map[string]any, name any) map[string]any {
+		s, _ := name.(string)
+		for _, it := range items {
+			if strings.EqualFold(it["name"].(string), s) {
+				return it
+			}
+		}
+		return nil
+	}
+	detail := func(name, param string, items []map[string]any, extra func(map[string]any) map[string]any) *fakeTool {
+		return &fakeTool{
+			spec: tool.Spec{Name: name, Category: tool.CategoryGCS, CacheDuration: 3, Parameters: schema(`"`+param+`":{"type":"string","minLength":1}`, param)},
+			fn: func(args map[string]any) tool.Result {
+				it := find(items, args[param])
+				if it == nil {
+					return tool.Failure(fmt.Sprintf("No %s named %v.", param, args[param]), "not found", "Check the name.")
+				}
+				return tool.Success("ok", extra(it))
+			},
+		}
+	}
+	champDetail := func(it map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range it {
+			out[k] = v
+		}
+		out["stats"] = map[string]int{"hp": 15000, "atk": 1200, "def": 900, "spd": 101, "c_rate": 15, "c_dmg": 50}
+		out["skills"] = []map[string]any{{"slot": 1, "name": "Arcane Bolt", "cooldown": 0, "description": "Attacks one enemy."}}
+		out["faction"] = map[string]any{"id": 101, "name": "Dawn Order"}
+		return out
+	}
+	tools := []*fakeTool{
+		list("cache_get_champions_list", "champions", func() []map[string]any { return w.champions }),
+		list("cache_get_bosses_list", "bosses", func() []map[string]any { return bosses }),
+		list("cache_get_factions_list", "factions", func() []map[string]any { return factions }),
+		detail("gcs_get_champion_details", "champion_name", champions, champDetail),
+		detail("gcs_get_boss_details", "boss_name", bosses, func(it map[string]any) map[string]any {
+			return map[string]any{"name": it["name"], "affinity": it["affinity"], "weaknesses": []string{"decrease_def"}, "description": "A knight of flame."}
+		}),
+		detail("gcs_get_faction_details", "faction_name", factions, func(it map[string]any) map[string]any {
+			return map[string]any{"name": it["name"], "alignment": "Light", "description": "Guardians of the dawn."}
+		}),
+		detail("gcs_find_counters_for_boss", "boss_name", bosses, func(it map[string]any) map[string]any {
+			return map[string]any{"boss": map[string]any{"name": it["name"]}, "counters": []map[string]any{
+				{"name": "Kaelith", "reason": "decreases DEF, which the boss is weak to"},
+				{"name": "Ironhide", "reason": "survives the burn"},
+			}}
+		}),
+		{spec: tool.Spec{Name: "gcs_compare_characters", Category: tool.CategoryGCS, Parameters: schema(`"names":{"type":"array","items":{"type":"string"},"minItems":2}`, "names")},
+			fn: func(args map[string]any) tool.Result {
+				var cs []map[string]any
+				for _, n := range args["names"].([]any) {
+					if it := find(champions, n); it != nil {
+						cs = append(cs, champDetail(it))
+					}
+				}
+				return tool.Success("ok", map[string]any{"characters": cs})
+			}},
+		{spec: tool.Spec{Name: "db_get_lore_details", Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1}`, "query")},
+			fn: func(args map[string]any) tool.Result {
+				return tool.Success("ok", map[string]any{"results": []map[string]any{{"title": fmt.Sprint(args["query"]), "text": "Long ago, " + fmt.Sprint(args["query"]) + " walked the dawn roads."}}})
+			}},
+		{spec: tool.Spec{Name: "db_get_ux_details", Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1}`, "query")},
+			fn: func(args map[string]any) tool.Result {
+				return tool.Success("ok", map[string]any{"results": []map[string]any{{"title": fmt.Sprint(args["query"]), "text": "This screen shows a champion's stats and skills."}}})
+			}},
+	}
+	reg := tool.NewRegistry()
+	for _, ft := range tools {
+		if err := reg.Register(ft); err != nil {
+			t.Fatal(err)
+		}
+		w.tools[ft.spec.Name] = ft
+	}
+	exec, err := tool.NewExecutor(reg, tool.ExecutorOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.exec = exec
+	return w
+}
+
+// run executes calls directly, as a session runner without a cache would.
+func (w *world) run(ctx context.Context, calls []tool.Call) []tool.Outcome {
+	outs := make([]tool.Outcome, len(calls))
+	for i, c := range calls {
+		r := w.exec.Execute(ctx, c)
+		outs[i] = tool.Outcome{Name: c.Name, Arguments: c.Arguments, Source: tool.SourceExecuted, Status: r.Status, Result: r}
+	}
+	return outs
+}
+
+func newResponder(t *testing.T, w *world) *Responder {
+	t.Helper()
+	r, err := New(w.exec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestPlan(t *testing.T) {
+	w := newWorld(t)
+	r := newResponder(t, w)
+	tests := []struct {
+		name    string
+		message string
+		screen  string
+		intent  Intent
+		calls   []string // "tool args"
+	}{
+		{"details exact", "Tell me about Kaelith", "", IntentDetails, []string{`gcs_get_champion_details {"champion_name":"Kaelith"}`}},
+		{"details typo", "tell me about kaelth", "", IntentDetails, []string{`gcs_get_champion_details {"champion_name":"Kaelith"}`}},
+		{"stats possessive", "What are Kaelith's stats?", "", IntentDetails, []string{`gcs_get_champion_details {"champion_name":"Kaelith"}`}},
+		{"localized name", "parle-moi de Kaëlith", "", IntentDetails, []string{`gcs_get_champion_details {"champion_name":"Kaelith"}`}},
+		{"multi word name", "how good is morgrath the bold", "", IntentDetails, []string{`gcs_get_champion_details {"champion_name":"Morgrath the Bold"}`}},
+		{"compare vs", "Kaelith vs Sylva", "", IntentCompare, []string{`gcs_compare_characters {"names":["Kaelith","Sylva"]}`}},
+		{"compare word", "compare sylva and ironhide", "", IntentCompare, []string{`gcs_compare_characters {"names":["Sylva","Ironhide"]}`}},
+		{"counters typo", "who counters the fire knigt?", "", IntentCounters, []string{`gcs_find_counters_for_boss {"boss_name":"Fire Knight"}`}},
+		{"counters beat", "How do I beat Spider Queen", "", IntentCounters, []string{`gcs_find_counters_for_boss {"boss_name":"Spider Queen"}`}},
+		{"boss details", "Fire Knight", "", IntentDetails, []string{`gcs_get_boss_details {"boss_name":"Fire Knight"}`}},
+		{"matchup", "Is Kaelith good against the Fire Knight?", "", IntentMatchup, []string{
+			`gcs_get_champion_details {"champion_name":"Kaelith"}`, `gcs_find_counters_for_boss {"boss_name":"Fire Knight"}`}},
+		{"faction", "tell me about the dawn order", "", IntentDetails, []string{`gcs_get_faction_details {"faction_name":"Dawn Order"}`}},
+		{"lore", "What's the story of Kaelith?", "", IntentLore, []string{`db_get_lore_details {"query":"Kaelith"}`}},
+		{"lore faction", "lore of shadowkin", "", IntentLore, []string{`db_get_lore_details {"query":"Shadowkin"}`}},
+		{"screen help", "what is this screen?", "ChampionFeatureModelsPresenter", IntentScreenHelp, []string{`db_get_ux_details {"query":"ChampionFeatureModelsPresenter"}`}},
+		{"screen help how", "how do I use this", "HeroesScreen", IntentScreenHelp, []string{`db_get_ux_details {"query":"HeroesScreen"}`}},
+		{"nothing", "hello there", "", IntentHelp, nil},
+		{"common word not fuzzy", "the night is dark", "", IntentHelp, nil},
+		{"empty", "", "", IntentHelp, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := r.Plan(context.Background(), tc.message, tc.screen)
+			if p.Intent != tc.intent {
+				t.Errorf("intent = %s, want %s (entities %v)", p.Intent, tc.intent, p.Entities)
+			}
+			var got []string
+			for _, c := range p.Calls {
+				got = append(got, c.Name+" "+string(c.Arguments))
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.calls, "\n") {
+				t.Errorf("calls =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.calls, "\n"))
+			}
+		})
+	}
+}
+
+func TestAnswer(t *testing.T) {
+	w := newWorld(t)
+	r := newResponder(t, w)
+	tests := []struct {
+		name    string
+		message string
+		screen  string
+		want    []string
+		notWant []string
+	}{
+		{"champion", "tell me about Kaelth", "", []string{"Kaelith", "Legendary", "Magic", "Stats: HP 15000", "Arcane Bolt", "Dawn Order"}, nil},
+		{"counters", "who beats the fire knigt", "", []string{"counter Fire Knight", "Kaelith", "decreases DEF", "Ironhide"}, nil},
+		{"matchup yes", "is kaelith good against fire knight", "", []string{"Yes", "Kaelith", "Fire Knight"}, []string{"Not really"}},
+		{"matchup no", "is sylva good against fire knight", "", []string{"Not really", "Sylva", "Better picks: Kaelith, Ironhide"}, []string{"Yes"}},
+		{"compare", "Kaelith vs Sylva", "", []string{"Comparing Kaelith and Sylva", "Stats:"}, nil},
+		{"lore", "the story of the dawn order", "", []string{"Dawn Order", "dawn roads"}, nil},
+		{"screen help", "what is this screen", "ChampionFeatureModelsPresenter", []string{"ChampionFeatureModelsPresenter", "stats and skills"}, nil},
+		{"help", "hi!", "", []string{"Tell me about Kaelith", "Who counters Fire Knight?"}, nil},
+		{"faction", "Shadowkin", "", []string{"Shadowkin", "Light"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := r.Answer(context.Background(), Request{Message: tc.message, Screen: tc.screen}, w.run)
+			for _, s := range tc.want {
+				if !strings.Contains(a.Text, s) {
+					t.Errorf("answer lacks %q:\n%s", s, a.Text)
+				}
+			}
+			for _, s := range tc.notWant {
+				if strings.Contains(a.Text, s) {
+					t.Errorf("answer has %q:\n%s", s, a.Text)
+				}
+			}
+			if len(a.Outcomes) != len(a.Plan.Calls) {
+				t.Errorf("%d outcomes for %d calls", len(a.Outcomes), len(a.Plan.Calls))
+			}
+		})
+	}
+}
+
+func TestAnswerToolError(t *testing.T) {
+	w := newWorld(t)
+	r := newResponder(t, w)
+	// The index knows Kaelith, but the details tool says otherwise.
+	w.tools["gcs_get_champion_details"].fn = func(map[string]any) tool.Result {
+		return tool.Failure("The champion database is being updated.", "busy", "Try again later.")
+	}
+	a := r.Answer(context.Background(), Request{Message: "tell me about Kaelith"}, w.run)
+	if !strings.Contains(a.Text, "being updated") {
+		t.Errorf("answer does not pass on the tool's message:\n%s", a.Text)
+	}
+}
+
+func TestIndexRefresh(t *testing.T) {
+	w := newWorld(t)
+	r, err := New(w.exec, Options{RefreshEvery: 1}) // check on every message
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if got := r.Entities(ctx, "Kaelith"); len(got) != 1 {
+		t.Fatalf("entities = %v", got)
+	}
+	lists := w.tools["cache_get_champions_list"]
+	before := lists.count()
+	// Same stamp: the list is fetched but the index stays.
+	r.Entities(ctx, "Kaelith")
+	if lists.count() == before {
+		t.Fatal("list not checked again")
+	}
+	// New stamp with a new champion: the index is rebuilt.
+	w.mu.Lock()
+	w.stamp = "2024-02-01T00:00:00Z"
+	w.champions = append(w.champions, map[string]any{"id": 1005, "name": "Zephyra"})
+	w.mu.Unlock()
+	got := r.Entities(ctx, "what about zephyra")
+	if len(got) != 1 || got[0].Name != "Zephyra" || got[0].ID != "1005" {
+		t.Errorf("after refresh entities = %v", got)
+	}
+}
+
+func TestParseList(t *testing.T) {
+	tests := []struct {
+		name   string
+		data   string
+		want   []string
+		stamp  string
+		hasErr bool
+	}{
+		{"object", `{"total":2,"last_updated":"x","bosses":[{"id":1,"name":"A"},{"id":"b2","name":"B"}]}`, []string{"1:A", "b2:B"}, `"x"`, false},
+		{"array", `[{"id":1,"name":"A"}]`, []string{"1:A"}, "", false},
+		{"other arrays first", `{"tags":["x"],"items":[{"id":1,"name":"A"}],"z":[{"id":2}]}`, []string{"1:A"}, "", false},
+		{"no names", `{"items":[{"id":1}]}`, nil, "", true},
+		{"not json", `{`, nil, "", true},
+		{"empty", ``, nil, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			items, stamp, _, err := parseList(json.RawMessage(tc.data))
+			if (err != nil) != tc.hasErr {
+				t.Fatalf("err = %v", err)
+			}
+			var got []string
+			for _, it := range items {
+				got = append(got, it.id+":"+it.name)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") || stamp != tc.stamp {
+				t.Errorf("got %v %q, want %v %q", got, stamp, tc.want, tc.stamp)
+			}
+		})
+	}
+}
+
+func TestNewRefusesNil(t *testing.T) {
+	if _, err := New(nil, Options{}); err == nil {
+		t.Error("New(nil) succeeded")
+	}
+}
+
+// FuzzPlan checks that no message, however odd, breaks planning.
+func FuzzPlan(f *testing.F) {
+	for _, s := range []string{"Kaelith vs Sylva", "who counters the fire knigt", "", "'s ’s ''", "ǅ\u0000\xff", strings.Repeat("kaelith ", 200)} {
+		f.Add(s)
+	}
+	w := newWorld(f)
+	r, err := New(w.exec, Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		p := r.Plan(context.Background(), msg, "Screen")
+		for _, c := range p.Calls {
+			if err := w.exec.Registry().ValidateArgs(c.Name, c.Arguments); err != nil {
+				t.Errorf("planned call %s %s is invalid: %v", c.Name, c.Arguments, err)
+			}
+		}
+		_ = r.render(p, w.run(context.Background(), p.Calls))
+	})
+}
+
+// pagedList is a list tool that pages like the cache tools do.
+type pagedList struct{ n int }
+
+func (p pagedList) Spec() tool.Spec {
+	return tool.Spec{Name: "cache_get_champions_list", Category: tool.CategoryCache,
+		Parameters: schema(`"limit":{"type":"integer","minimum":1,"maximum":200},"offset":{"type":"integer","minimum":0}`)}
+}
+
+func (p pagedList) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
+	var a struct{ Limit, Offset int }
+	_ = json.Unmarshal(args, &a)
+	if a.Limit == 0 {
+		a.Limit = 60
+	}
+	var items []map[string]any
+	for i := a.Offset; i < p.n && i < a.Offset+a.Limit; i++ {
+		items = append(items, map[string]any{"id": 2000 + i, "name": fmt.Sprintf("Champion%03d", i), "rarity": "Rare"})
+	}
+	data := map[string]any{"total": p.n, "last_updated": "t1", "champions": items}
+	if a.Offset+a.Limit < p.n {
+		data["next_offset"] = a.Offset + a.Limit
+	}
+	return tool.Success("ok", data), nil
+}
+
+func TestIndexPagingAndTruncation(t *testing.T) {
+	reg := tool.NewRegistry()
+	if err := reg.Register(pagedList{n: 450}); err != nil {
+		t.Fatal(err)
+	}
+	// Small results force the executor to cut every page.
+	exec, err := tool.NewExecutor(reg, tool.ExecutorOptions{MaxResultChars: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(exec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Champion000", "Champion250", "Champion449"} {
+		got := r.Entities(context.Background(), "tell me about "+strings.ToLower(name))
+		if len(got) != 1 || got[0].Name != name {
+			t.Errorf("%s: entities = %v", name, got)
+		}
+	}
+}

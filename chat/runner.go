@@ -1,0 +1,325 @@
+package chat
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/md5" //nolint:gosec // md5 names cache entries (DESIGN.md); it guards nothing.
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// Runner runs the tool calls of sessions: within one turn a repeated call
+// is answered once, a live cache entry of the session is served instead of
+// running the tool again, and identical calls running at the same moment in
+// this process (any session) share one execution.
+type Runner struct {
+	exec     Executor
+	reg      *tool.Registry
+	versions DataVersioner
+	obs      Observer
+	log      *slog.Logger
+	flight   singleflight.Group
+	// beforeFlight, when set (tests), is called before a call joins or
+	// starts a shared execution.
+	beforeFlight func(key string)
+}
+
+// NewRunner returns a runner over exec. versions may be nil (every result
+// then carries the empty data version); obs may be nil.
+func NewRunner(exec Executor, versions DataVersioner, obs Observer, logger *slog.Logger) (*Runner, error) {
+	if exec == nil || exec.Registry() == nil {
+		return nil, errors.New("chat: runner needs an executor with a registry")
+	}
+	if obs == nil {
+		obs = nopObserver{}
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Runner{exec: exec, reg: exec.Registry(), versions: versions, obs: obs, log: logger}, nil
+}
+
+// Scope is the tool state of one turn, or one screen event, of a session:
+// which calls were already answered and what the session cache holds. It
+// collects the cache entries to store and the cache keys served.
+type Scope struct {
+	r         *Runner
+	session   string
+	exchange  int
+	proactive bool
+	version   string
+	versionOK bool
+
+	mu    sync.Mutex
+	cache map[string]memory.CacheEntry
+	done  map[string]tool.Outcome // key → first answer in this scope
+	puts  []memory.CacheEntry
+	hits  []string
+}
+
+// Scope starts the tool state of a turn of session at exchange, over the
+// session's cache entries. Entries not live at exchange, or computed from
+// another data version (read once, here), are misses. A proactive scope
+// (screen rules) reports executed calls as proactive and caches successful
+// results for at least one exchange.
+func (r *Runner) Scope(ctx context.Context, session string, exchange int, cache []memory.CacheEntry, proactive bool) *Scope {
+	s := &Scope{
+		r: r, session: session, exchange: exchange, proactive: proactive,
+		cache: make(map[string]memory.CacheEntry, len(cache)),
+		done:  map[string]tool.Outcome{},
+	}
+	s.version, s.versionOK = r.dataVersion(ctx)
+	for _, e := range cache {
+		if s.versionOK && e.Live(exchange) && e.DataVersion == s.version {
+			s.cache[e.Key] = e
+		}
+	}
+	return s
+}
+
+// Cached returns the session's cache entries served in this scope (live,
+// same data version), oldest first.
+func (s *Scope) Cached() []memory.CacheEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]memory.CacheEntry, 0, len(s.cache))
+	for _, e := range s.cache {
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b memory.CacheEntry) int {
+		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
+	})
+	return out
+}
+
+// Puts returns the cache entries this scope's executions produced.
+func (s *Scope) Puts() []memory.CacheEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]memory.CacheEntry(nil), s.puts...)
+}
+
+// Hits returns the cache keys served from the session cache in this scope.
+func (s *Scope) Hits() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.hits...)
+}
+
+// prepared is one call of a batch, classified.
+type prepared struct {
+	name   string          // canonical when registered, else as called
+	args   json.RawMessage // as sent, for the executor and the key
+	shown  json.RawMessage // valid JSON, for outcomes
+	key    string
+	dupOf  int // index in the batch of the first identical call, or -1
+	start  time.Time
+	source tool.Source
+}
+
+// Run answers a batch of calls and returns their outcomes in call order.
+// Calls that need executing run concurrently. It never fails: a cancelled
+// ctx yields "cancelled" error envelopes.
+func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
+	outs := make([]tool.Outcome, len(calls))
+	preps := make([]prepared, len(calls))
+	version, versionOK := s.version, s.versionOK
+
+	s.mu.Lock()
+	first := map[string]int{}
+	var toRun []int
+	for i, c := range calls {
+		p := prepared{dupOf: -1, start: time.Now()}
+		p.name = c.Name
+		if n, ok := s.r.reg.Resolve(c.Name); ok {
+			p.name = n
+		}
+		p.args = normalizeArgs(c.Arguments)
+		p.shown = argsJSON(p.args)
+		p.key = cacheKey(p.name, p.args)
+		if prev, ok := s.done[p.key]; ok {
+			p.source = tool.SourceDuplicate
+			outs[i] = duplicateOf(prev, p)
+		} else if j, ok := first[p.key]; ok {
+			p.source = tool.SourceDuplicate
+			p.dupOf = j
+		} else if e, ok := s.cache[p.key]; ok {
+			if res, err := decodeResult(e.Result); err == nil {
+				p.source = tool.SourceCache
+				outs[i] = tool.Outcome{Name: p.name, Arguments: p.shown, Source: tool.SourceCache, Status: res.Status,
+					DurationMS: ms(time.Since(p.start)), Result: res}
+				s.done[p.key] = outs[i]
+				s.hits = append(s.hits, p.key)
+			} else {
+				s.r.log.LogAttrs(ctx, slog.LevelWarn, "chat: damaged cache entry", slog.String("session_id", s.session),
+					slog.String("key", p.key), slog.String("error", err.Error()))
+			}
+		}
+		if p.source == "" {
+			p.source = tool.SourceExecuted
+			if s.proactive {
+				p.source = tool.SourceProactive
+			}
+			first[p.key] = i
+			toRun = append(toRun, i)
+		}
+		preps[i] = p
+	}
+	s.mu.Unlock()
+
+	var wg sync.WaitGroup
+	for _, i := range toRun {
+		wg.Go(func() {
+			p := preps[i]
+			res := s.r.execute(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args}, p.key, version)
+			outs[i] = tool.Outcome{Name: p.name, Arguments: p.shown, Source: p.source, Status: res.Status,
+				DurationMS: ms(time.Since(p.start)), Result: res}
+		})
+	}
+	wg.Wait()
+
+	s.mu.Lock()
+	for _, i := range toRun {
+		p, o := preps[i], outs[i]
+		s.done[p.key] = o
+		if !o.Result.OK() || !versionOK {
+			continue
+		}
+		d := o.Result.LLMCacheDuration
+		if s.proactive {
+			d = max(d, 1)
+		}
+		if d <= 0 {
+			continue
+		}
+		raw, err := json.Marshal(o.Result)
+		if err != nil {
+			continue
+		}
+		s.puts = append(s.puts, memory.CacheEntry{Key: p.key, Tool: p.name, Parameters: p.args, Result: raw,
+			CachedAt: s.exchange, Duration: d, DataVersion: version})
+	}
+	for i, p := range preps {
+		if p.dupOf >= 0 {
+			outs[i] = duplicateOf(outs[p.dupOf], p)
+		}
+	}
+	s.mu.Unlock()
+
+	for _, o := range outs {
+		s.r.log.LogAttrs(ctx, slog.LevelInfo, "tool call",
+			slog.String("tool", o.Name), slog.String("source", string(o.Source)),
+			slog.Float64("duration_ms", o.DurationMS), slog.String("status", string(o.Status)),
+			slog.Bool("truncated", o.Result.InternalInfo.Truncated), slog.String("session_id", s.session))
+	}
+	s.r.obs.ToolCalls(ctx, s.session, outs)
+	return outs
+}
+
+// execute runs one call, sharing the execution with identical calls in
+// flight in this process.
+func (r *Runner) execute(ctx context.Context, call tool.Call, key, version string) tool.Result {
+	if r.beforeFlight != nil {
+		r.beforeFlight(key)
+	}
+	ch := r.flight.DoChan(key+"\x00"+version, func() (any, error) {
+		return r.exec.Execute(ctx, call), nil
+	})
+	select {
+	case <-ctx.Done():
+		return tool.Failure("The tool "+call.Name+" was cancelled.", "cancelled", "The request was cancelled.")
+	case res := <-ch:
+		out, _ := res.Val.(tool.Result)
+		// The shared execution belonged to a caller that went away; this
+		// caller is still here, so it runs the tool itself.
+		if out.Status == tool.StatusError && out.ErrorDetails == "cancelled" && ctx.Err() == nil {
+			return r.exec.Execute(ctx, call)
+		}
+		return out
+	}
+}
+
+// dataVersion returns the current data version; ok is false when it could
+// not be read, and then the cache is neither read nor written.
+func (r *Runner) dataVersion(ctx context.Context) (string, bool) {
+	if r.versions == nil {
+		return "", true
+	}
+	v, err := r.versions.DataVersion(ctx)
+	if err != nil {
+		r.log.LogAttrs(ctx, slog.LevelWarn, "chat: data version unavailable; tool cache bypassed", slog.String("error", err.Error()))
+		return "", false
+	}
+	return v, true
+}
+
+// duplicateOf reports a call answered earlier in the scope: not run again,
+// with the earlier result kept for the caller.
+func duplicateOf(prev tool.Outcome, p prepared) tool.Outcome {
+	return tool.Outcome{Name: p.name, Arguments: p.shown, Source: tool.SourceDuplicate, Status: prev.Status, Result: prev.Result}
+}
+
+// duplicateNote is what the model reads for a duplicate call instead of the
+// full result it already has.
+func duplicateNote(o tool.Outcome) string {
+	b, _ := json.Marshal(map[string]any{
+		"status":  o.Status,
+		"message": "Same call (" + o.Name + " with the same arguments) as earlier in this turn; its result is above. Use that result instead of calling again.",
+	})
+	return string(b)
+}
+
+// normalizeArgs returns args as JSON text: empty means {}; text that is not
+// JSON is kept as sent so the executor can report it.
+func normalizeArgs(raw json.RawMessage) json.RawMessage {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return json.RawMessage(`{}`)
+	}
+	return json.RawMessage(t)
+}
+
+// cacheKey is memory.CacheKey, or for arguments that are not JSON the md5
+// of name and the raw text, so a malformed call is still keyed.
+func cacheKey(name string, args json.RawMessage) string {
+	if k, err := memory.CacheKey(name, args); err == nil {
+		return k
+	}
+	sum := md5.Sum(append([]byte(name+":raw:"), args...)) //nolint:gosec // see import
+	return hex.EncodeToString(sum[:])
+}
+
+// argsJSON makes arguments safe to embed in JSON: malformed text becomes a
+// JSON string.
+func argsJSON(args json.RawMessage) json.RawMessage {
+	if json.Valid(args) {
+		return args
+	}
+	b, _ := json.Marshal(string(args))
+	return b
+}
+
+func decodeResult(raw json.RawMessage) (tool.Result, error) {
+	var r tool.Result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return tool.Result{}, err
+	}
+	if r.Status == "" {
+		return tool.Result{}, errors.New("result without status")
+	}
+	return r, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

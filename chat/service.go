@@ -1,0 +1,307 @@
+// Package chat is the turn engine of gameassist: it creates and authorizes
+// sessions, runs the screen rules, assembles each turn's prompt (system
+// prompt, screen context, live cached tool results, a token-bounded history
+// window), drives the LLM's tool loop through a session-aware tool runner
+// (duplicates, session cache, shared in-flight executions), streams events,
+// and falls back to the offline responder when no LLM is configured or the
+// LLM fails.
+package chat
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/gameassist/gameassist/chat/offline"
+	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// Errors of session access, for the HTTP layer to map to status codes.
+var (
+	// ErrUnauthorized: no token, or a token that cannot be one (401).
+	ErrUnauthorized = errors.New("chat: missing or malformed session token")
+	// ErrForbidden: a well-formed token that does not open this session (403).
+	ErrForbidden = errors.New("chat: session token does not match")
+	// ErrInvalid: a request value the service refuses, e.g. an unsupported locale (400).
+	ErrInvalid = errors.New("chat: invalid request")
+)
+
+// Limits on session creation input.
+const (
+	// MaxPlayerIDLen bounds a player id in bytes.
+	MaxPlayerIDLen = 128
+	// maxTokenLen bounds a presented session token; real ones are 43 characters.
+	maxTokenLen = 256
+)
+
+// Locales are the locales a session may use; the first is the default.
+func Locales() []string { return []string{"en", "fr", "de"} }
+
+// Deps are the collaborators of a Service.
+type Deps struct {
+	// Store keeps sessions; required.
+	Store Store
+	// Executor runs tools; required.
+	Executor Executor
+	// LLM answers turns; nil means every turn is answered by the offline
+	// responder. Pass a nil interface, not a typed nil pointer.
+	LLM Completer
+	// Screens plans proactive tool calls for screens; nil means no rules
+	// (screens are still remembered).
+	Screens Planner
+	// Versions gives the game data version for cache entries; nil means one
+	// unchanging version.
+	Versions DataVersioner
+	// Observer receives tool calls, LLM calls and turns; nil ignores them.
+	Observer Observer
+	// Logger receives the service's logs; nil discards.
+	Logger *slog.Logger
+}
+
+// Options tunes a Service; zero values take the defaults.
+type Options struct {
+	// MaxToolIterations bounds the LLM rounds that may call tools (default
+	// 5); after them one final call is made without tools.
+	MaxToolIterations int
+	// MaxContextTokens is the estimated prompt budget the history window is
+	// cut to (default 6000).
+	MaxContextTokens int
+	// LockWait is how long a turn waits for the session's previous turn
+	// (default 10 s); after it the turn fails with memory.ErrBusy.
+	LockWait time.Duration
+	// OfferSQLTools offers tools of category "sql" to the LLM.
+	OfferSQLTools bool
+	// SystemPrompt replaces DefaultSystemPrompt when not empty.
+	SystemPrompt string
+	// FinishTimeout bounds recording a finished turn and releasing the lock
+	// after the caller's context ended (default 5 s).
+	FinishTimeout time.Duration
+}
+
+// Service runs chat sessions. It is safe for concurrent use; turns of one
+// session are serialized by the store's lock, across instances.
+type Service struct {
+	store   Store
+	llm     Completer
+	screens Planner
+	obs     Observer
+	log     *slog.Logger
+	runner  *Runner
+	offline *offline.Responder
+	opts    Options
+	specs   []tool.Spec
+	locales map[string]bool
+}
+
+// NewService returns a Service over deps.
+func NewService(deps Deps, opts Options) (*Service, error) {
+	switch {
+	case deps.Store == nil:
+		return nil, errors.New("chat: new service: nil store")
+	case deps.Executor == nil || deps.Executor.Registry() == nil:
+		return nil, errors.New("chat: new service: nil executor or registry")
+	}
+	if opts.MaxToolIterations <= 0 {
+		opts.MaxToolIterations = 5
+	}
+	if opts.MaxContextTokens <= 0 {
+		opts.MaxContextTokens = 6000
+	}
+	if opts.LockWait <= 0 {
+		opts.LockWait = 10 * time.Second
+	}
+	if opts.FinishTimeout <= 0 {
+		opts.FinishTimeout = 5 * time.Second
+	}
+	if strings.TrimSpace(opts.SystemPrompt) == "" {
+		opts.SystemPrompt = DefaultSystemPrompt
+	}
+	log := deps.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	obs := deps.Observer
+	if obs == nil {
+		obs = nopObserver{}
+	}
+	runner, err := NewRunner(deps.Executor, deps.Versions, obs, log)
+	if err != nil {
+		return nil, fmt.Errorf("chat: new service: %w", err)
+	}
+	resp, err := offline.New(deps.Executor, offline.Options{Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("chat: new service: %w", err)
+	}
+	reg := deps.Executor.Registry()
+	specs := reg.Specs(func(s tool.Spec) bool { return opts.OfferSQLTools || s.Category != tool.CategorySQL })
+	locales := map[string]bool{}
+	for _, l := range Locales() {
+		locales[l] = true
+	}
+	return &Service{
+		store: deps.Store, llm: deps.LLM, screens: deps.Screens,
+		obs: obs, log: log, runner: runner, offline: resp, opts: opts, specs: specs,
+		locales: locales,
+	}, nil
+}
+
+// Runner returns the service's tool runner, for callers that run tools on
+// a session outside a turn.
+func (s *Service) Runner() *Runner { return s.runner }
+
+// Offline returns the offline responder.
+func (s *Service) Offline() *offline.Responder { return s.offline }
+
+// CreateSession starts a session for playerID (may be empty) in locale
+// ("" means "en"; "fr-CA" means "fr") and returns its id and the token that
+// authorizes it. Only the token's hash is stored.
+func (s *Service) CreateSession(ctx context.Context, playerID, locale string) (id, token string, err error) {
+	if len(playerID) > MaxPlayerIDLen {
+		return "", "", fmt.Errorf("chat: create session: player_id longer than %d bytes: %w", MaxPlayerIDLen, ErrInvalid)
+	}
+	for _, c := range playerID {
+		if c < ' ' || c == 0x7f {
+			return "", "", fmt.Errorf("chat: create session: player_id holds control characters: %w", ErrInvalid)
+		}
+	}
+	loc, err := s.normalizeLocale(locale)
+	if err != nil {
+		return "", "", err
+	}
+	token, hash, err := memory.NewToken()
+	if err != nil {
+		return "", "", fmt.Errorf("chat: create session: %w", err)
+	}
+	u, err := uuid.NewRandom()
+	if err != nil {
+		return "", "", fmt.Errorf("chat: create session: %w", err)
+	}
+	m := memory.Meta{ID: u.String(), PlayerID: playerID, Locale: loc, TokenHash: hash, CreatedAt: time.Now().UTC()}
+	if err := s.store.CreateSession(ctx, m); err != nil {
+		return "", "", fmt.Errorf("chat: create session: %w", err)
+	}
+	return m.ID, token, nil
+}
+
+func (s *Service) normalizeLocale(locale string) (string, error) {
+	l := strings.ToLower(strings.TrimSpace(locale))
+	if l == "" {
+		return Locales()[0], nil
+	}
+	if i := strings.IndexAny(l, "-_"); i > 0 {
+		l = l[:i]
+	}
+	if !s.locales[l] {
+		return "", fmt.Errorf("chat: locale %q is not one of %s: %w", clip(locale, 20), strings.Join(Locales(), ", "), ErrInvalid)
+	}
+	return l, nil
+}
+
+// Authorize checks that token opens session id and returns its meta. An id
+// that is not a UUID is ErrNotFound without asking the store; an empty or
+// malformed token is ErrUnauthorized; a token of another session or a wrong
+// one is ErrForbidden.
+func (s *Service) Authorize(ctx context.Context, id, token string) (memory.Meta, error) {
+	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
+		return memory.Meta{}, fmt.Errorf("chat: authorize: session %q: %w", clip(id, 40), memory.ErrNotFound)
+	}
+	if !wellFormedToken(token) {
+		return memory.Meta{}, ErrUnauthorized
+	}
+	m, err := s.store.Session(ctx, id)
+	if err != nil {
+		return memory.Meta{}, fmt.Errorf("chat: authorize: %w", err)
+	}
+	if m.TokenHash == "" || subtle.ConstantTimeCompare([]byte(memory.HashToken(token)), []byte(m.TokenHash)) != 1 {
+		return memory.Meta{}, ErrForbidden
+	}
+	return m, nil
+}
+
+// wellFormedToken accepts what NewToken makes could be: printable ASCII
+// without spaces, of reasonable length.
+func wellFormedToken(t string) bool {
+	if t == "" || len(t) > maxTokenLen {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c <= ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// TurnRequest is one player message.
+type TurnRequest struct {
+	SessionID string
+	Message   string
+	// Screen, when set and different from the stored one, runs the screen
+	// rules before the turn.
+	Screen *screens.Screen
+}
+
+// Reply is the answer to a turn, serialized as the HTTP contract's chat reply.
+type Reply struct {
+	SessionID string         `json:"session_id"`
+	Exchange  int            `json:"exchange"`
+	Reply     string         `json:"reply"`
+	ToolCalls []tool.Outcome `json:"tool_calls"`
+	Usage     llm.Usage      `json:"usage"`
+	Degraded  bool           `json:"degraded"`
+}
+
+// ScreenReply is the answer to a screen event, serialized as the HTTP
+// contract's webhook reply.
+type ScreenReply struct {
+	Screen          string         `json:"screen"`
+	Matched         bool           `json:"matched"`
+	Tools           []tool.Outcome `json:"tools"`
+	PromptInjection *string        `json:"prompt_injection"`
+}
+
+// EventType names a streamed event.
+type EventType string
+
+// The events a streaming turn emits; the HTTP layer adds done and error.
+const (
+	EventToolCall   EventType = "tool_call"
+	EventToolResult EventType = "tool_result"
+	EventDelta      EventType = "delta"
+)
+
+// Event is one streamed event: Data is a ToolCallEvent, a tool.Outcome or a
+// DeltaEvent, each ready for JSON.
+type Event struct {
+	Type EventType
+	Data any
+}
+
+// ToolCallEvent announces a tool call the model asked for, before it runs.
+type ToolCallEvent struct {
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// DeltaEvent is a piece of the answer's text.
+type DeltaEvent struct {
+	Text string `json:"text"`
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

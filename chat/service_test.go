@@ -1,0 +1,950 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/gameassist/gameassist/internal/redistest"
+	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/llm/llmtest"
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// redisSrv is the package's redis-server; tests isolate by key prefix.
+var redisSrv *redistest.Server
+
+func TestMain(m *testing.M) {
+	redistest.Main(m, func(s *redistest.Server) { redisSrv = s })
+}
+
+// cmdCounter counts Redis commands (a pipeline counts as one round trip).
+type cmdCounter struct{ trips atomic.Int64 }
+
+func (c *cmdCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (c *cmdCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		c.trips.Add(1)
+		return next(ctx, cmd)
+	}
+}
+
+func (c *cmdCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		c.trips.Add(1)
+		return next(ctx, cmds)
+	}
+}
+
+// env is a Service over a real Redis, fake tools and, optionally, the fake LLM.
+type env struct {
+	box    *toolbox
+	rdb    *redis.Client
+	store  *memory.Store
+	fake   *llmtest.Server
+	client *llm.Client
+	trips  *cmdCounter
+	svc    *Service
+	prefix string
+}
+
+type envConfig struct {
+	noLLM      bool
+	opts       Options
+	llmTimeout time.Duration
+	screens    bool
+	versions   DataVersioner
+	noCache    bool
+	observer   Observer
+}
+
+func newEnv(t testing.TB, cfg envConfig) *env {
+	t.Helper()
+	e := &env{box: newToolboxOpts(t, cfg.noCache), trips: &cmdCounter{}, prefix: redisSrv.Prefix(t)}
+	e.rdb = redisSrv.Client(t)
+	e.rdb.AddHook(e.trips)
+	store, err := memory.New(e.rdb, memory.Options{Prefix: e.prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.store = store
+	if !cfg.noLLM {
+		e.fake = llmtest.New(t)
+		timeout := cfg.llmTimeout
+		if timeout == 0 {
+			timeout = 10 * time.Second
+		}
+		e.client, err = llm.New(llm.Options{BaseURL: e.fake.URL(), APIKey: "sk-test-key", Model: "test-model",
+			Timeout: timeout, BaseBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.svc = e.newService(t, cfg)
+	return e
+}
+
+// newService builds another Service over the same Redis, as a second
+// instance or a restarted one would be.
+func (e *env) newService(t testing.TB, cfg envConfig) *Service {
+	t.Helper()
+	deps := Deps{Store: e.store, Executor: e.box.exec, Versions: cfg.versions, Observer: cfg.observer,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if e.client != nil {
+		deps.LLM = e.client
+	}
+	if cfg.screens {
+		deps.Screens = newEngine(t, e.box.reg)
+	}
+	svc, err := NewService(deps, cfg.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+type translator struct{}
+
+func (translator) DisplayName(_ context.Context, id int64, _ string) (string, error) {
+	if id == 1001 {
+		return "Kaelith", nil
+	}
+	return "", fmt.Errorf("unknown id %d", id)
+}
+
+const testRules = `{
+  "ChampionFeatureModelsPresenter": {
+    "context_tool": {"tool": "db_get_ux_details", "parameters": {"query": "ChampionFeatureModelsPresenter"}},
+    "data_tools": [
+      {"tool": "gcs_get_character_details_by_id", "json_field": "ChampionConfigId", "parameter_name": "character_id"},
+      {"tool": "gcs_get_boss_details", "json_field": "BossName", "parameter_name": "boss_name"}
+    ],
+    "prompt_injection": {
+      "template": "The player is on the Champion Details screen viewing {ChampionConfigId_translated}.",
+      "required_fields": ["ChampionConfigId"]
+    }
+  }
+}`
+
+func newEngine(t testing.TB, reg *tool.Registry) *screens.Engine {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rules.json")
+	if err := os.WriteFile(path, []byte(testRules), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := screens.NewEngine(path, reg, translator{}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+func (e *env) session(t testing.TB) (string, string) {
+	t.Helper()
+	id, token, err := e.svc.CreateSession(context.Background(), "player-1", "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, token
+}
+
+func (e *env) turn(t testing.TB, id, msg string) Reply {
+	t.Helper()
+	r, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: msg}, nil)
+	if err != nil {
+		t.Fatalf("turn %q: %v", msg, err)
+	}
+	return r
+}
+
+func (e *env) history(t testing.TB, id string) []memory.Message {
+	t.Helper()
+	h, err := e.store.History(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func champCall(id, name string) llmtest.Call {
+	return llmtest.Call{ID: id, Name: "gcs_get_champion_details", Arguments: `{"champion_name":"` + name + `"}`}
+}
+
+// lastIsUser reports whether a request starts a turn (its last message is the player's).
+func lastIsUser(req openai.ChatCompletionRequest) bool {
+	return len(req.Messages) > 0 && req.Messages[len(req.Messages)-1].Role == openai.ChatMessageRoleUser
+}
+
+func toolMessages(req openai.ChatCompletionRequest) []string {
+	var out []string
+	for _, m := range req.Messages {
+		if m.Role == openai.ChatMessageRoleTool {
+			out = append(out, m.Content)
+		}
+	}
+	return out
+}
+
+func TestCreateSessionAndAuthorize(t *testing.T) {
+	e := newEnv(t, envConfig{noLLM: true})
+	ctx := context.Background()
+	id, token := e.session(t)
+	other, otherToken := e.session(t)
+	if id == other || token == otherToken {
+		t.Fatal("sessions share an id or token")
+	}
+	tests := []struct {
+		name  string
+		id    string
+		token string
+		want  error
+		trips bool
+	}{
+		{"valid", id, token, nil, true},
+		{"wrong token", id, token + "x", ErrForbidden, true},
+		{"another session's token", id, otherToken, ErrForbidden, true},
+		{"empty token", id, "", ErrUnauthorized, false},
+		{"malformed token", id, "a b", ErrUnauthorized, false},
+		{"oversized token", id, strings.Repeat("a", 300), ErrUnauthorized, false},
+		{"unknown session", "8c1f0a52-3b9e-4d1c-9a57-2f5d7e0b6c11", token, memory.ErrNotFound, true},
+		{"not a uuid", "../../etc", token, memory.ErrNotFound, false},
+		{"uuid without dashes", strings.ReplaceAll(id, "-", ""), token, memory.ErrNotFound, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := e.trips.trips.Load()
+			m, err := e.svc.Authorize(ctx, tc.id, tc.token)
+			if !errors.Is(err, tc.want) || (tc.want == nil && err != nil) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if tc.want == nil && (m.ID != id || m.PlayerID != "player-1" || m.Locale != "en") {
+				t.Errorf("meta = %+v", m)
+			}
+			if got := e.trips.trips.Load() > before; got != tc.trips {
+				t.Errorf("redis called = %v, want %v", got, tc.trips)
+			}
+		})
+	}
+}
+
+func TestCreateSessionLocale(t *testing.T) {
+	e := newEnv(t, envConfig{noLLM: true})
+	ctx := context.Background()
+	tests := []struct {
+		name, locale, want string
+		err                bool
+	}{
+		{"default", "", "en", false},
+		{"french", "fr", "fr", false},
+		{"region", "de-AT", "de", false},
+		{"upper", "FR", "fr", false},
+		{"unsupported", "xx", "", true},
+		{"garbage", "en;DROP", "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			id, token, err := e.svc.CreateSession(ctx, "", tc.locale)
+			if tc.err {
+				if !errors.Is(err, ErrInvalid) {
+					t.Fatalf("err = %v, want ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := e.svc.Authorize(ctx, id, token)
+			if err != nil || m.Locale != tc.want {
+				t.Errorf("locale = %q (%v), want %q", m.Locale, err, tc.want)
+			}
+		})
+	}
+	if _, _, err := e.svc.CreateSession(ctx, strings.Repeat("p", MaxPlayerIDLen+1), ""); !errors.Is(err, ErrInvalid) {
+		t.Errorf("long player id: err = %v", err)
+	}
+}
+
+func TestTurnDuplicates(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	id, _ := e.session(t)
+	e.fake.Enqueue(
+		llmtest.ToolCalls(champCall("c1", "Kaelith"), champCall("c2", "Kaelith")),
+		llmtest.ToolCalls(champCall("c3", "Kaelith")),
+		llmtest.Text("Kaelith is a Legendary Magic attacker."),
+	)
+	r := e.turn(t, id, "tell me about kaelith")
+	if got := sources(r.ToolCalls); got != "executed,duplicate,duplicate" {
+		t.Errorf("sources = %s", got)
+	}
+	if n := e.box.get("gcs_get_champion_details").count(); n != 1 {
+		t.Errorf("executions = %d, want 1", n)
+	}
+	reqs := e.fake.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d LLM requests", len(reqs))
+	}
+	tm := toolMessages(reqs[1])
+	if len(tm) != 2 || !strings.Contains(tm[0], "Legendary") || !strings.Contains(tm[1], "Same call") || strings.Contains(tm[1], "Legendary") {
+		t.Errorf("tool messages of round 1: %q", tm)
+	}
+	if tm := toolMessages(reqs[2]); len(tm) != 3 || !strings.Contains(tm[2], "Same call") {
+		t.Errorf("tool messages of round 2: %q", tm)
+	}
+	if r.Reply != "Kaelith is a Legendary Magic attacker." || r.Exchange != 1 || r.Degraded {
+		t.Errorf("reply = %+v", r)
+	}
+	if r.Usage.PromptTokens == 0 || r.Usage.CompletionTokens == 0 {
+		t.Errorf("usage not summed: %+v", r.Usage)
+	}
+	var want llm.Usage
+	for _, q := range reqs {
+		want.PromptTokens += llmtest.PromptTokens(q)
+	}
+	if r.Usage.PromptTokens != want.PromptTokens {
+		t.Errorf("prompt tokens = %d, want the sum %d", r.Usage.PromptTokens, want.PromptTokens)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{`"session_id"`, `"exchange":1`, `"reply"`, `"tool_calls":[{"name":"gcs_get_champion_details","arguments":{"champion_name":"Kaelith"},"source":"executed","status":"success"`, `"usage":{"prompt_tokens"`, `"completion_tokens"`, `"degraded":false`} {
+		if !strings.Contains(string(b), k) {
+			t.Errorf("reply JSON lacks %s: %s", k, b)
+		}
+	}
+}
+
+// champEveryTurn makes the fake call gcs_get_champion_details(Kaelith) at
+// the start of every turn and answer "ok" after the tool results.
+func champEveryTurn(req openai.ChatCompletionRequest) llmtest.Reply {
+	if lastIsUser(req) {
+		return llmtest.ToolCalls(champCall("c1", "Kaelith"))
+	}
+	return llmtest.Text("ok")
+}
+
+func TestTurnCacheAcrossTurns(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	id, _ := e.session(t)
+	e.fake.SetResponder(champEveryTurn)
+	champ := e.box.get("gcs_get_champion_details") // cache duration 3
+	tests := []struct {
+		exchange int
+		source   tool.Source
+		runs     int
+	}{
+		{1, tool.SourceExecuted, 1},
+		{2, tool.SourceCache, 1},
+		{3, tool.SourceCache, 1},
+		{4, tool.SourceCache, 1},
+		{5, tool.SourceExecuted, 2}, // E+D+1: expired
+		{6, tool.SourceCache, 2},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint("exchange ", tc.exchange), func(t *testing.T) {
+			n := e.fake.RequestCount()
+			r := e.turn(t, id, "kaelith?")
+			if r.Exchange != tc.exchange || len(r.ToolCalls) != 1 || r.ToolCalls[0].Source != tc.source {
+				t.Fatalf("exchange %d tool_calls %s, want %d %s", r.Exchange, sources(r.ToolCalls), tc.exchange, tc.source)
+			}
+			if got := champ.count(); got != tc.runs {
+				t.Errorf("executions = %d, want %d", got, tc.runs)
+			}
+			// The turn's first prompt holds the live cache once, as one section.
+			first := e.fake.Requests()[n]
+			sections, mentions := 0, 0
+			for _, m := range first.Messages {
+				if strings.Contains(m.Content, "Cached tool results") {
+					sections++
+				}
+				mentions += strings.Count(m.Content, `"rarity":"Legendary"`)
+			}
+			wantSections := 0
+			if tc.exchange > 1 && tc.source == tool.SourceCache {
+				wantSections = 1
+			}
+			if sections != wantSections || mentions != wantSections {
+				t.Errorf("cache sections %d, result copies %d, want %d", sections, mentions, wantSections)
+			}
+		})
+	}
+	entries, err := e.store.Cache(context.Background(), id)
+	if err != nil || len(entries) != 1 || entries[0].Hits == 0 {
+		t.Errorf("stored cache = %+v, %v", entries, err)
+	}
+}
+
+func TestSessionsIsolated(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	a, tokenA := e.session(t)
+	b, _ := e.session(t)
+	e.fake.SetResponder(champEveryTurn)
+	e.turn(t, a, "from A")
+	r := e.turn(t, b, "from B")
+	if r.ToolCalls[0].Source != tool.SourceExecuted || r.Exchange != 1 {
+		t.Errorf("session B served from A's cache: %s exchange %d", r.ToolCalls[0].Source, r.Exchange)
+	}
+	if n := e.box.get("gcs_get_champion_details").count(); n != 2 {
+		t.Errorf("executions = %d, want 2", n)
+	}
+	for _, m := range e.history(t, b) {
+		if strings.Contains(m.Content, "from A") {
+			t.Errorf("B's history holds A's message")
+		}
+	}
+	if _, err := e.svc.Authorize(context.Background(), b, tokenA); !errors.Is(err, ErrForbidden) {
+		t.Errorf("A's token opens B: %v", err)
+	}
+}
+
+func TestConcurrentTurnsOneSession(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	id, _ := e.session(t)
+	e.fake.SetResponder(champEveryTurn)
+	const n = 16
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	seen := map[int]bool{}
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			r, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: fmt.Sprint("message ", i)}, nil)
+			if err != nil {
+				errs <- err
+				return
+			}
+			mu.Lock()
+			seen[r.Exchange] = true
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for x := 1; x <= n; x++ {
+		if !seen[x] {
+			t.Errorf("exchange %d missing (seen %v)", x, seen)
+		}
+	}
+	h := e.history(t, id)
+	if len(h) != 2*n {
+		t.Fatalf("history has %d messages, want %d", len(h), 2*n)
+	}
+	for i := 0; i < len(h); i += 2 {
+		if h[i].Role != "user" || h[i+1].Role != "assistant" || h[i].Exchange != h[i+1].Exchange || h[i].Exchange != i/2+1 {
+			t.Errorf("history %d: %s/%s exchanges %d/%d", i, h[i].Role, h[i+1].Role, h[i].Exchange, h[i+1].Exchange)
+		}
+	}
+}
+
+func TestRestartKeepsSession(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	id, token := e.session(t)
+	e.turn(t, id, "one")
+	e.turn(t, id, "two")
+	// A new Service over a new client of the same Redis.
+	store, err := memory.New(redisSrv.Client(t), memory.Options{Prefix: e.prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.store = store
+	e.svc = e.newService(t, envConfig{})
+	if _, err := e.svc.Authorize(context.Background(), id, token); err != nil {
+		t.Fatalf("token after restart: %v", err)
+	}
+	r := e.turn(t, id, "three")
+	if r.Exchange != 3 {
+		t.Errorf("exchange after restart = %d, want 3", r.Exchange)
+	}
+	last := e.fake.Requests()[e.fake.RequestCount()-1]
+	var hist []string
+	for _, m := range last.Messages {
+		if m.Role == openai.ChatMessageRoleUser {
+			hist = append(hist, m.Content)
+		}
+	}
+	if strings.Join(hist, ",") != "one,two,three" {
+		t.Errorf("prompt after restart has user messages %v", hist)
+	}
+	if got := len(e.history(t, id)); got != 6 {
+		t.Errorf("history = %d messages, want 6", got)
+	}
+}
+
+func TestStreamingEvents(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	id, _ := e.session(t)
+	e.fake.Enqueue(
+		llmtest.ToolCalls(champCall("c1", "Kaelith")),
+		llmtest.Text("Kaelith is a strong Legendary champion."),
+	)
+	var events []Event
+	r, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: "kaelith?"}, func(ev Event) { events = append(events, ev) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	var text strings.Builder
+	for _, ev := range events {
+		if len(kinds) == 0 || kinds[len(kinds)-1] != string(ev.Type) {
+			kinds = append(kinds, string(ev.Type))
+		}
+		switch d := ev.Data.(type) {
+		case DeltaEvent:
+			text.WriteString(d.Text)
+		case ToolCallEvent:
+			if d.Name != "gcs_get_champion_details" || string(d.Arguments) != `{"champion_name":"Kaelith"}` {
+				t.Errorf("tool_call event %+v", d)
+			}
+		case tool.Outcome:
+			if d.Source != tool.SourceExecuted || d.Status != tool.StatusSuccess {
+				t.Errorf("tool_result event %+v", d)
+			}
+		}
+		if _, err := json.Marshal(ev.Data); err != nil {
+			t.Errorf("event %s does not encode: %v", ev.Type, err)
+		}
+	}
+	if got := strings.Join(kinds, ","); got != "tool_call,tool_result,delta" {
+		t.Errorf("event order = %s", got)
+	}
+	if text.String() != r.Reply || r.Reply != "Kaelith is a strong Legendary champion." {
+		t.Errorf("deltas %q, reply %q", text.String(), r.Reply)
+	}
+	for _, q := range e.fake.Requests() {
+		if !q.Stream {
+			t.Error("request not streamed")
+		}
+	}
+}
+
+func TestLLMFailureDegraded(t *testing.T) {
+	tests := []struct {
+		name    string
+		reply   llmtest.Reply
+		timeout time.Duration
+		stream  bool
+	}{
+		{"server error", llmtest.Status(500, nil), 0, false},
+		{"recorded 500", llmtest.Fixture("err_500.json"), 0, false},
+		{"rate limited", llmtest.Status(429, nil), 0, false},
+		{"timeout", llmtest.Text("late").Delay(5 * time.Second), 100 * time.Millisecond, false},
+		{"server error streamed", llmtest.Status(500, nil), 0, true},
+		{"cut stream", llmtest.Text("Kaelith is").Cut(), 0, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, envConfig{llmTimeout: tc.timeout})
+			id, _ := e.session(t)
+			e.fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply { return tc.reply })
+			var emit func(Event)
+			var deltas strings.Builder
+			if tc.stream {
+				emit = func(ev Event) {
+					if d, ok := ev.Data.(DeltaEvent); ok {
+						deltas.WriteString(d.Text)
+					}
+				}
+			}
+			r, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: "tell me about Kaelth"}, emit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Degraded || !strings.Contains(r.Reply, "Kaelith") || !strings.Contains(r.Reply, "Legendary") {
+				t.Errorf("reply = %+v", r)
+			}
+			if n := e.fake.RequestCount(); n < 2 && tc.name != "cut stream" {
+				t.Errorf("LLM asked %d times; want retries", n)
+			}
+			if got := sources(r.ToolCalls); got != "executed" || r.ToolCalls[0].Name != "gcs_get_champion_details" {
+				t.Errorf("offline tool calls = %s", got)
+			}
+			if tc.stream && !strings.Contains(deltas.String(), r.Reply) {
+				t.Errorf("streamed %q, reply %q", deltas.String(), r.Reply)
+			}
+			h := e.history(t, id)
+			if len(h) != 2 || h[1].Content != r.Reply {
+				t.Errorf("history = %+v", h)
+			}
+		})
+	}
+}
+
+func TestModelMistakesFedBack(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	id, _ := e.session(t)
+	e.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "a", Name: "gcs_get_champion_detail", Arguments: `{"champion_name":"Kaelith"}`},
+			llmtest.Call{ID: "b", Name: "gcs_get_champion_details", Arguments: `{"champion_name": "Kae`}),
+		llmtest.ToolCalls(champCall("c", "Kaelith")),
+		llmtest.Text("Kaelith it is."),
+	)
+	r := e.turn(t, id, "kaelith")
+	if r.Reply != "Kaelith it is." {
+		t.Errorf("reply = %q", r.Reply)
+	}
+	if got := sources(r.ToolCalls); got != "executed,executed,executed" {
+		t.Errorf("sources = %s", got)
+	}
+	if r.ToolCalls[0].Status != tool.StatusError || r.ToolCalls[1].Status != tool.StatusError || r.ToolCalls[2].Status != tool.StatusSuccess {
+		t.Errorf("statuses = %s %s %s", r.ToolCalls[0].Status, r.ToolCalls[1].Status, r.ToolCalls[2].Status)
+	}
+	tm := toolMessages(e.fake.Requests()[1])
+	if len(tm) != 2 || !strings.Contains(tm[0], "Unknown tool") || !strings.Contains(tm[0], "gcs_get_champion_details") ||
+		!strings.Contains(tm[1], "not valid JSON") {
+		t.Errorf("error envelopes fed back: %q", tm)
+	}
+	if _, err := json.Marshal(r); err != nil {
+		t.Errorf("reply with malformed arguments does not encode: %v", err)
+	}
+}
+
+func TestIterationCap(t *testing.T) {
+	e := newEnv(t, envConfig{opts: Options{MaxToolIterations: 2}})
+	id, _ := e.session(t)
+	var round atomic.Int64
+	e.fake.SetResponder(func(req openai.ChatCompletionRequest) llmtest.Reply {
+		if len(req.Tools) == 0 {
+			return llmtest.Text("final answer")
+		}
+		n := round.Add(1)
+		return llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("c", n), Name: "db_get_lore_details", Arguments: fmt.Sprintf(`{"query":"q%d"}`, n)})
+	})
+	r := e.turn(t, id, "loop forever")
+	reqs := e.fake.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if len(reqs[0].Tools) == 0 || len(reqs[1].Tools) == 0 || len(reqs[2].Tools) != 0 {
+		t.Errorf("tools offered per request: %d %d %d", len(reqs[0].Tools), len(reqs[1].Tools), len(reqs[2].Tools))
+	}
+	if r.Reply != "final answer" || len(r.ToolCalls) != 2 {
+		t.Errorf("reply %q with %d tool calls", r.Reply, len(r.ToolCalls))
+	}
+}
+
+func TestSQLToolsOffered(t *testing.T) {
+	tests := []struct {
+		name  string
+		offer bool
+	}{{"hidden", false}, {"offered", true}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, envConfig{opts: Options{OfferSQLTools: tc.offer}})
+			id, _ := e.session(t)
+			e.turn(t, id, "hi")
+			found := false
+			for _, tl := range e.fake.Requests()[0].Tools {
+				if tl.Function.Name == "sql_query" {
+					found = true
+				}
+			}
+			if found != tc.offer {
+				t.Errorf("sql tool offered = %v", found)
+			}
+		})
+	}
+}
+
+func TestHistoryWindow(t *testing.T) {
+	const budget = 1500
+	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: budget}})
+	id, _ := e.session(t)
+	e.fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply {
+		return llmtest.Text(strings.Repeat("answer words ", 40))
+	})
+	var sizes, counts []int
+	for i := range 20 {
+		e.turn(t, id, fmt.Sprintf("question %d %s", i, strings.Repeat("padding ", 40)))
+		reqs := e.fake.Requests()
+		sizes = append(sizes, llmtest.PromptTokens(reqs[len(reqs)-1]))
+		counts = append(counts, len(reqs[len(reqs)-1].Messages))
+	}
+	peak := 0
+	for i, s := range sizes {
+		if s > budget {
+			t.Errorf("turn %d prompt %d tokens over the budget %d", i+1, s, budget)
+		}
+		if i < 10 {
+			peak = max(peak, counts[i])
+		} else if counts[i] > peak {
+			t.Errorf("turn %d prompt has %d messages, more than the earlier peak %d", i+1, counts[i], peak)
+		}
+	}
+	if counts[19] < 4 {
+		t.Errorf("window kept no history: %d messages", counts[19])
+	}
+	last := e.fake.Requests()[len(sizes)-1]
+	if strings.Contains(last.Messages[1].Content, "question 0 ") {
+		t.Error("oldest exchange still in the prompt")
+	}
+	// Whole exchanges: the first history message is the player's.
+	if last.Messages[1].Role != openai.ChatMessageRoleUser {
+		t.Errorf("window starts with a %s message", last.Messages[1].Role)
+	}
+	if len(e.history(t, id)) != 40 {
+		t.Errorf("stored history trimmed by the prompt window")
+	}
+}
+
+func TestTurnCancelledNotRecorded(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	id, _ := e.session(t)
+	e.fake.Enqueue(llmtest.Text("too late").Delay(10 * time.Second))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.svc.Turn(ctx, TurnRequest{SessionID: id, Message: "going away"}, func(Event) {})
+		done <- err
+	}()
+	e.fake.WaitRequests(1)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if h := e.history(t, id); len(h) != 0 {
+		t.Errorf("cancelled turn recorded: %+v", h)
+	}
+	// The lock was released: the next turn runs.
+	r := e.turn(t, id, "back again")
+	if r.Reply != "ok" {
+		t.Errorf("next turn reply %q", r.Reply)
+	}
+	if h := e.history(t, id); len(h) != 2 || h[0].Content != "back again" {
+		t.Errorf("history = %+v", h)
+	}
+}
+
+func TestTurnBusy(t *testing.T) {
+	e := newEnv(t, envConfig{opts: Options{LockWait: 20 * time.Millisecond}})
+	id, _ := e.session(t)
+	lock, err := e.store.Lock(context.Background(), id, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = lock.Release(context.Background()) }()
+	if _, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: "hi"}, nil); !errors.Is(err, memory.ErrBusy) {
+		t.Errorf("err = %v, want ErrBusy", err)
+	}
+	if _, err := e.svc.ScreenEvent(context.Background(), id, screens.Screen{Name: "X"}); !errors.Is(err, memory.ErrBusy) {
+		t.Errorf("screen event err = %v, want ErrBusy", err)
+	}
+}
+
+func TestOfflineTurn(t *testing.T) {
+	e := newEnv(t, envConfig{noLLM: true})
+	id, _ := e.session(t)
+	tests := []struct {
+		name, msg string
+		want      []string
+		tools     string
+	}{
+		{"champion typo", "tell me about Kaelth", []string{"Kaelith", "Legendary"}, "executed"},
+		{"same again is cached", "Kaelith stats", []string{"Kaelith", "HP 15000"}, "cache"},
+		{"matchup", "is kaelith good against the fire knigt?", []string{"Yes", "Kaelith", "Fire Knight"}, "cache,executed"},
+		{"nothing known", "hello", []string{"Tell me about Kaelith"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.turn(t, id, tc.msg)
+			for _, w := range tc.want {
+				if !strings.Contains(r.Reply, w) {
+					t.Errorf("reply lacks %q:\n%s", w, r.Reply)
+				}
+			}
+			if got := sources(r.ToolCalls); got != tc.tools || r.Degraded {
+				t.Errorf("tool sources %q degraded %v, want %q", got, r.Degraded, tc.tools)
+			}
+		})
+	}
+}
+
+func TestScreenEvent(t *testing.T) {
+	e := newEnv(t, envConfig{screens: true})
+	ctx := context.Background()
+	id, _ := e.session(t)
+	e.turn(t, id, "hi") // exchange 1
+	sc := screens.Screen{Name: "ChampionFeatureModelsPresenter", Data: json.RawMessage(`{"ChampionConfigId":1001}`)}
+	rep, err := e.svc.ScreenEvent(ctx, id, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Matched || rep.PromptInjection == nil || !strings.Contains(*rep.PromptInjection, "viewing \"Kaelith\"") {
+		t.Fatalf("reply = %+v", rep)
+	}
+	if got := sources(rep.Tools); got != "proactive,proactive,skipped" {
+		t.Errorf("sources = %s", got)
+	}
+	if rep.Tools[2].Reason == "" || !strings.Contains(rep.Tools[2].Reason, "BossName") {
+		t.Errorf("skipped reason = %q", rep.Tools[2].Reason)
+	}
+	b, _ := json.Marshal(rep)
+	if !strings.Contains(string(b), `"prompt_injection":"The player is on the Champion Details screen viewing \"Kaelith\"."`) {
+		t.Errorf("screen reply JSON: %s", b)
+	}
+	m, err := e.store.Session(ctx, id)
+	if err != nil || m.Exchange != 1 || m.Screen == nil || m.Screen.Hash != sc.Hash() {
+		t.Errorf("after screen event: exchange %d screen %+v (%v)", m.Exchange, m.Screen, err)
+	}
+
+	// The same screen again runs nothing.
+	again, err := e.svc.ScreenEvent(ctx, id, screens.Screen{Name: sc.Name, Data: json.RawMessage(`{ "ChampionConfigId" : 1001 }`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Tools) != 0 || !again.Matched || again.PromptInjection == nil {
+		t.Errorf("same screen again: %+v", again)
+	}
+	byID := e.box.get("gcs_get_character_details_by_id")
+	if byID.count() != 1 {
+		t.Errorf("executions = %d", byID.count())
+	}
+
+	// The next turn sees the injection and the proactive results, and the
+	// model's identical call is served from the cache.
+	e.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "x", Name: "gcs_get_character_details_by_id", Arguments: `{"character_id":1001}`}),
+		llmtest.Text("You are looking at Kaelith."),
+	)
+	n := e.fake.RequestCount()
+	r := e.turn(t, id, "who is this?")
+	if r.Exchange != 2 || sources(r.ToolCalls) != "cache" || byID.count() != 1 {
+		t.Errorf("turn after screen: exchange %d sources %s executions %d", r.Exchange, sources(r.ToolCalls), byID.count())
+	}
+	first := e.fake.Requests()[n]
+	var sys []string
+	for _, m := range first.Messages {
+		if m.Role == openai.ChatMessageRoleSystem {
+			sys = append(sys, m.Content)
+		}
+	}
+	joined := strings.Join(sys, "\n")
+	if !strings.Contains(joined, "Screen context") || !strings.Contains(joined, `viewing "Kaelith"`) ||
+		!strings.Contains(joined, "gcs_get_character_details_by_id") || !strings.Contains(joined, "db_get_ux_details") {
+		t.Errorf("system messages lack screen context or cached results:\n%s", joined)
+	}
+	// Every turn carries the injection until the screen changes.
+	n = e.fake.RequestCount()
+	e.turn(t, id, "and now?")
+	if !strings.Contains(e.fake.Requests()[n].Messages[1].Content, `viewing "Kaelith"`) {
+		t.Error("injection missing on the next turn")
+	}
+}
+
+func TestTurnWithNewScreen(t *testing.T) {
+	e := newEnv(t, envConfig{screens: true})
+	id, _ := e.session(t)
+	sc := &screens.Screen{Name: "ChampionFeatureModelsPresenter", Data: json.RawMessage(`{"ChampionConfigId":1001}`)}
+	r, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: "what is this?", Screen: sc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sources(r.ToolCalls); got != "proactive,proactive,skipped" || r.Exchange != 1 {
+		t.Errorf("sources %s exchange %d", got, r.Exchange)
+	}
+	if !strings.Contains(e.fake.Requests()[0].Messages[1].Content, `viewing "Kaelith"`) {
+		t.Error("first turn lacks the injection")
+	}
+	// The same screen with the next message runs nothing new.
+	r, err = e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: "and?", Screen: sc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ToolCalls) != 0 || e.box.get("db_get_ux_details").count() != 1 {
+		t.Errorf("same screen reran: %s", sources(r.ToolCalls))
+	}
+	// Bad screen data is refused before the exchange advances.
+	bad := &screens.Screen{Name: "ChampionFeatureModelsPresenter", Data: json.RawMessage(`[1]`)}
+	if _, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: "x", Screen: bad}, nil); !errors.Is(err, screens.ErrBadScreen) {
+		t.Errorf("bad screen err = %v", err)
+	}
+	m, _ := e.store.Session(context.Background(), id)
+	if m.Exchange != 2 {
+		t.Errorf("exchange = %d after a refused turn, want 2", m.Exchange)
+	}
+}
+
+func TestNewServiceRefusesNil(t *testing.T) {
+	if _, err := NewService(Deps{}, Options{}); err == nil {
+		t.Error("NewService without deps succeeded")
+	}
+}
+
+// recorder is an Observer that keeps what it is told.
+type recorder struct {
+	mu       sync.Mutex
+	batches  [][]tool.Outcome
+	usage    llm.Usage
+	llmCalls int
+	llmErrs  int
+	turns    []Reply
+}
+
+func (r *recorder) ToolCalls(_ context.Context, _ string, outs []tool.Outcome) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.batches = append(r.batches, outs)
+}
+
+func (r *recorder) LLMCall(_ context.Context, u llm.Usage, _ time.Duration, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.llmCalls++
+	r.usage.PromptTokens += u.PromptTokens
+	r.usage.CompletionTokens += u.CompletionTokens
+	if err != nil {
+		r.llmErrs++
+	}
+}
+
+func (r *recorder) Turn(_ context.Context, rep Reply) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.turns = append(r.turns, rep)
+}
+
+func TestObserver(t *testing.T) {
+	rec := &recorder{}
+	e := newEnv(t, envConfig{observer: rec})
+	id, _ := e.session(t)
+	e.fake.Enqueue(llmtest.ToolCalls(champCall("c1", "Kaelith")), llmtest.Text("done"), llmtest.Status(400, nil))
+	r := e.turn(t, id, "kaelith")
+	if len(rec.batches) != 1 || len(rec.batches[0]) != 1 || rec.batches[0][0].Name != "gcs_get_champion_details" {
+		t.Errorf("tool batches = %+v", rec.batches)
+	}
+	if rec.llmCalls != 2 || rec.usage != r.Usage || rec.llmErrs != 0 {
+		t.Errorf("llm calls %d usage %+v errs %d, reply usage %+v", rec.llmCalls, rec.usage, rec.llmErrs, r.Usage)
+	}
+	if len(rec.turns) != 1 || rec.turns[0].Reply != "done" {
+		t.Errorf("turns = %+v", rec.turns)
+	}
+	// A failing call is reported with its error, and the turn still answers.
+	r = e.turn(t, id, "tell me about Sylva")
+	if rec.llmErrs != 1 || !r.Degraded || len(rec.turns) != 2 {
+		t.Errorf("after failure: errs %d degraded %v turns %d", rec.llmErrs, r.Degraded, len(rec.turns))
+	}
+}

@@ -1,0 +1,381 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gameassist/gameassist/chat/offline"
+	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// lockRefreshEvery is how often a running turn renews its session lock.
+const lockRefreshEvery = 15 * time.Second
+
+// emptyAnswer is the reply when the model gives no text at all.
+const emptyAnswer = "Sorry, I couldn't put an answer together. Could you rephrase your question?"
+
+// Turn answers one player message. It takes the session's turn lock (an
+// error wrapping memory.ErrBusy when the previous turn does not end within
+// Options.LockWait), runs the screen rules when req.Screen is new, advances
+// the exchange counter, asks the LLM (or the offline responder) with tools,
+// records the user message and the answer with the turn's cache entries,
+// and releases the lock.
+//
+// With emit set, the LLM answer is streamed and emit receives tool_call,
+// tool_result and delta events from the calling goroutine, in order.
+//
+// If ctx ends before the answer is recorded (the client went away), the LLM
+// call and the tools are cancelled and nothing of the turn is recorded: the
+// history and the cache stay as they were; the exchange number is used up.
+// Once recording starts it completes, so history never holds half a turn.
+func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (Reply, error) {
+	id := req.SessionID
+	lock, err := s.store.Lock(ctx, id, s.opts.LockWait)
+	if err != nil {
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", clip(id, 40), err)
+	}
+	stop := s.holdLock(ctx, lock)
+	defer stop()
+
+	var pre []tool.Outcome
+	if req.Screen != nil {
+		meta, err := s.store.Session(ctx, id)
+		if err != nil {
+			return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+		}
+		if meta.Screen == nil || meta.Screen.Hash != req.Screen.Hash() {
+			sr, err := s.applyScreen(ctx, meta, *req.Screen)
+			if err != nil {
+				return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+			}
+			pre = sr.Tools
+		}
+	}
+
+	turn, err := s.store.BeginTurn(ctx, id)
+	if err != nil {
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+	}
+	scope := s.runner.Scope(ctx, id, turn.Meta.Exchange, turn.Cache, false)
+	a, err := s.answer(ctx, turn, scope, req.Message, emit)
+	if err != nil {
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+	}
+
+	now := time.Now().UTC()
+	fin := memory.Finish{
+		Messages: []memory.Message{
+			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now},
+			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs)},
+		},
+		Put:  scope.Puts(),
+		Hits: scope.Hits(),
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
+	defer cancel()
+	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+	}
+	rep := Reply{
+		SessionID: id,
+		Exchange:  turn.Meta.Exchange,
+		Reply:     a.text,
+		ToolCalls: append(append(make([]tool.Outcome, 0, len(pre)+len(a.outs)), pre...), a.outs...),
+		Usage:     a.usage,
+		Degraded:  a.degraded,
+	}
+	s.obs.Turn(ctx, rep)
+	return rep, nil
+}
+
+// holdLock renews lock while the turn runs; the returned func stops that
+// and releases the lock, even after ctx ended.
+func (s *Service) holdLock(ctx context.Context, lock *memory.Lock) func() {
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(lockRefreshEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if err := lock.Refresh(context.WithoutCancel(ctx)); err != nil {
+					s.log.LogAttrs(ctx, slog.LevelWarn, "chat: refresh session lock", slog.String("error", err.Error()))
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
+		defer cancel()
+		if err := lock.Release(rctx); err != nil {
+			s.log.LogAttrs(ctx, slog.LevelWarn, "chat: release session lock", slog.String("error", err.Error()))
+		}
+	}
+}
+
+// answered is a turn's answer before it is recorded.
+type answered struct {
+	text     string
+	outs     []tool.Outcome
+	usage    llm.Usage
+	degraded bool
+}
+
+// answer produces the reply text: the LLM tool loop, or the offline
+// responder when there is no LLM or the LLM failed. It fails only when ctx
+// ended.
+func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, message string, emit func(Event)) (answered, error) {
+	screenName := ""
+	if turn.Meta.Screen != nil {
+		screenName = turn.Meta.Screen.Name
+	}
+	if s.llm == nil {
+		a := s.offlineAnswer(ctx, scope, message, screenName, turn.Meta.Locale, emit, false)
+		return a, ctx.Err()
+	}
+	injection := ""
+	if turn.Meta.Screen != nil {
+		injection = turn.Meta.Screen.Injection
+	}
+	msgs, _ := buildPrompt(promptInput{
+		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, injection: injection,
+		cached: scope.Cached(), history: turn.History, message: message, maxTokens: s.opts.MaxContextTokens,
+	})
+	var a answered
+	streamed := false
+	for round := 0; ; round++ {
+		req := llm.Request{Messages: msgs}
+		final := round >= s.opts.MaxToolIterations
+		if !final {
+			req.Tools = s.specs
+		}
+		resp, err := s.callLLM(ctx, req, emit, &streamed)
+		a.usage.PromptTokens += resp.Usage.PromptTokens
+		a.usage.CompletionTokens += resp.Usage.CompletionTokens
+		if err != nil {
+			if ctx.Err() != nil {
+				return answered{}, ctx.Err()
+			}
+			s.log.LogAttrs(ctx, slog.LevelWarn, "chat: LLM failed; answering offline",
+				slog.String("session_id", scope.session), slog.Int("round", round), slog.String("error", err.Error()))
+			off := s.offlineAnswer(ctx, scope, message, screenName, turn.Meta.Locale, emit, streamed)
+			a.text, a.degraded = off.text, true
+			a.outs = append(a.outs, off.outs...)
+			return a, ctx.Err()
+		}
+		if final || len(resp.ToolCalls) == 0 {
+			a.text = strings.TrimSpace(resp.Content)
+			if a.text == "" {
+				a.text = emptyAnswer
+				if emit != nil {
+					emit(Event{Type: EventDelta, Data: DeltaEvent{Text: a.text}})
+				}
+			}
+			return a, nil
+		}
+		calls := make([]llm.ToolCall, len(resp.ToolCalls))
+		batch := make([]tool.Call, len(resp.ToolCalls))
+		seen := map[string]bool{}
+		for i, c := range resp.ToolCalls {
+			if c.ID == "" || seen[c.ID] {
+				c.ID = "call_" + strconv.Itoa(round) + "_" + strconv.Itoa(i)
+			}
+			if strings.TrimSpace(c.Name) == "" {
+				// The API refuses a tool call without a name; the executor
+				// answers this one as an unknown tool.
+				c.Name = "unnamed_tool"
+			}
+			seen[c.ID] = true
+			calls[i] = c
+			batch[i] = tool.Call{Name: c.Name, Arguments: []byte(c.Arguments)}
+			if emit != nil {
+				emit(Event{Type: EventToolCall, Data: ToolCallEvent{ID: c.ID, Name: c.Name, Arguments: argsJSON(normalizeArgs(batch[i].Arguments))}})
+			}
+		}
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls})
+		outs := scope.Run(ctx, batch)
+		if err := ctx.Err(); err != nil {
+			return answered{}, err
+		}
+		for i, o := range outs {
+			content := o.Result.ForLLM()
+			if o.Source == tool.SourceDuplicate {
+				content = duplicateNote(o)
+			}
+			msgs = append(msgs, llm.Message{Role: llm.RoleTool, Content: content, ToolCallID: calls[i].ID})
+			if emit != nil {
+				emit(Event{Type: EventToolResult, Data: o})
+			}
+		}
+		a.outs = append(a.outs, outs...)
+	}
+}
+
+// callLLM makes one LLM call, streamed when emit is set, and reports it.
+func (s *Service) callLLM(ctx context.Context, req llm.Request, emit func(Event), streamed *bool) (llm.Response, error) {
+	start := time.Now()
+	var resp llm.Response
+	var err error
+	if emit != nil {
+		resp, err = s.llm.Stream(ctx, req, func(text string) {
+			if text == "" {
+				return
+			}
+			*streamed = true
+			emit(Event{Type: EventDelta, Data: DeltaEvent{Text: text}})
+		})
+	} else {
+		resp, err = s.llm.Complete(ctx, req)
+	}
+	s.obs.LLMCall(ctx, resp.Usage, time.Since(start), err)
+	return resp, err
+}
+
+// offlineAnswer answers with the offline responder through the turn's
+// scope, emitting its tool calls and text when streaming.
+func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message, screen, locale string, emit func(Event), streamed bool) answered {
+	run := scope.Run
+	if emit != nil {
+		run = func(ctx context.Context, calls []tool.Call) []tool.Outcome {
+			for _, c := range calls {
+				emit(Event{Type: EventToolCall, Data: ToolCallEvent{Name: c.Name, Arguments: argsJSON(c.Arguments)}})
+			}
+			outs := scope.Run(ctx, calls)
+			for _, o := range outs {
+				emit(Event{Type: EventToolResult, Data: o})
+			}
+			return outs
+		}
+	}
+	ans := s.offline.Answer(ctx, offline.Request{Message: message, Screen: screen, Locale: locale}, run)
+	if emit != nil {
+		text := ans.Text
+		if streamed {
+			text = "\n\n" + text
+		}
+		emit(Event{Type: EventDelta, Data: DeltaEvent{Text: text}})
+	}
+	return answered{text: ans.Text, outs: ans.Outcomes}
+}
+
+// toolNames lists the distinct tools behind an answer, in first-use order.
+func toolNames(outs []tool.Outcome) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, o := range outs {
+		if !seen[o.Name] {
+			seen[o.Name] = true
+			names = append(names, o.Name)
+		}
+	}
+	return names
+}
+
+// ScreenEvent records that the player is on sc (the game server's webhook):
+// it runs the screen's rules proactively (results cached so the next turn
+// has them), stores the screen and its prompt injection, and reports what
+// ran. The same screen again runs nothing. The exchange counter is not
+// advanced. Bad screen input fails with an error wrapping
+// screens.ErrBadScreen.
+func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.Screen) (ScreenReply, error) {
+	lock, err := s.store.Lock(ctx, sessionID, s.opts.LockWait)
+	if err != nil {
+		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", clip(sessionID, 40), err)
+	}
+	stop := s.holdLock(ctx, lock)
+	defer stop()
+	meta, err := s.store.Session(ctx, sessionID)
+	if err != nil {
+		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
+	}
+	if meta.Screen != nil && meta.Screen.Hash == sc.Hash() {
+		rep := ScreenReply{Screen: sc.Name, Tools: []tool.Outcome{}}
+		if s.screens != nil {
+			plan, err := s.screens.Plan(ctx, sc, meta.Locale)
+			if err != nil {
+				return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
+			}
+			rep.Matched = plan.Matched
+		}
+		if inj := meta.Screen.Injection; inj != "" {
+			rep.PromptInjection = &inj
+		}
+		return rep, nil
+	}
+	rep, err := s.applyScreen(ctx, meta, sc)
+	if err != nil {
+		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
+	}
+	return rep, nil
+}
+
+// applyScreen plans sc, runs its calls as proactive at the session's
+// current exchange, stores the results and the screen. The caller holds
+// the session lock.
+func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.Screen) (ScreenReply, error) {
+	plan := screens.Plan{Screen: sc.Name}
+	if s.screens != nil {
+		p, err := s.screens.Plan(ctx, sc, meta.Locale)
+		if err != nil {
+			return ScreenReply{}, fmt.Errorf("plan screen: %w", err)
+		}
+		plan = p
+	}
+	outs := make([]tool.Outcome, len(plan.Calls))
+	var calls []tool.Call
+	var at []int
+	for i, pc := range plan.Calls {
+		if pc.Skipped != "" {
+			outs[i] = tool.Outcome{Name: pc.Name, Arguments: argsJSON(normalizeArgs(pc.Arguments)), Source: tool.SourceSkipped,
+				Status: tool.StatusError, Reason: pc.Skipped}
+			continue
+		}
+		calls = append(calls, pc.Call)
+		at = append(at, i)
+	}
+	if len(calls) > 0 {
+		cache, err := s.store.Cache(ctx, meta.ID)
+		if err != nil {
+			return ScreenReply{}, err
+		}
+		scope := s.runner.Scope(ctx, meta.ID, meta.Exchange, cache, true)
+		res := scope.Run(ctx, calls)
+		if err := ctx.Err(); err != nil {
+			return ScreenReply{}, err
+		}
+		for j, o := range res {
+			outs[at[j]] = o
+		}
+		if puts := scope.Puts(); len(puts) > 0 {
+			if err := s.store.PutCache(ctx, meta.ID, puts...); err != nil {
+				return ScreenReply{}, err
+			}
+		}
+	}
+	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection}
+	if err := s.store.SetScreen(ctx, meta.ID, stored); err != nil {
+		return ScreenReply{}, err
+	}
+	rep := ScreenReply{Screen: sc.Name, Matched: plan.Matched, Tools: outs}
+	if plan.Injection != "" {
+		inj := plan.Injection
+		rep.PromptInjection = &inj
+	}
+	return rep, nil
+}
