@@ -1,0 +1,112 @@
+package gcsdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrUnknownID means no entity of the game has the id asked for.
+var ErrUnknownID = errors.New("gcsdb: unknown id")
+
+// Names translates entity ids into display names, for screen prompts such
+// as "viewing '{ChampionConfigId_translated}'". Lookups are cached in memory
+// and the cache is dropped when the database's data version changes.
+type Names struct {
+	db *sql.DB
+	// versionTTL is how long a read data version is trusted.
+	versionTTL time.Duration
+	maxEntries int
+
+	mu        sync.Mutex
+	version   string
+	checkedAt time.Time
+	cache     map[nameKey]string
+}
+
+type nameKey struct {
+	id     int64
+	locale string
+}
+
+// NewNames returns a translator over db (the read-only handle will do).
+func NewNames(db *sql.DB) (*Names, error) {
+	if db == nil {
+		return nil, errors.New("gcsdb: names: nil db")
+	}
+	return &Names{db: db, versionTTL: 2 * time.Second, maxEntries: 10000, cache: map[nameKey]string{}}, nil
+}
+
+// normLocale reduces "fr-FR", "FR" or "fr_fr" to "fr".
+func normLocale(locale string) string {
+	l := strings.ToLower(strings.TrimSpace(locale))
+	if i := strings.IndexAny(l, "-_"); i >= 0 {
+		l = l[:i]
+	}
+	if len(l) > 8 {
+		return ""
+	}
+	return l
+}
+
+// DisplayName returns the name of entity id in locale, falling back to
+// English and then to any name the entity has. It returns ErrUnknownID
+// when no entity has that id.
+func (n *Names) DisplayName(ctx context.Context, id int64, locale string) (string, error) {
+	locale = normLocale(locale)
+	if locale == "" {
+		locale = "en"
+	}
+	if err := n.checkVersion(ctx); err != nil {
+		return "", err
+	}
+	key := nameKey{id: id, locale: locale}
+	n.mu.Lock()
+	name, ok := n.cache[key]
+	n.mu.Unlock()
+	if ok {
+		return name, nil
+	}
+	err := n.db.QueryRowContext(ctx, `SELECT name FROM display_names WHERE entity_id = ?
+		ORDER BY CASE locale WHEN ? THEN 0 WHEN 'en' THEN 1 ELSE 2 END, locale LIMIT 1`, id, locale).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("gcsdb: display name of %d: %w", id, ErrUnknownID)
+	}
+	if err != nil {
+		return "", fmt.Errorf("gcsdb: display name of %d: %w", id, err)
+	}
+	n.mu.Lock()
+	if len(n.cache) >= n.maxEntries {
+		n.cache = map[nameKey]string{}
+	}
+	n.cache[key] = name
+	n.mu.Unlock()
+	return name, nil
+}
+
+// checkVersion drops the cache when the data version changed; the version
+// is read at most once per versionTTL.
+func (n *Names) checkVersion(ctx context.Context) error {
+	n.mu.Lock()
+	fresh := time.Since(n.checkedAt) < n.versionTTL
+	n.mu.Unlock()
+	if fresh {
+		return nil
+	}
+	v, err := DataVersion(ctx, n.db)
+	if err != nil && !errors.Is(err, ErrNoData) {
+		return err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if v != n.version {
+		n.version = v
+		n.cache = map[nameKey]string{}
+	}
+	n.checkedAt = time.Now()
+	return nil
+}

@@ -1,0 +1,52 @@
+package gcsdb
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"testing"
+
+	"github.com/gameassist/gameassist/gamedata"
+)
+
+func TestNamesCacheFollowsDataVersion(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "gcs.db")
+	g := gamedata.Game{Factions: []gamedata.Faction{{ID: 101, Key: "a", Name: "Old Name"}}}
+	if _, err := Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n, err := NewNames(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.versionTTL = 0 // read the version on every lookup
+	steps := []struct {
+		name string
+		load string // faction name to load first; empty keeps the data
+		want string
+	}{
+		{"initial", "", "Old Name"},
+		{"cached", "", "Old Name"},
+		{"after reload", "New Name", "New Name"},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			if st.load != "" {
+				g.Factions[0].Name = st.load
+				if _, err := Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := n.DisplayName(ctx, 101, "en")
+			if err != nil || got != st.want {
+				t.Fatalf("DisplayName = %q, %v; want %q", got, err, st.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,523 @@
+package toolsgcs
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+// Compile-time checks that the SQL tools are tools.
+var (
+	_ tool.Tool = (*DBTables)(nil)
+	_ tool.Tool = (*DBSchema)(nil)
+	_ tool.Tool = (*DBQuery)(nil)
+)
+
+const (
+	defaultQueryTimeout = 2 * time.Second
+	defaultRowCap       = 50
+	maxCountedRows      = 100_000
+	maxCellRunes        = 500
+)
+
+// quoteIdent quotes an SQL identifier.
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// DBTables is gcs_db_tables: the tables of the GCS database.
+type DBTables struct{ base }
+
+func (*DBTables) toolName() string { return "gcs_db_tables" }
+
+// Call lists tables with their row counts, optionally filtered by name.
+func (t *DBTables) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
+	var a struct {
+		Filter     string `json:"filter"`
+		IgnoreCase *bool  `json:"ignore_case"`
+	}
+	if r, ok := decode(t.spec.Name, args, &a); !ok {
+		return r, nil
+	}
+	ignore := a.IgnoreCase == nil || *a.IgnoreCase
+	names, err := t.strs(ctx, "list tables", `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	type table struct {
+		Name string `json:"name"`
+		Rows int64  `json:"rows"`
+	}
+	out := []table{}
+	for _, n := range names {
+		match := strings.Contains(n, a.Filter)
+		if ignore {
+			match = strings.Contains(strings.ToLower(n), strings.ToLower(a.Filter))
+		}
+		if !match {
+			continue
+		}
+		var rows int64
+		if err := t.db.QueryRowContext(ctx, `SELECT count(*) FROM `+quoteIdent(n)).Scan(&rows); err != nil {
+			return tool.Result{}, backendErr("count "+n, err)
+		}
+		out = append(out, table{n, rows})
+	}
+	msg := fmt.Sprintf("%d tables.", len(out))
+	if len(out) == 0 {
+		msg = "No table name contains " + quoted(a.Filter) + "."
+	}
+	r := tool.Success(msg, map[string]any{"total": len(out), "tables": out})
+	r.LLMInstruction = "Call gcs_db_schema with table names before writing a query."
+	return r, nil
+}
+
+// DBSchema is gcs_db_schema: columns and keys of tables.
+type DBSchema struct{ base }
+
+func (*DBSchema) toolName() string { return "gcs_db_schema" }
+
+// Call describes each table; an unknown table is reported in place while the
+// others still answer.
+func (t *DBSchema) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
+	var a struct {
+		Tables []string `json:"tables"`
+	}
+	if r, ok := decode(t.spec.Name, args, &a); !ok {
+		return r, nil
+	}
+	if len(a.Tables) == 0 {
+		return tool.Failure("No tables given.", "tables is empty", "Call gcs_db_tables to see the table names."), nil
+	}
+	if len(a.Tables) > 20 {
+		a.Tables = a.Tables[:20]
+	}
+	var b strings.Builder
+	found := 0
+	for _, name := range a.Tables {
+		var real string
+		err := t.db.QueryRowContext(ctx, `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND lower(name) = lower(?)`, name).Scan(&real)
+		if errors.Is(err, sql.ErrNoRows) {
+			fmt.Fprintf(&b, "%s: [table not found]\n\n", clipRunes(name, 100))
+			continue
+		}
+		if err != nil {
+			return tool.Result{}, backendErr("schema "+name, err)
+		}
+		found++
+		if err := t.describe(ctx, &b, real); err != nil {
+			return tool.Result{}, err
+		}
+	}
+	r := tool.Success(fmt.Sprintf("Schema of %d of %d tables.", found, len(a.Tables)), strings.TrimRight(b.String(), "\n"))
+	if found < len(a.Tables) {
+		r.Guidance = "Some tables were not found; call gcs_db_tables for the list."
+	}
+	r.LLMInstruction = "Use these exact column names in gcs_db_query; foreign keys are shown as column -> table.column."
+	return r, nil
+}
+
+func (t *DBSchema) describe(ctx context.Context, b *strings.Builder, table string) error {
+	fks := map[string][]string{}
+	rows, err := t.db.QueryContext(ctx, `SELECT "from", "table", coalesce("to", '') FROM pragma_foreign_key_list(?) ORDER BY id, seq`, table)
+	if err != nil {
+		return backendErr("foreign keys of "+table, err)
+	}
+	for rows.Next() {
+		var from, parent, to string
+		if err := rows.Scan(&from, &parent, &to); err != nil {
+			rows.Close()
+			return backendErr("foreign keys of "+table, err)
+		}
+		if to == "" {
+			to = "id"
+		}
+		fks[from] = append(fks[from], parent+"."+to)
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return backendErr("foreign keys of "+table, err)
+	}
+	rows.Close()
+
+	rows, err = t.db.QueryContext(ctx, `SELECT name, type, "notnull", pk FROM pragma_table_info(?) ORDER BY cid`, table)
+	if err != nil {
+		return backendErr("columns of "+table, err)
+	}
+	defer rows.Close()
+	fmt.Fprintf(b, "%s:\n", table)
+	var pks []string
+	for rows.Next() {
+		var name, typ string
+		var notNull bool
+		var pk int
+		if err := rows.Scan(&name, &typ, &notNull, &pk); err != nil {
+			return backendErr("columns of "+table, err)
+		}
+		line := "  " + name + " " + typ
+		if pk > 0 {
+			pks = append(pks, name)
+			line += " PRIMARY KEY"
+		}
+		if notNull {
+			line += " NOT NULL"
+		} else {
+			line += " NULL"
+		}
+		for _, fk := range fks[name] {
+			line += " -> " + fk
+		}
+		b.WriteString(line + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		return backendErr("columns of "+table, err)
+	}
+	if len(pks) > 1 {
+		b.WriteString("  primary key (" + strings.Join(pks, ", ") + ")\n")
+	}
+	b.WriteString("\n")
+	return nil
+}
+
+// DBQuery is gcs_db_query: one read-only SELECT. Read-only is enforced by
+// the database three times over: the handle is opened read-only with
+// query_only, the statement must be one SQLite reports as read-only, and an
+// authorizer allows only reading while it is prepared.
+type DBQuery struct {
+	base
+	queryTimeout time.Duration
+	rowCap       int
+}
+
+func (*DBQuery) toolName() string { return "gcs_db_query" }
+
+// The authorizer action codes of sqlite3.h a SELECT needs.
+const (
+	authRead      = 20 // SQLITE_READ
+	authSelect    = 21 // SQLITE_SELECT
+	authFunction  = 31 // SQLITE_FUNCTION
+	authRecursive = 33 // SQLITE_RECURSIVE
+)
+
+// authorizeRead is the authorizer installed while a model's query is
+// prepared: it allows reading and denies everything else (writes, DDL,
+// PRAGMA, ATTACH, transactions).
+func authorizeRead(action int, _, _, _ string) int {
+	switch action {
+	case authRead, authSelect, authFunction, authRecursive:
+		return sqlite3.SQLITE_OK
+	}
+	return sqlite3.SQLITE_DENY
+}
+
+// errWrite marks a statement the database does not consider read-only.
+var errWrite = errors.New("statement is not read-only")
+
+// errParams marks a parameter count mismatch.
+type errParams struct{ want, got int }
+
+func (e errParams) Error() string {
+	return fmt.Sprintf("the statement has %d parameters but %d were given", e.want, e.got)
+}
+
+// Call runs the query.
+func (t *DBQuery) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
+	var a struct {
+		SQL    string          `json:"sql"`
+		Params json.RawMessage `json:"params"`
+	}
+	if r, ok := decode(t.spec.Name, args, &a); !ok {
+		return r, nil
+	}
+	params, bad := decodeParams(a.Params)
+	if bad != "" {
+		return tool.Failure("Invalid params.", bad, `Pass params as an object of names to values, e.g. {"name": "Kaelith"} for :name.`), nil
+	}
+	first, rest := splitStatement(a.SQL)
+	if blank(first) {
+		return tool.Failure("The sql is empty.", "no statement", "Pass one SELECT statement."), nil
+	}
+	if !blank(rest) {
+		return tool.Failure("Only one statement is allowed.", "multiple statements", "Send one SELECT statement without other statements after it."), nil
+	}
+	qctx, cancel := context.WithTimeout(ctx, t.queryTimeout)
+	defer cancel()
+	res, err := t.run(qctx, first, params)
+	if err == nil {
+		return res, nil
+	}
+	return t.classify(ctx, qctx, err)
+}
+
+// classify turns a query failure into an envelope the model can act on, or
+// an error when the backend failed.
+func (t *DBQuery) classify(ctx, qctx context.Context, err error) (tool.Result, error) {
+	if ctx.Err() != nil {
+		return tool.Result{}, ctx.Err()
+	}
+	var se sqlite3.Error
+	var pe errParams
+	switch {
+	case errors.Is(err, errWrite):
+		return tool.Failure("Only read-only SELECT statements are allowed.", "the statement would change the database",
+			"Rewrite it as a SELECT; the GCS database is read-only."), nil
+	case errors.As(err, &pe):
+		return tool.Failure("Parameters do not match the statement.", pe.Error(),
+			"Give one value in params for each :name in the sql; positional ? parameters are not supported."), nil
+	case qctx.Err() != nil || (errors.As(err, &se) && se.Code == sqlite3.ErrInterrupt):
+		return tool.Failure(fmt.Sprintf("The query ran longer than %s and was stopped.", t.queryTimeout), "timeout",
+			"Narrow the query with WHERE and LIMIT, or avoid unbounded recursion and cross joins."), nil
+	case errors.As(err, &se):
+		switch se.Code {
+		case sqlite3.ErrAuth, sqlite3.ErrReadonly, sqlite3.ErrPerm:
+			return tool.Failure("Only read-only SELECT statements are allowed.", "not authorized: "+se.Error(),
+				"Rewrite it as a plain SELECT over the tables from gcs_db_tables; PRAGMA, ATTACH and writes are refused."), nil
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return tool.Result{}, tool.Transient(fmt.Errorf("toolsgcs: query: %w", err))
+		case sqlite3.ErrError, sqlite3.ErrRange, sqlite3.ErrMismatch, sqlite3.ErrTooBig, sqlite3.ErrConstraint:
+			return tool.Failure("The query failed.", clipRunes(se.Error(), 300),
+				"Fix the SQL; check table and column names with gcs_db_schema."), nil
+		}
+	}
+	return tool.Result{}, fmt.Errorf("toolsgcs: query: %w", err)
+}
+
+// decodeParams reads the params object; numbers keep integer precision.
+func decodeParams(raw json.RawMessage) ([]any, string) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, ""
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, "params must be an object: " + err.Error()
+	}
+	out := make([]any, 0, len(m))
+	for k, v := range m {
+		if !validParamName(k) {
+			return nil, "invalid parameter name " + quoted(k)
+		}
+		switch x := v.(type) {
+		case json.Number:
+			if i, err := strconv.ParseInt(x.String(), 10, 64); err == nil {
+				v = i
+			} else if f, err := x.Float64(); err == nil {
+				v = f
+			} else {
+				return nil, "parameter " + k + " is not a number SQLite can hold"
+			}
+		case string, bool, nil:
+		default:
+			return nil, "parameter " + k + " must be a string, number, boolean or null"
+		}
+		out = append(out, sql.Named(k, v))
+	}
+	return out, ""
+}
+
+func validParamName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i, r := range s {
+		if r != '_' && !(r < 128 && unicode.IsLetter(r)) && (i == 0 || !(r < 128 && unicode.IsDigit(r))) {
+			return false
+		}
+	}
+	return true
+}
+
+// run prepares the statement under the read-only authorizer, checks it
+// with SQLite, then executes it on the same connection.
+func (t *DBQuery) run(ctx context.Context, query string, params []any) (tool.Result, error) {
+	conn, err := t.db.Conn(ctx)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		sc, ok := dc.(*sqlite3.SQLiteConn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		sc.RegisterAuthorizer(authorizeRead)
+		st, err := sc.Prepare(query)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if ss, ok := st.(*sqlite3.SQLiteStmt); !ok || !ss.Readonly() {
+			return errWrite
+		}
+		if n := st.NumInput(); n != len(params) {
+			return errParams{want: n, got: len(params)}
+		}
+		return nil
+	})
+	defer func() {
+		_ = conn.Raw(func(dc any) error {
+			if sc, ok := dc.(*sqlite3.SQLiteConn); ok {
+				sc.RegisterAuthorizer(nil)
+			}
+			return nil
+		})
+	}()
+	if err != nil {
+		return tool.Result{}, err
+	}
+	rows, err := conn.QueryContext(ctx, query, params...)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return tool.Result{}, err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	var b strings.Builder
+	total, shown := 0, 0
+	for rows.Next() {
+		total++
+		if total > t.rowCap {
+			if total > maxCountedRows {
+				break
+			}
+			continue
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return tool.Result{}, err
+		}
+		shown++
+		fmt.Fprintf(&b, "-- row %d --\n", shown)
+		for i, c := range cols {
+			b.WriteString(c + ": " + cell(vals[i]) + "\n")
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return tool.Result{}, err
+	}
+	if total == 0 {
+		r := tool.Success("No rows returned", map[string]any{"columns": cols, "row_count": 0, "rows": "No rows returned"})
+		return r, nil
+	}
+	data := map[string]any{"columns": cols, "row_count": total, "shown": shown, "rows": strings.TrimRight(b.String(), "\n")}
+	msg := fmt.Sprintf("%d rows.", total)
+	if total > t.rowCap {
+		count := strconv.Itoa(total)
+		if total > maxCountedRows {
+			count = "more than " + strconv.Itoa(maxCountedRows)
+		}
+		msg = fmt.Sprintf("Showing the first %d of %s rows; add WHERE or LIMIT to narrow the query.", shown, count)
+		data["truncated"] = true
+	}
+	r := tool.Success(msg, data)
+	r.LLMInstruction = "Answer from these rows only; quote values exactly."
+	return r, nil
+}
+
+// cell renders one value for the vertical row format.
+func cell(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case []byte:
+		return clipRunes(string(x), maxCellRunes)
+	case string:
+		return clipRunes(strings.ReplaceAll(x, "\n", `\n`), maxCellRunes)
+	case time.Time:
+		return x.Format(time.RFC3339)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// splitStatement returns the text up to the first semicolon outside quotes,
+// identifiers and comments, and the text after it. The database then sees
+// only the first statement; a non-blank remainder is refused by the caller.
+func splitStatement(s string) (first, rest string) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '"', '`':
+			i = skipQuoted(s, i, c)
+		case '[':
+			if j := strings.IndexByte(s[i+1:], ']'); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(s)
+			}
+		case '-':
+			if i+1 < len(s) && s[i+1] == '-' {
+				if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+					i += j
+				} else {
+					i = len(s)
+				}
+			}
+		case '/':
+			if i+1 < len(s) && s[i+1] == '*' {
+				if j := strings.Index(s[i+2:], "*/"); j >= 0 {
+					i += j + 3
+				} else {
+					i = len(s)
+				}
+			}
+		case ';':
+			return s[:i], s[i+1:]
+		}
+	}
+	return s, ""
+}
+
+// skipQuoted returns the index of the closing quote of the quoted run
+// starting at i (a doubled quote is an escaped one).
+func skipQuoted(s string, i int, q byte) int {
+	for j := i + 1; j < len(s); j++ {
+		if s[j] == q {
+			if j+1 < len(s) && s[j+1] == q {
+				j++
+				continue
+			}
+			return j
+		}
+	}
+	return len(s)
+}
+
+// blank reports whether s holds only whitespace, comments and semicolons.
+func blank(s string) bool {
+	for {
+		s = strings.TrimLeft(s, " \t\r\n\f\v;")
+		switch {
+		case s == "":
+			return true
+		case strings.HasPrefix(s, "--"):
+			j := strings.IndexByte(s, '\n')
+			if j < 0 {
+				return true
+			}
+			s = s[j+1:]
+		case strings.HasPrefix(s, "/*"):
+			j := strings.Index(s[2:], "*/")
+			if j < 0 {
+				return true
+			}
+			s = s[j+4:]
+		default:
+			return false
+		}
+	}
+}
