@@ -1,11 +1,20 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
+	"strings"
+	"syscall"
 
 	"github.com/gin-gonic/gin"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/screens"
 )
 
 // HTTPError is an error with the status and message a client sees; Err is
@@ -64,8 +73,15 @@ func (s *Server) classify(err error) *HTTPError {
 	}
 	for _, m := range s.errorMap {
 		if errors.Is(err, m.target) {
-			return httpErr(m.status, m.code, m.msg, err)
+			msg := m.msg
+			if m.target == chat.ErrInvalid || m.target == screens.ErrBadScreen || m.target == screens.ErrInvalidRules {
+				msg = clientMessage(err)
+			}
+			return httpErr(m.status, m.code, msg, err)
 		}
+	}
+	if isDependencyDown(err) {
+		return httpErr(http.StatusServiceUnavailable, "unavailable", "a dependency is unavailable; try again shortly", err)
 	}
 	return httpErr(http.StatusInternalServerError, "internal", "internal error", err)
 }
@@ -76,4 +92,40 @@ type errorMapping struct {
 	status int
 	code   string
 	msg    string
+}
+
+// defaultErrorMap maps the services' sentinel errors to answers.
+func defaultErrorMap() []errorMapping {
+	return []errorMapping{
+		{chat.ErrUnauthorized, http.StatusUnauthorized, "unauthorized", "a valid session token is required"},
+		{chat.ErrForbidden, http.StatusForbidden, "forbidden", "this token does not open this session"},
+		{chat.ErrInvalid, http.StatusBadRequest, "bad_request", "invalid request"},
+		{memory.ErrNotFound, http.StatusNotFound, "not_found", "no such session or entry"},
+		{memory.ErrBusy, http.StatusConflict, "session_busy", "another turn of this session is still running; try again"},
+		{screens.ErrBadScreen, http.StatusBadRequest, "bad_screen", "screen data is not acceptable"},
+		{screens.ErrInvalidRules, http.StatusUnprocessableEntity, "invalid_rules", "the screen rules file is invalid; the running rules stay"},
+		{redis.ErrClosed, http.StatusServiceUnavailable, "unavailable", "session store is unavailable"},
+		{redis.ErrPoolTimeout, http.StatusServiceUnavailable, "unavailable", "session store is unavailable"},
+		{context.DeadlineExceeded, http.StatusServiceUnavailable, "timeout", "a dependency did not answer in time"},
+		{syscall.ECONNREFUSED, http.StatusServiceUnavailable, "unavailable", "a dependency is unavailable"},
+	}
+}
+
+// isDependencyDown reports network failures of a dependency (Redis down).
+func isDependencyDown(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne)
+}
+
+// clientMessage is the text of a validation error, without package prefixes,
+// for errors whose text is written for clients.
+func clientMessage(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"chat: ", "screens: "} {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	if len(msg) > 300 {
+		msg = msg[:300]
+	}
+	return msg
 }

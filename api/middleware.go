@@ -44,16 +44,20 @@ func validRequestID(id string) bool {
 	return true
 }
 
-func (s *Server) accessLog() gin.HandlerFunc {
+// observe logs one line per request and feeds the HTTP metrics.
+func (s *Server) observe() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
+		d := time.Since(start)
+		route := routeOf(c)
+		s.deps.Metrics.ObserveHTTP(route, c.Request.Method, c.Writer.Status(), d)
 		s.log.LogAttrs(c.Request.Context(), slog.LevelInfo, "http request",
 			slog.String("request_id", requestID(c)),
 			slog.String("method", c.Request.Method),
-			slog.String("route", routeOf(c)),
+			slog.String("route", route),
 			slog.Int("status", c.Writer.Status()),
-			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+			slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 		)
 	}
 }

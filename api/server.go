@@ -1,6 +1,7 @@
 // Package api is gameassist's HTTP edge: Gin routes, middleware (request id,
-// body limits, admin auth, CORS, metrics) and the JSON and SSE encodings of
-// the contract in DESIGN.md. Handlers are thin: bind, call a service, answer.
+// body limits, admin auth, CORS, rate limits, metrics) and the JSON and SSE
+// encodings of the contract in DESIGN.md. Handlers are thin: bind, call a
+// service, answer.
 package api
 
 import (
@@ -10,8 +11,17 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gin-contrib/cors"
 	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/metrics"
+	"github.com/gameassist/gameassist/ratelimit"
+	"github.com/gameassist/gameassist/schemas"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/stats"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -22,18 +32,66 @@ type Check struct {
 	Ping     func(ctx context.Context) error
 }
 
+// ChatService runs sessions and turns; *chat.Service satisfies it.
+type ChatService interface {
+	CreateSession(ctx context.Context, playerID, locale string) (id, token string, err error)
+	Authorize(ctx context.Context, id, token string) (memory.Meta, error)
+	Turn(ctx context.Context, req chat.TurnRequest, emit func(chat.Event)) (chat.Reply, error)
+	ScreenEvent(ctx context.Context, sessionID string, sc screens.Screen) (chat.ScreenReply, error)
+}
+
+// SessionInspector reads and edits sessions for admins; *memory.Store
+// satisfies it.
+type SessionInspector interface {
+	Session(ctx context.Context, id string) (memory.Meta, error)
+	History(ctx context.Context, id string) ([]memory.Message, error)
+	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
+	DeleteCache(ctx context.Context, id, key string) error
+	ClearCache(ctx context.Context, id string) (int, error)
+}
+
+// RulesReloader re-reads the screen rules; *screens.Engine satisfies it.
+type RulesReloader interface {
+	Reload(ctx context.Context) error
+	Rules() []string
+}
+
+// StatsReader reports tool and LLM statistics; *stats.Recorder satisfies it.
+type StatsReader interface {
+	Snapshot(ctx context.Context) (stats.Report, error)
+}
+
+// Limiter decides rate limits; *ratelimit.Limiter satisfies it.
+type Limiter interface {
+	Allow(ctx context.Context, key string, limit int, window time.Duration) (ratelimit.Decision, error)
+}
+
 // Options configure the HTTP edge.
 type Options struct {
-	AdminToken     string
-	BodyLimit      int64 // default 1 MiB
+	AdminToken           string
+	WebhookSecret        string
+	AllowedOrigins       []string
+	BodyLimit            int64 // default 1 MiB
+	MaxMessageChars      int   // default 4000
+	ChatRatePerMinute    int   // 0 disables
+	SessionRatePerMinute int   // 0 disables
+	// RequestTimeout bounds a non-streaming request's work (default 60 s).
 	RequestTimeout time.Duration
 }
 
-// Deps are the services behind the routes.
+// Deps are the services behind the routes. Executor and Logger are
+// required; a nil service leaves its routes answering 503.
 type Deps struct {
 	Executor *tool.Executor
 	// OfferedToLLM reports whether a tool is in the LLM's tool list.
 	OfferedToLLM func(tool.Spec) bool
+	Chat         ChatService
+	Sessions     SessionInspector
+	Rules        RulesReloader
+	Stats        StatsReader
+	Limiter      Limiter
+	Metrics      *metrics.Metrics
+	Gatherer     prometheus.Gatherer
 	Checks       []Check
 	Logger       *slog.Logger
 }
@@ -47,7 +105,7 @@ type Server struct {
 	errorMap []errorMapping
 }
 
-// New builds the HTTP edge; it refuses missing dependencies.
+// New builds the HTTP edge; it refuses missing required dependencies.
 func New(deps Deps, opts Options) (*Server, error) {
 	if deps.Executor == nil {
 		return nil, errors.New("api: executor is required")
@@ -61,13 +119,22 @@ func New(deps Deps, opts Options) (*Server, error) {
 	if opts.BodyLimit <= 0 {
 		opts.BodyLimit = 1 << 20
 	}
+	if opts.MaxMessageChars <= 0 {
+		opts.MaxMessageChars = 4000
+	}
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 60 * time.Second
 	}
-	s := &Server{deps: deps, opts: opts, log: deps.Logger}
+	s := &Server{deps: deps, opts: opts, log: deps.Logger, errorMap: defaultErrorMap()}
 	gin.SetMode(gin.ReleaseMode)
 	s.engine = gin.New()
 	s.engine.HandleMethodNotAllowed = true
+	s.engine.ContextWithFallback = true
+	// The client IP is the connection's peer: X-Forwarded-For is not trusted,
+	// so a player cannot dodge the per-IP limit by sending the header.
+	if err := s.engine.SetTrustedProxies(nil); err != nil {
+		return nil, err
+	}
 	s.routes()
 	return s, nil
 }
@@ -77,7 +144,16 @@ func (s *Server) Handler() http.Handler { return s.engine }
 
 func (s *Server) routes() {
 	r := s.engine
-	r.Use(s.recoverer(), s.requestID(), s.accessLog(), s.limitBody())
+	r.Use(s.recoverer(), s.requestID(), s.observe(), s.limitBody())
+	if len(s.opts.AllowedOrigins) > 0 {
+		r.Use(cors.New(cors.Config{
+			AllowOrigins:  s.opts.AllowedOrigins,
+			AllowMethods:  []string{http.MethodGet, http.MethodPost, http.MethodOptions},
+			AllowHeaders:  []string{"Authorization", "Content-Type", "Accept", "X-Request-ID"},
+			ExposeHeaders: []string{"X-Request-ID", "Retry-After"},
+			MaxAge:        10 * time.Minute,
+		}))
+	}
 	r.NoRoute(func(c *gin.Context) { s.fail(c, httpErr(http.StatusNotFound, "not_found", "no such route", nil)) })
 	r.NoMethod(func(c *gin.Context) {
 		s.fail(c, httpErr(http.StatusMethodNotAllowed, "method_not_allowed", "method not allowed on this route", nil))
@@ -85,8 +161,37 @@ func (s *Server) routes() {
 
 	r.GET("/healthz", s.healthz)
 	r.GET("/readyz", s.readyz)
+	r.GET("/metrics", s.metrics)
+	r.GET("/openapi.json", s.openapi)
+
+	v1 := r.Group("/v1")
+	v1.POST("/sessions", s.createSession)
+	v1.POST("/chat", s.chat)
+	v1.POST("/screens/events", s.screenEvent)
 
 	admin := r.Group("/admin", s.requireAdmin())
+	admin.GET("/sessions/:id", s.adminSession)
+	admin.GET("/sessions/:id/cache", s.adminCache)
+	admin.DELETE("/sessions/:id/cache", s.adminClearCache)
+	admin.DELETE("/sessions/:id/cache/:key", s.adminDeleteCacheEntry)
 	admin.GET("/tools", s.listTools)
 	admin.POST("/tools/execute", s.executeTools)
+	admin.GET("/stats", s.adminStats)
+	admin.POST("/screens/reload", s.reloadScreens)
+}
+
+func (s *Server) metrics(c *gin.Context) {
+	if s.deps.Metrics == nil || s.deps.Gatherer == nil {
+		s.fail(c, errUnavailable("metrics"))
+		return
+	}
+	s.deps.Metrics.Handler(s.deps.Gatherer).ServeHTTP(c.Writer, c.Request)
+}
+
+func (s *Server) openapi(c *gin.Context) {
+	c.Data(http.StatusOK, "application/json", schemas.OpenAPI())
+}
+
+func errUnavailable(what string) *HTTPError {
+	return httpErr(http.StatusServiceUnavailable, "unavailable", what+" is not available", nil)
 }

@@ -174,7 +174,7 @@ func backendFailure(name string, err error) Result {
 // fit replaces r.Data by its JSON encoding, cut to MaxResultChars at an
 // element or line boundary with a notice giving the full size.
 func (e *Executor) fit(r *Result) {
-	raw, err := json.Marshal(r.Data)
+	raw, err := marshal(r.Data)
 	if err != nil {
 		*r = Failure("The tool returned data that could not be encoded.", err.Error(), "Try a different tool.")
 		return

@@ -4,6 +4,7 @@
 package tool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -111,7 +112,7 @@ type llmView struct {
 
 // ForLLM renders the envelope as the LLM sees it: everything but internal_info.
 func (r Result) ForLLM() string {
-	b, err := json.Marshal(llmView{
+	b, err := marshal(llmView{
 		Status: r.Status, Message: r.Message, Data: r.Data,
 		LLMCacheDuration: r.LLMCacheDuration, LLMInstruction: r.LLMInstruction,
 		ErrorDetails: r.ErrorDetails, Guidance: r.Guidance,
@@ -120,6 +121,18 @@ func (r Result) ForLLM() string {
 		return fmt.Sprintf(`{"status":"error","message":%q}`, "result could not be encoded")
 	}
 	return string(b)
+}
+
+// marshal encodes v as compact JSON without HTML escaping, so text such as
+// "col -> table.col" reaches the model as written.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // Call is one requested invocation: a tool name and its JSON arguments.

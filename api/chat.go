@@ -1,0 +1,141 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/screens"
+)
+
+type screenBody struct {
+	Name string          `json:"name"`
+	Data json.RawMessage `json:"data"`
+}
+
+type chatRequest struct {
+	SessionID string      `json:"session_id"`
+	Message   string      `json:"message"`
+	Screen    *screenBody `json:"screen"`
+	Stream    bool        `json:"stream"`
+}
+
+const sessionIDKey = "session_id"
+
+// chat answers one player message, as JSON or as Server-Sent Events.
+func (s *Server) chat(c *gin.Context) {
+	if s.deps.Chat == nil {
+		s.fail(c, errUnavailable("chat"))
+		return
+	}
+	body, err := readBody(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	var req chatRequest
+	if err := decodeJSON(c, body, &req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if err := s.validateChat(&req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Set(sessionIDKey, req.SessionID)
+	token, _ := bearer(c)
+	if _, err := s.deps.Chat.Authorize(c.Request.Context(), req.SessionID, token); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if !s.allow(c, "chat", "session:"+req.SessionID, s.opts.ChatRatePerMinute) {
+		return
+	}
+	turn := chat.TurnRequest{SessionID: req.SessionID, Message: req.Message}
+	if req.Screen != nil {
+		turn.Screen = &screens.Screen{Name: req.Screen.Name, Data: req.Screen.Data}
+	}
+	if req.Stream || acceptsEventStream(c) {
+		s.streamTurn(c, turn)
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.opts.RequestTimeout)
+	defer cancel()
+	reply, err := s.deps.Chat.Turn(ctx, turn, nil)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, reply)
+}
+
+func (s *Server) validateChat(req *chatRequest) error {
+	bad := func(msg string) error { return httpErr(http.StatusBadRequest, "bad_request", msg, nil) }
+	req.Message = strings.TrimSpace(req.Message)
+	switch {
+	case req.SessionID == "":
+		return bad("session_id is required")
+	case req.Message == "":
+		return bad("message is required")
+	case utf8.RuneCountInString(req.Message) > s.opts.MaxMessageChars:
+		return httpErr(http.StatusBadRequest, "message_too_long", "message is longer than the limit", nil)
+	}
+	if req.Screen != nil {
+		if req.Screen.Name == "" {
+			return bad("screen.name is required")
+		}
+		if d := strings.TrimSpace(string(req.Screen.Data)); d != "" && d != "null" && !strings.HasPrefix(d, "{") {
+			return bad("screen.data must be an object")
+		}
+	}
+	return nil
+}
+
+func acceptsEventStream(c *gin.Context) bool {
+	for _, part := range strings.Split(c.GetHeader("Accept"), ",") {
+		if mt, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err == nil && mt == "text/event-stream" {
+			return true
+		}
+	}
+	return false
+}
+
+// streamTurn runs the turn and writes its events as SSE: tool_call,
+// tool_result and delta as they happen, then done with the full reply, or
+// error. A client that disconnects cancels the request context, which
+// cancels the LLM call and the tools.
+func (s *Server) streamTurn(c *gin.Context, turn chat.TurnRequest) {
+	rc := http.NewResponseController(c.Writer)
+	extend := func() { _ = rc.SetWriteDeadline(time.Now().Add(30 * time.Second)) }
+	extend()
+	c.Header("Content-Type", "text/event-stream")
+	c.Header("Cache-Control", "no-cache")
+	c.Header("Connection", "keep-alive")
+	c.Header("X-Accel-Buffering", "no")
+	c.Status(http.StatusOK)
+	write := func(event string, data any) {
+		extend()
+		c.SSEvent(event, data)
+		_ = rc.Flush()
+	}
+	emit := func(e chat.Event) { write(string(e.Type), e.Data) }
+	reply, err := s.deps.Chat.Turn(c.Request.Context(), turn, emit)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return
+		}
+		he := s.classify(err)
+		s.log.WarnContext(c.Request.Context(), "streamed turn failed", "request_id", requestID(c), "status", he.Status, "error", he.Error())
+		write("error", errorBody{Error: errorDetail{Code: he.Code, Message: he.Msg}})
+		return
+	}
+	write("done", reply)
+}

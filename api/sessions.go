@@ -1,0 +1,75 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+type createSessionRequest struct {
+	PlayerID string `json:"player_id"`
+	Locale   string `json:"locale"`
+}
+
+type createSessionResponse struct {
+	SessionID    string `json:"session_id"`
+	SessionToken string `json:"session_token"`
+}
+
+// createSession opens a session; the body is optional. Creation is rate
+// limited per client IP.
+func (s *Server) createSession(c *gin.Context) {
+	if s.deps.Chat == nil {
+		s.fail(c, errUnavailable("chat"))
+		return
+	}
+	if !s.allow(c, "sessions", "ip:"+c.ClientIP(), s.opts.SessionRatePerMinute) {
+		return
+	}
+	body, err := readBody(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	var req createSessionRequest
+	if len(body) > 0 {
+		if err := decodeJSON(c, body, &req); err != nil {
+			s.fail(c, err)
+			return
+		}
+	}
+	id, token, err := s.deps.Chat.CreateSession(c.Request.Context(), req.PlayerID, req.Locale)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.deps.Metrics.ObserveSessionCreated()
+	c.JSON(http.StatusCreated, createSessionResponse{SessionID: id, SessionToken: token})
+}
+
+// allow applies a per-minute limit on key; it writes the 429 itself and
+// reports whether the request may go on. A limiter failure lets the request
+// through (the limit is a guard, not a dependency) and is logged.
+func (s *Server) allow(c *gin.Context, scope, key string, perMinute int) bool {
+	if s.deps.Limiter == nil || perMinute <= 0 {
+		return true
+	}
+	d, err := s.deps.Limiter.Allow(c.Request.Context(), scope+":"+key, perMinute, time.Minute)
+	if err != nil {
+		s.log.WarnContext(c.Request.Context(), "rate limiter unavailable", "scope", scope, "error", err.Error(), "request_id", requestID(c))
+		return true
+	}
+	if d.Allowed {
+		return true
+	}
+	s.deps.Metrics.ObserveRateLimited(scope)
+	secs := int(d.RetryAfter.Round(time.Second) / time.Second)
+	if secs < 1 {
+		secs = 1
+	}
+	c.Header("Retry-After", strconv.Itoa(secs))
+	s.fail(c, httpErr(http.StatusTooManyRequests, "rate_limited", "too many requests; retry after "+strconv.Itoa(secs)+"s", nil))
+	return false
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/metrics"
+	"github.com/gameassist/gameassist/stats"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// observer feeds what the turn engine does to Prometheus (in process, at
+// once) and to the Redis stats (batched in the background, so a turn never
+// waits on a stats write).
+type observer struct {
+	reg     *tool.Registry
+	m       *metrics.Metrics
+	rec     *stats.Recorder
+	log     *slog.Logger
+	tools   chan stats.ToolRecord
+	llms    chan stats.LLMRecord
+	turns   chan time.Duration
+	dropped atomic.Int64
+}
+
+var _ chat.Observer = (*observer)(nil)
+
+func newObserver(reg *tool.Registry, m *metrics.Metrics, rec *stats.Recorder, logger *slog.Logger) *observer {
+	return &observer{
+		reg: reg, m: m, rec: rec, log: logger,
+		tools: make(chan stats.ToolRecord, 8192),
+		llms:  make(chan stats.LLMRecord, 1024),
+		turns: make(chan time.Duration, 1024),
+	}
+}
+
+// ToolCalls records each call: metrics at once, stats queued.
+func (o *observer) ToolCalls(_ context.Context, _ string, outs []tool.Outcome) {
+	for _, out := range outs {
+		category := "unknown"
+		if spec, ok := o.reg.Spec(out.Name); ok {
+			category = string(spec.Category)
+		}
+		d := time.Duration(out.DurationMS * float64(time.Millisecond))
+		o.m.ObserveTool(metrics.ToolObservation{
+			Tool: out.Name, Category: category, Source: string(out.Source), Status: string(out.Status),
+			Duration: d, ResultChars: len(out.Result.ForLLM()), Truncated: out.Result.InternalInfo.Truncated,
+		})
+		o.enqueueTool(stats.ToolRecord{Tool: out.Name, Category: category, Source: string(out.Source), Status: string(out.Status), Duration: d})
+	}
+}
+
+// LLMCall records one LLM call.
+func (o *observer) LLMCall(_ context.Context, u llm.Usage, d time.Duration, err error) {
+	o.m.ObserveLLM(d, u.PromptTokens, u.CompletionTokens, err)
+	select {
+	case o.llms <- stats.LLMRecord{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Duration: d, Err: err != nil}:
+	default:
+		o.dropped.Add(1)
+	}
+}
+
+// Turn records a finished turn and how it was answered.
+func (o *observer) Turn(_ context.Context, r chat.Reply) {
+	mode := "llm"
+	switch {
+	case r.Degraded:
+		mode = "degraded"
+	case r.Usage.PromptTokens == 0 && r.Usage.CompletionTokens == 0:
+		mode = "offline"
+	}
+	o.m.ObserveTurn(mode)
+	select {
+	case o.turns <- 0:
+	default:
+		o.dropped.Add(1)
+	}
+}
+
+func (o *observer) enqueueTool(r stats.ToolRecord) {
+	select {
+	case o.tools <- r:
+	default:
+		o.dropped.Add(1)
+	}
+}
+
+// run writes queued stats to Redis every half second until ctx ends, then
+// flushes what is left.
+func (o *observer) run(ctx context.Context) {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			o.flush(fctx)
+			cancel()
+			return
+		case <-t.C:
+			o.flush(ctx)
+		}
+	}
+}
+
+func (o *observer) flush(ctx context.Context) {
+	var batch []stats.ToolRecord
+drain:
+	for len(batch) < 4096 {
+		select {
+		case r := <-o.tools:
+			batch = append(batch, r)
+		default:
+			break drain
+		}
+	}
+	if len(batch) > 0 {
+		if err := o.rec.RecordTools(ctx, batch...); err != nil {
+			o.log.Warn("stats: tool records lost", "count", len(batch), "error", err.Error())
+		}
+	}
+	for n := len(o.llms); n > 0; n-- {
+		if err := o.rec.RecordLLM(ctx, <-o.llms); err != nil {
+			o.log.Warn("stats: LLM record lost", "error", err.Error())
+		}
+	}
+	for n := len(o.turns); n > 0; n-- {
+		if err := o.rec.RecordTurn(ctx, <-o.turns); err != nil {
+			o.log.Warn("stats: turn record lost", "error", err.Error())
+		}
+	}
+	if d := o.dropped.Swap(0); d > 0 {
+		o.log.Warn("stats: records dropped, queue full", "count", d)
+	}
+}

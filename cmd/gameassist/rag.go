@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/qdrant/go-client/qdrant"
+
+	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/tool"
+	toolsrag "github.com/gameassist/gameassist/tools_rag"
+	"github.com/gameassist/gameassist/tools_rag/embed"
+	"github.com/gameassist/gameassist/tools_rag/qdrantstore"
+	"github.com/gameassist/gameassist/tools_rag/vectorstore"
+)
+
+// ragStack is the RAG tool family with the store behind it.
+type ragStack struct {
+	tools []tool.Tool
+	ping  func(context.Context) error
+	close func()
+	// for ingest
+	embedder toolsrag.Embedder
+	store    toolsrag.Store
+}
+
+// openEmbedder returns the configured embedder: the remote OpenAI-compatible
+// one when EMBEDDINGS_MODEL is set, else the local hashing embedder.
+func openEmbedder(ctx context.Context, cfg config.Config, logger *slog.Logger) (toolsrag.Embedder, error) {
+	if cfg.EmbeddingsModel == "" {
+		return embed.NewHashing(embed.HashingOptions{})
+	}
+	client, err := llm.New(llm.Options{
+		BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
+		EmbeddingsModel: cfg.EmbeddingsModel, Timeout: cfg.LLMTimeout, Logger: logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return embed.NewRemote(ctx, client, embed.RemoteOptions{Model: cfg.EmbeddingsModel})
+}
+
+// openStore returns the configured vector store: Qdrant when QDRANT_URL is
+// set (the collection is filled by `gameassist ingest`), else the embedded
+// in-memory store, empty until ingested.
+func openStore(cfg config.Config, emb toolsrag.Embedder) (toolsrag.Store, func(), error) {
+	if cfg.QdrantURL == "" {
+		st, err := vectorstore.NewMemory(emb.Name(), emb.Dim())
+		return st, func() {}, err
+	}
+	qcfg, err := qdrantstore.ConfigFromURL(cfg.QdrantURL, cfg.QdrantAPIKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := qdrant.NewClient(qcfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("qdrant: %w", err)
+	}
+	st, err := qdrantstore.New(client, emb.Name(), emb.Dim(), "")
+	if err != nil {
+		_ = client.Close()
+		return nil, nil, err
+	}
+	return st, func() { _ = client.Close() }, nil
+}
+
+// openRAG wires the RAG tools. The embedded store is built from CONTENT_DIR
+// now; Qdrant is used as it is, and an unreachable Qdrant leaves the server
+// up with /readyz at 503 and RAG tools answering error envelopes.
+func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger) (*ragStack, error) {
+	emb, err := openEmbedder(ctx, cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	store, closeStore, err := openStore(cfg, emb)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.QdrantURL == "" {
+		sum, err := toolsrag.Ingest(ctx, cfg.ContentDir, emb, store, io.Discard)
+		if err != nil {
+			closeStore()
+			return nil, fmt.Errorf("rag: index %s: %w", cfg.ContentDir, err)
+		}
+		logger.Info("embedded RAG index built", "content_dir", cfg.ContentDir, "summary", sum)
+	}
+	retriever, err := toolsrag.NewRetriever(emb, store, logger, toolsrag.RetrieverOptions{})
+	if err != nil {
+		closeStore()
+		return nil, err
+	}
+	tools, err := toolsrag.NewTools(retriever, logger, toolsrag.ToolsOptions{})
+	if err != nil {
+		closeStore()
+		return nil, err
+	}
+	return &ragStack{tools: tools, ping: retriever.Ping, close: closeStore, embedder: emb, store: store}, nil
+}

@@ -1,0 +1,361 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gameassist/gameassist/api"
+	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/data"
+	"github.com/gameassist/gameassist/gcsdb"
+	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/metrics"
+	"github.com/gameassist/gameassist/ratelimit"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/stats"
+	"github.com/gameassist/gameassist/tool"
+	toolscache "github.com/gameassist/gameassist/tools_cache"
+	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
+)
+
+func runServe(ctx context.Context, args []string, cfg config.Config, logger *slog.Logger) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (ADDR)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger.Info("starting gameassist", "config", cfg)
+	a, err := newApp(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen %s: %w", cfg.Addr, err)
+	}
+	return a.serve(ctx, ln)
+}
+
+// app is a wired server: every dependency, the HTTP handler, and what must
+// run in the background and be closed at the end.
+type app struct {
+	cfg      config.Config
+	log      *slog.Logger
+	handler  http.Handler
+	chat     *chat.Service
+	store    *memory.Store
+	rdb      redis.UniversalClient
+	observer *observer
+	closers  []func()
+	bgCancel context.CancelFunc
+	bgDone   chan struct{}
+}
+
+// newApp wires every component from the configuration: embedded defaults
+// for whatever is not configured.
+func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger) (a *app, err error) {
+	a = &app{cfg: cfg, log: logger, bgDone: make(chan struct{})}
+	defer func() {
+		if err != nil {
+			a.close()
+		}
+	}()
+	bgCtx, bgCancel := context.WithCancel(context.WithoutCancel(ctx))
+	a.bgCancel = bgCancel
+	var background []func(context.Context)
+
+	// GCS: migrate and load the sample game, then a read-only handle for tools.
+	ro, version, err := openGCS(ctx, cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() { _ = ro.Close() })
+	logger.Info("GCS database ready", "path", cfg.GCSDBPath, "data_version", version)
+
+	gcsTools, err := toolsgcs.New(ro, logger)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := toolscache.NewSnapshot(ctx, ro, logger)
+	if err != nil {
+		return nil, err
+	}
+	background = append(background, func(ctx context.Context) { snap.Run(ctx, cfg.CacheRefresh) })
+
+	rag, err := openRAG(ctx, cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, rag.close)
+
+	reg := tool.NewRegistry()
+	if err := reg.Register(append(append(snap.Tools(), gcsTools...), rag.tools...)...); err != nil {
+		return nil, err
+	}
+	exec, err := tool.NewExecutor(reg, tool.ExecutorOptions{Timeout: cfg.ToolTimeout, MaxResultChars: cfg.MaxResultChars, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+
+	names, err := gcsdb.NewNames(ro)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := screens.NewEngine(cfg.ScreenRules, reg, names, logger)
+	if err != nil {
+		return nil, fmt.Errorf("screen rules: %w", err)
+	}
+
+	// Redis: configured, or an in-process Redis-compatible server.
+	rdb, err := a.openRedis(cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	a.rdb = rdb
+	store, err := memory.New(rdb, memory.Options{SessionTTL: cfg.SessionTTL, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	a.store = store
+	limiter, err := ratelimit.New(rdb, "ga")
+	if err != nil {
+		return nil, err
+	}
+	recorder, err := stats.New(rdb, "ga")
+	if err != nil {
+		return nil, err
+	}
+
+	promReg := prometheus.NewRegistry()
+	promReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	toolNames := make([]string, 0)
+	for _, s := range reg.Specs(nil) {
+		toolNames = append(toolNames, s.Name)
+	}
+	m, err := metrics.New(promReg, metrics.WithToolNames(toolNames...))
+	if err != nil {
+		return nil, err
+	}
+	m.SetActiveSessionsFunc(activeSessionsGauge(bgCtx, store, logger))
+
+	a.observer = newObserver(reg, m, recorder, logger)
+	background = append(background, a.observer.run)
+
+	deps := chat.Deps{
+		Store: store, Executor: exec, Screens: rules, Versions: snapshotVersion{snap},
+		Observer: a.observer, Logger: logger,
+	}
+	checks := []api.Check{
+		{Name: "redis", Required: true, Ping: store.Ping},
+		{Name: "gcs", Required: true, Ping: func(ctx context.Context) error { _, err := gcsdb.DataVersion(ctx, ro); return err }},
+		{Name: "vector_store", Required: true, Ping: rag.ping},
+	}
+	if cfg.LLMEnabled() {
+		client, err := llm.New(llm.Options{
+			BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
+			EmbeddingsModel: cfg.EmbeddingsModel, Timeout: cfg.LLMTimeout, Logger: logger,
+		})
+		if err != nil {
+			return nil, err
+		}
+		deps.LLM = client
+		checks = append(checks, api.Check{Name: "llm", Required: false, Ping: client.Ping})
+	} else {
+		logger.Warn("no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): the offline responder answers every turn")
+	}
+	svc, err := chat.NewService(deps, chat.Options{
+		MaxToolIterations: cfg.MaxToolIterations, MaxContextTokens: cfg.MaxContextTokens, OfferSQLTools: cfg.SQLToolsForLLM,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.chat = svc
+
+	srv, err := api.New(api.Deps{
+		Executor:     exec,
+		OfferedToLLM: func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL },
+		Chat:         svc, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter,
+		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger,
+	}, api.Options{
+		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
+		MaxMessageChars: cfg.MaxMessageChars, ChatRatePerMinute: cfg.ChatRatePerMinute,
+		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: cfg.LLMTimeout * 3,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.handler = srv.Handler()
+	if cfg.AdminToken == "" {
+		logger.Warn("ADMIN_TOKEN is not set: every /admin route is refused")
+	}
+	if cfg.WebhookSecret == "" {
+		logger.Warn("WEBHOOK_SECRET is not set: every screen event is refused")
+	}
+
+	go func() {
+		defer close(a.bgDone)
+		done := make(chan struct{}, len(background))
+		for _, f := range background {
+			go func() { f(bgCtx); done <- struct{}{} }()
+		}
+		for range background {
+			<-done
+		}
+	}()
+	return a, nil
+}
+
+// serve answers on ln until ctx ends, then stops accepting and lets
+// in-flight requests (turns) finish within the shutdown timeout.
+func (a *app) serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           a.handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      a.cfg.LLMTimeout*3 + 10*time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	a.log.Info("listening", "addr", ln.Addr().String())
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	a.log.Info("shutting down: no new requests, in-flight turns may finish", "timeout", a.cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("serve: shutdown: %w", err)
+	}
+	a.log.Info("stopped")
+	return nil
+}
+
+// close stops background work, flushes stats and closes every dependency.
+func (a *app) close() {
+	if a.bgCancel != nil {
+		a.bgCancel()
+		select {
+		case <-a.bgDone:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// openGCS prepares the database file and opens it read-only for tools.
+func openGCS(ctx context.Context, cfg config.Config, logger *slog.Logger) (*sql.DB, string, error) {
+	game, err := data.Sample()
+	if err != nil {
+		return nil, "", err
+	}
+	if dir := filepath.Dir(cfg.GCSDBPath); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, "", fmt.Errorf("gcs: %w", err)
+		}
+	}
+	version, err := gcsdb.Prepare(ctx, cfg.GCSDBPath, game, logger)
+	if err != nil {
+		return nil, "", err
+	}
+	ro, err := gcsdb.OpenReadOnly(ctx, cfg.GCSDBPath)
+	if err != nil {
+		return nil, "", err
+	}
+	return ro, version, nil
+}
+
+// openRedis connects to REDIS_URL, or starts the embedded server when unset.
+// A URL with addr= query parameters (go-redis cluster URL) opens a cluster
+// client.
+func (a *app) openRedis(cfg config.Config, logger *slog.Logger) (redis.UniversalClient, error) {
+	url := cfg.RedisURL
+	if url == "" {
+		mr := miniredis.NewMiniRedis()
+		mr.ClockTTL(true)
+		if err := mr.StartAddr("127.0.0.1:0"); err != nil {
+			return nil, fmt.Errorf("embedded redis: %w", err)
+		}
+		a.closers = append(a.closers, mr.Close)
+		logger.Warn("REDIS_URL is not set: using an in-process Redis-compatible server; sessions are lost on exit", "addr", mr.Addr())
+		url = "redis://" + mr.Addr() + "/0"
+	}
+	var rdb redis.UniversalClient
+	if cl, err := redis.ParseClusterURL(url); err == nil && len(cl.Addrs) > 1 {
+		cl.DialTimeout, cl.ReadTimeout, cl.WriteTimeout, cl.MaxRetries = 2*time.Second, 2*time.Second, 2*time.Second, 1
+		rdb = redis.NewClusterClient(cl)
+	} else {
+		opt, err := redis.ParseURL(url)
+		if err != nil {
+			return nil, fmt.Errorf("REDIS_URL: %w", err)
+		}
+		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout, opt.MaxRetries = 2*time.Second, 2*time.Second, 2*time.Second, 1
+		rdb = redis.NewClient(opt)
+	}
+	a.closers = append(a.closers, func() { _ = rdb.Close() })
+	return rdb, nil
+}
+
+// snapshotVersion gives the chat runner the GCS data version without I/O.
+type snapshotVersion struct{ s *toolscache.Snapshot }
+
+func (v snapshotVersion) DataVersion(context.Context) (string, error) {
+	if ver := v.s.Version(); ver != "" {
+		return ver, nil
+	}
+	return "", errors.New("gcs data version unknown")
+}
+
+// activeSessionsGauge returns a quick callback for the active-sessions gauge:
+// it reads a value refreshed in the background, never Redis itself.
+func activeSessionsGauge(ctx context.Context, store *memory.Store, logger *slog.Logger) func() float64 {
+	var last atomic.Int64
+	refresh := func() {
+		c, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		n, err := store.ActiveSessions(c)
+		if err != nil {
+			logger.Debug("active sessions unavailable", "error", err.Error())
+			return
+		}
+		last.Store(n)
+	}
+	go func() {
+		t := time.NewTicker(15 * time.Second)
+		defer t.Stop()
+		for {
+			refresh()
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() float64 { return float64(last.Load()) }
+}
