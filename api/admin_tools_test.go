@@ -90,7 +90,9 @@ func TestAdminToolsAuth(t *testing.T) {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tt.want, body)
 			}
 			if tt.want != http.StatusOK {
-				var e struct{ Error struct{ Code, Message string } }
+				var e struct {
+					Error struct{ Code, Message string }
+				}
 				if err := json.Unmarshal(body, &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
 					t.Fatalf("error body %s", body)
 				}
