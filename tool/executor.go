@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -30,9 +31,39 @@ type ExecutorOptions struct {
 // a per-call timeout, retries of transient failures, panics turned into
 // error envelopes, and oversized results cut to size.
 type Executor struct {
-	reg  *Registry
-	opts ExecutorOptions
-	log  *slog.Logger
+	reg   *Registry
+	opts  ExecutorOptions
+	log   *slog.Logger
+	valid validMemo
+}
+
+// validMemo remembers argument documents that passed validation, so the
+// same call repeated (common: the LLM asks again, screens re-run) skips the
+// schema walk. It is bounded and simply starts over when full.
+type validMemo struct {
+	mu   sync.RWMutex
+	seen map[string]struct{}
+}
+
+const validMemoSize = 4096
+
+func (m *validMemo) has(key string) bool {
+	m.mu.RLock()
+	_, ok := m.seen[key]
+	m.mu.RUnlock()
+	return ok
+}
+
+func (m *validMemo) add(key string) {
+	if len(key) > 2048 {
+		return
+	}
+	m.mu.Lock()
+	if m.seen == nil || len(m.seen) >= validMemoSize {
+		m.seen = make(map[string]struct{}, 256)
+	}
+	m.seen[key] = struct{}{}
+	m.mu.Unlock()
 }
 
 // NewExecutor returns an executor over reg.
@@ -80,11 +111,15 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	}
 	ent := e.reg.tools[name]
 	info := InternalInfo{FunctionName: name, Parameters: safeRaw(args)}
-	if err := validate(ent.schema, args); err != nil {
-		r := Failure("Invalid arguments for "+name+".", err.Error(),
-			"Call "+name+" again with arguments that match its parameter schema.")
-		r.InternalInfo = info
-		return r
+	memoKey := name + "\x00" + string(args)
+	if !e.valid.has(memoKey) {
+		if err := validate(ent.schema, args); err != nil {
+			r := Failure("Invalid arguments for "+name+".", err.Error(),
+				"Call "+name+" again with arguments that match its parameter schema.")
+			r.InternalInfo = info
+			return r
+		}
+		e.valid.add(memoKey)
 	}
 	r, attempts := e.run(ctx, ent, args)
 	info.Attempts = attempts

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -286,8 +287,37 @@ func BenchmarkExecutorOverhead(b *testing.B) {
 	ex := newExec(b, tool.ExecutorOptions{}, noop)
 	call := tool.Call{Name: "gcs_noop", Arguments: json.RawMessage(`{"name":"Kaelith","limit":5}`)}
 	ctx := context.Background()
+	b.Run("repeated-args", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ex.Execute(ctx, call)
+		}
+	})
+	b.Run("new-args", func(b *testing.B) {
+		args := make([]json.RawMessage, 10000)
+		for i := range args {
+			args[i] = json.RawMessage(fmt.Sprintf(`{"name":"Kaelith %d","limit":5}`, i))
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			ex.Execute(ctx, tool.Call{Name: "gcs_noop", Arguments: args[i%len(args)]})
+			i++
+		}
+	})
+}
+
+// BenchmarkBaselineDirectCall is the tool called directly, without the
+// executor: the baseline the executor's overhead is measured against.
+func BenchmarkBaselineDirectCall(b *testing.B) {
+	noop := &fakeTool{spec: tool.Spec{Name: "gcs_noop"}, fn: func(context.Context, json.RawMessage, int) (tool.Result, error) {
+		return tool.Success("ok", map[string]int{"id": 1}), nil
+	}}
+	args := json.RawMessage(`{"name":"Kaelith","limit":5}`)
+	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		ex.Execute(ctx, call)
+		r, _ := noop.Call(ctx, args)
+		_, _ = json.Marshal(r.Data)
 	}
 }
