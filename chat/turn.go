@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/gameassist/gameassist/chat/offline"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
@@ -340,6 +342,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.
 	outs := make([]tool.Outcome, len(plan.Calls))
 	var calls []tool.Call
 	var at []int
+	var puts []memory.CacheEntry
 	for i, pc := range plan.Calls {
 		if pc.Skipped != "" {
 			outs[i] = tool.Outcome{Name: pc.Name, Arguments: argsJSON(normalizeArgs(pc.Arguments)), Source: tool.SourceSkipped,
@@ -362,14 +365,16 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.
 		for j, o := range res {
 			outs[at[j]] = o
 		}
-		if puts := scope.Puts(); len(puts) > 0 {
-			if err := s.store.PutCache(ctx, meta.ID, puts...); err != nil {
-				return ScreenReply{}, err
-			}
-		}
+		puts = scope.Puts()
 	}
+	// The results and the screen are independent writes: send them together.
 	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection}
-	if err := s.store.SetScreen(ctx, meta.ID, stored); err != nil {
+	var g errgroup.Group
+	if len(puts) > 0 {
+		g.Go(func() error { return s.store.PutCache(ctx, meta.ID, puts...) })
+	}
+	g.Go(func() error { return s.store.SetScreen(ctx, meta.ID, stored) })
+	if err := g.Wait(); err != nil {
 		return ScreenReply{}, err
 	}
 	rep := ScreenReply{Screen: sc.Name, Matched: plan.Matched, Tools: outs}

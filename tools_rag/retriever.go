@@ -1,0 +1,151 @@
+package toolsrag
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/tools_rag/chunk"
+	"github.com/gameassist/gameassist/tools_rag/vectorstore"
+)
+
+// DocumentInfo describes one indexed document.
+type DocumentInfo struct {
+	DocID    string `json:"document_id"`
+	Title    string `json:"title"`
+	Category string `json:"category"`
+	Entity   string `json:"entity,omitempty"`
+	EntityID int    `json:"entity_id,omitempty"`
+	Locale   string `json:"locale"`
+}
+
+// RetrieverOptions tunes the retriever; zero values take the defaults.
+type RetrieverOptions struct {
+	// CatalogTTL is how long the document list is reused before it is read
+	// from the store again (default 1 minute), so a re-ingest shows up.
+	CatalogTTL time.Duration
+	// Locale is preferred when an entity has documents in several locales
+	// (default "en").
+	Locale string
+}
+
+// Retriever answers RAG queries over one store with one embedder; the RAG
+// tools share it.
+type Retriever struct {
+	emb   Embedder
+	store Store
+	log   *slog.Logger
+	opts  RetrieverOptions
+
+	mu        sync.Mutex
+	catalog   []DocumentInfo
+	catalogAt time.Time
+}
+
+// NewRetriever returns a retriever over store, embedding queries with emb.
+func NewRetriever(emb Embedder, store Store, logger *slog.Logger, opts RetrieverOptions) (*Retriever, error) {
+	if emb == nil || store == nil || logger == nil {
+		return nil, errors.New("toolsrag: retriever needs an embedder, a store and a logger")
+	}
+	if opts.CatalogTTL <= 0 {
+		opts.CatalogTTL = time.Minute
+	}
+	if opts.Locale == "" {
+		opts.Locale = "en"
+	}
+	return &Retriever{emb: emb, store: store, log: logger, opts: opts}, nil
+}
+
+// Ping reports whether the store is reachable.
+func (r *Retriever) Ping(ctx context.Context) error {
+	if err := r.store.Ping(ctx); err != nil {
+		return fmt.Errorf("toolsrag: ping: %w", err)
+	}
+	return nil
+}
+
+// storeErr marks store failures a retry may fix as transient for the executor.
+func storeErr(op string, err error) error {
+	err = fmt.Errorf("toolsrag: %s: %w", op, err)
+	if errors.Is(err, vectorstore.ErrUnavailable) {
+		return tool.Transient(err)
+	}
+	return err
+}
+
+// Search embeds text and runs a hybrid search with filter f for k hits.
+// It refuses a store built by another embedder.
+func (r *Retriever) Search(ctx context.Context, text string, f vectorstore.Filter, k int) ([]vectorstore.Hit, error) {
+	info, err := r.store.Info(ctx)
+	if err != nil {
+		return nil, storeErr("store info", err)
+	}
+	if err := vectorstore.CheckInfo(info, r.emb.Name(), r.emb.Dim()); err != nil {
+		return nil, fmt.Errorf("toolsrag: search: %w", err)
+	}
+	vecs, err := r.emb.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, fmt.Errorf("toolsrag: embed query: %w", err)
+	}
+	if len(vecs) != 1 {
+		return nil, fmt.Errorf("toolsrag: embed query: got %d vectors", len(vecs))
+	}
+	hits, err := r.store.Search(ctx, vectorstore.Query{Vector: vecs[0], Text: text, Filter: f, Limit: k})
+	if err != nil {
+		return nil, storeErr("search", err)
+	}
+	return hits, nil
+}
+
+// Chunks returns the chunks passing f in document order (limit 0: all).
+func (r *Retriever) Chunks(ctx context.Context, f vectorstore.Filter, limit int) ([]chunk.Chunk, error) {
+	pts, err := r.store.List(ctx, f, limit)
+	if err != nil {
+		return nil, storeErr("list", err)
+	}
+	out := make([]chunk.Chunk, len(pts))
+	for i, p := range pts {
+		out[i] = p.Chunk
+	}
+	return out, nil
+}
+
+// Documents returns the indexed documents passing keep (nil: all), ordered
+// by document id. The list is cached for RetrieverOptions.CatalogTTL.
+func (r *Retriever) Documents(ctx context.Context, keep func(DocumentInfo) bool) ([]DocumentInfo, error) {
+	r.mu.Lock()
+	fresh := r.catalog != nil && time.Since(r.catalogAt) < r.opts.CatalogTTL
+	all := r.catalog
+	r.mu.Unlock()
+	if !fresh {
+		pts, err := r.store.List(ctx, vectorstore.Filter{FirstChunks: true}, 0)
+		if err != nil {
+			return nil, storeErr("list documents", err)
+		}
+		all = make([]DocumentInfo, 0, len(pts))
+		for _, p := range pts {
+			c := p.Chunk
+			all = append(all, DocumentInfo{DocID: c.DocID, Title: c.Title, Category: c.Category, Entity: c.Entity, EntityID: c.EntityID, Locale: c.Locale})
+		}
+		slices.SortFunc(all, func(a, b DocumentInfo) int { return strings.Compare(a.DocID, b.DocID) })
+		r.mu.Lock()
+		r.catalog, r.catalogAt = all, time.Now()
+		r.mu.Unlock()
+	}
+	if keep == nil {
+		return slices.Clone(all), nil
+	}
+	var out []DocumentInfo
+	for _, d := range all {
+		if keep(d) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
