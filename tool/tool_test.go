@@ -167,9 +167,7 @@ func TestExecutorRetriesTransientOnly(t *testing.T) {
 
 func TestExecutorPanicAndTimeout(t *testing.T) {
 	panicky := &fakeTool{spec: tool.Spec{Name: "gcs_panic"}, fn: func(context.Context, json.RawMessage, int) (tool.Result, error) {
-		var m map[string]int
-		m["boom"]++
-		return tool.Result{}, nil
+		panic("boom")
 	}}
 	slow := &fakeTool{spec: tool.Spec{Name: "gcs_slow"}, fn: func(ctx context.Context, _ json.RawMessage, _ int) (tool.Result, error) {
 		<-ctx.Done()

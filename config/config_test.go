@@ -1,0 +1,80 @@
+package config_test
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gameassist/gameassist/config"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := config.Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.GCSDBPath != "./data/gcs.db" || c.SessionTTL != 24*time.Hour ||
+		c.MaxToolIterations != 5 || c.ChatRatePerMinute != 30 || c.SQLToolsForLLM || c.LLMEnabled() {
+		t.Fatalf("defaults: %+v", c)
+	}
+}
+
+func TestLoadValues(t *testing.T) {
+	c, err := config.Load(env(map[string]string{
+		"ADDR": ":9090", "SESSION_TTL": "2h", "MAX_TOOL_ITERATIONS": "3", "SQL_TOOLS_FOR_LLM": "true",
+		"ALLOWED_ORIGINS": " https://a.example , https://b.example ,", "LOG_LEVEL": "debug",
+		"OPENAI_BASE_URL": "http://localhost:11434/v1",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":9090" || c.SessionTTL != 2*time.Hour || c.MaxToolIterations != 3 || !c.SQLToolsForLLM ||
+		len(c.AllowedOrigins) != 2 || c.LogLevel != slog.LevelDebug || !c.LLMEnabled() {
+		t.Fatalf("values: %+v", c)
+	}
+}
+
+func TestLoadRefusesBadValues(t *testing.T) {
+	tests := []struct {
+		name, key, value string
+	}{
+		{name: "iterations not a number", key: "MAX_TOOL_ITERATIONS", value: "five"},
+		{name: "iterations out of range", key: "MAX_TOOL_ITERATIONS", value: "0"},
+		{name: "negative ttl", key: "SESSION_TTL", value: "-1h"},
+		{name: "ttl without unit", key: "SESSION_TTL", value: "24"},
+		{name: "bool", key: "SQL_TOOLS_FOR_LLM", value: "yes please"},
+		{name: "log level", key: "LOG_LEVEL", value: "loud"},
+		{name: "relative qdrant url", key: "QDRANT_URL", value: "localhost"},
+		{name: "rate", key: "CHAT_RATE_PER_MINUTE", value: "-3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := config.Load(env(map[string]string{tt.key: tt.value}))
+			if err == nil || !strings.Contains(err.Error(), tt.key) {
+				t.Fatalf("err = %v, want one naming %s", err, tt.key)
+			}
+		})
+	}
+}
+
+func TestLogValueMasksSecrets(t *testing.T) {
+	c, err := config.Load(env(map[string]string{
+		"OPENAI_API_KEY": "sk-live-secret", "ADMIN_TOKEN": "admin-secret", "WEBHOOK_SECRET": "hook-secret",
+		"QDRANT_API_KEY": "qdrant-secret", "REDIS_URL": "redis://user:redis-secret@localhost:6379/0",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("config", "config", c)
+	for _, secret := range []string{"sk-live-secret", "admin-secret", "hook-secret", "qdrant-secret", "redis-secret"} {
+		if strings.Contains(b.String(), secret) {
+			t.Errorf("log contains %q: %s", secret, b.String())
+		}
+	}
+}
