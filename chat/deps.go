@@ -15,6 +15,7 @@ type Store interface {
 	CreateSession(ctx context.Context, m memory.Meta) error
 	Session(ctx context.Context, id string) (memory.Meta, error)
 	Lock(ctx context.Context, id string, wait time.Duration) (*memory.Lock, error)
+	LockAndBegin(ctx context.Context, id string, wait time.Duration) (memory.Turn, *memory.Lock, error)
 	BeginTurn(ctx context.Context, id string) (memory.Turn, error)
 	FinishTurn(ctx context.Context, id string, f memory.Finish) error
 	SetScreen(ctx context.Context, id string, sc *memory.Screen) error

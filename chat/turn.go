@@ -39,7 +39,15 @@ const emptyAnswer = "Sorry, I couldn't put an answer together. Could you rephras
 // Once recording starts it completes, so history never holds half a turn.
 func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (Reply, error) {
 	id := req.SessionID
-	lock, err := s.store.Lock(ctx, id, s.opts.LockWait)
+	if req.Screen != nil {
+		// Refuse bad screen input before the turn changes anything.
+		if err := req.Screen.Validate(); err != nil {
+			return Reply{}, fmt.Errorf("chat: turn %s: %w", clip(id, 40), err)
+		}
+	}
+	// Lock and begin in one round trip; the lock is released by FinishTurn
+	// (or by stop when the turn fails).
+	turn, lock, err := s.store.LockAndBegin(ctx, id, s.opts.LockWait)
 	if err != nil {
 		return Reply{}, fmt.Errorf("chat: turn %s: %w", clip(id, 40), err)
 	}
@@ -47,24 +55,18 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	defer stop()
 
 	var pre []tool.Outcome
-	if req.Screen != nil {
-		meta, err := s.store.Session(ctx, id)
+	if sc := req.Screen; sc != nil && (turn.Meta.Screen == nil || turn.Meta.Screen.Hash != sc.Hash()) {
+		// A new screen: its proactive results are cached at this turn's
+		// exchange and join this turn's context at once.
+		applied, err := s.applyScreen(ctx, turn.Meta, *sc)
 		if err != nil {
 			return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 		}
-		if meta.Screen == nil || meta.Screen.Hash != req.Screen.Hash() {
-			sr, err := s.applyScreen(ctx, meta, *req.Screen)
-			if err != nil {
-				return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
-			}
-			pre = sr.Tools
-		}
+		pre = applied.reply.Tools
+		turn.Meta.Screen = applied.screen
+		turn.Cache = append(turn.Cache, applied.puts...)
 	}
 
-	turn, err := s.store.BeginTurn(ctx, id)
-	if err != nil {
-		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
-	}
 	scope := s.runner.Scope(ctx, id, turn.Meta.Exchange, turn.Cache, false)
 	a, err := s.answer(ctx, turn, scope, req.Message, emit)
 	if err != nil {
@@ -80,8 +82,9 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now},
 			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs)},
 		},
-		Put:  scope.Puts(),
-		Hits: scope.Hits(),
+		Put:     scope.Puts(),
+		Hits:    scope.Hits(),
+		Release: lock,
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
 	defer cancel()
@@ -320,22 +323,30 @@ func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.
 		}
 		return rep, nil
 	}
-	rep, err := s.applyScreen(ctx, meta, sc)
+	applied, err := s.applyScreen(ctx, meta, sc)
 	if err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 	}
-	return rep, nil
+	return applied.reply, nil
+}
+
+// screenApplied is what applying a screen produced: the reply, the cache
+// entries it stored and the screen as stored.
+type screenApplied struct {
+	reply  ScreenReply
+	puts   []memory.CacheEntry
+	screen *memory.Screen
 }
 
 // applyScreen plans sc, runs its calls as proactive at the session's
 // current exchange, stores the results and the screen. The caller holds
 // the session lock.
-func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.Screen) (ScreenReply, error) {
+func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.Screen) (screenApplied, error) {
 	plan := screens.Plan{Screen: sc.Name}
 	if s.screens != nil {
 		p, err := s.screens.Plan(ctx, sc, meta.Locale)
 		if err != nil {
-			return ScreenReply{}, fmt.Errorf("plan screen: %w", err)
+			return screenApplied{}, fmt.Errorf("plan screen: %w", err)
 		}
 		plan = p
 	}
@@ -355,12 +366,12 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.
 	if len(calls) > 0 {
 		cache, err := s.store.Cache(ctx, meta.ID)
 		if err != nil {
-			return ScreenReply{}, err
+			return screenApplied{}, err
 		}
 		scope := s.runner.Scope(ctx, meta.ID, meta.Exchange, cache, true)
 		res := scope.Run(ctx, calls)
 		if err := ctx.Err(); err != nil {
-			return ScreenReply{}, err
+			return screenApplied{}, err
 		}
 		for j, o := range res {
 			outs[at[j]] = o
@@ -375,12 +386,12 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.
 	}
 	g.Go(func() error { return s.store.SetScreen(ctx, meta.ID, stored) })
 	if err := g.Wait(); err != nil {
-		return ScreenReply{}, err
+		return screenApplied{}, err
 	}
 	rep := ScreenReply{Screen: sc.Name, Matched: plan.Matched, Tools: outs}
 	if plan.Injection != "" {
 		inj := plan.Injection
 		rep.PromptInjection = &inj
 	}
-	return rep, nil
+	return screenApplied{reply: rep, puts: puts, screen: stored}, nil
 }

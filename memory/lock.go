@@ -4,18 +4,23 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Lock is a session's turn lock, held by one turn across all instances.
 // It expires after Options.LockTTL so a crashed instance cannot block a
 // session for long; Refresh extends it for long turns.
 type Lock struct {
-	s     *Store
-	id    string
-	key   string
-	owner string
+	s        *Store
+	id       string
+	key      string
+	owner    string
+	released atomic.Bool // set when FinishTurn released it
 }
 
 // Lock takes the turn lock of session id, waiting up to wait for the
@@ -25,30 +30,88 @@ func (s *Store) Lock(ctx context.Context, id string, wait time.Duration) (*Lock,
 	if !validID(id) {
 		return nil, notFound("lock", id)
 	}
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
+	l, err := s.newLock(id)
+	if err != nil {
 		return nil, fmt.Errorf("memory: lock %s: %w", id, err)
 	}
-	l := &Lock{s: s, id: id, key: s.lockKey(id), owner: hex.EncodeToString(b)}
+	err = s.poll(ctx, wait, func() (bool, error) {
+		return s.rdb.SetNX(ctx, l.key, l.owner, s.opts.LockTTL).Result()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memory: lock %s: %w", id, err)
+	}
+	return l, nil
+}
+
+// LockAndBegin takes the session's turn lock and begins the turn (as
+// BeginTurn does) in one round trip when nobody else holds the lock; it
+// waits for the holder like Lock. Pass the lock to Finish.Release so the
+// turn ends in one round trip too.
+func (s *Store) LockAndBegin(ctx context.Context, id string, wait time.Duration) (Turn, *Lock, error) {
+	if !validID(id) {
+		return Turn{}, nil, notFound("lock and begin", id)
+	}
+	l, err := s.newLock(id)
+	if err != nil {
+		return Turn{}, nil, fmt.Errorf("memory: lock and begin %s: %w", id, err)
+	}
+	keys := append(s.keys(id), l.key)
+	var res []any
+	err = s.poll(ctx, wait, func() (bool, error) {
+		v, err := s.script.lockBegin.Run(ctx, s.rdb, keys, s.ttlMillis(), s.opts.HistoryMax, l.owner, s.opts.LockTTL.Milliseconds()).Result()
+		if errors.Is(err, redis.Nil) {
+			return false, ErrNotFound
+		}
+		if err != nil {
+			return false, err
+		}
+		if parts, ok := v.([]any); ok {
+			res = parts
+			return true, nil
+		}
+		return false, nil
+	})
+	if err != nil {
+		return Turn{}, nil, fmt.Errorf("memory: lock and begin %s: %w", id, err)
+	}
+	t, err := s.parseTurn(ctx, id, res)
+	if err != nil {
+		_ = l.Release(context.WithoutCancel(ctx))
+		return Turn{}, nil, err
+	}
+	return t, l, nil
+}
+
+func (s *Store) newLock(id string) (*Lock, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return nil, err
+	}
+	return &Lock{s: s, id: id, key: s.lockKey(id), owner: hex.EncodeToString(b)}, nil
+}
+
+// poll calls try until it succeeds, fails, ctx ends (the context's error)
+// or wait elapses (ErrBusy), backing off between tries.
+func (s *Store) poll(ctx context.Context, wait time.Duration, try func() (bool, error)) error {
 	deadline := time.Now().Add(wait)
-	poll := s.opts.LockPoll
+	delay := s.opts.LockPoll
 	var timer *time.Timer
 	for {
-		ok, err := s.rdb.SetNX(ctx, l.key, l.owner, s.opts.LockTTL).Result()
+		ok, err := try()
 		if err != nil {
 			if ctx.Err() != nil {
 				err = ctx.Err()
 			}
-			return nil, fmt.Errorf("memory: lock %s: %w", id, err)
+			return err
 		}
 		if ok {
-			return l, nil
+			return nil
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			return nil, fmt.Errorf("memory: lock %s: %w", id, ErrBusy)
+			return ErrBusy
 		}
-		sleep := min(poll, left)
+		sleep := min(delay, left)
 		if timer == nil {
 			timer = time.NewTimer(sleep)
 			defer timer.Stop()
@@ -57,16 +120,19 @@ func (s *Store) Lock(ctx context.Context, id string, wait time.Duration) (*Lock,
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("memory: lock %s: %w", id, ctx.Err())
+			return ctx.Err()
 		case <-timer.C:
 		}
-		poll = min(max(2*poll, time.Millisecond), maxLockPoll)
+		delay = min(max(2*delay, time.Millisecond), maxLockPoll)
 	}
 }
 
 // Release frees the lock if this Lock still owns it; otherwise it returns
 // ErrNotHeld and leaves the current holder's lock alone.
 func (l *Lock) Release(ctx context.Context) error {
+	if l.released.Load() {
+		return nil
+	}
 	n, err := l.s.script.unlock.Run(ctx, l.s.rdb, []string{l.key}, l.owner).Int()
 	if err != nil {
 		return fmt.Errorf("memory: release %s: %w", l.id, err)
@@ -80,6 +146,9 @@ func (l *Lock) Release(ctx context.Context) error {
 // Refresh renews the lock's TTL to Options.LockTTL if this Lock still owns
 // it, for turns that run longer than expected; otherwise ErrNotHeld.
 func (l *Lock) Refresh(ctx context.Context) error {
+	if l.released.Load() {
+		return nil
+	}
 	n, err := l.s.script.extend.Run(ctx, l.s.rdb, []string{l.key}, l.owner, l.s.opts.LockTTL.Milliseconds()).Int()
 	if err != nil {
 		return fmt.Errorf("memory: refresh lock %s: %w", l.id, err)

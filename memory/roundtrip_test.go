@@ -64,6 +64,11 @@ func TestRoundTrips(t *testing.T) {
 	if err := st.FinishTurn(ctx, "s", finish); err != nil {
 		t.Fatal(err)
 	}
+	if _, l, err := st.LockAndBegin(ctx, "s", time.Second); err != nil {
+		t.Fatal(err)
+	} else if err := st.FinishTurn(ctx, "s", memory.Finish{Release: l}); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		call func() error
@@ -71,6 +76,18 @@ func TestRoundTrips(t *testing.T) {
 	}{
 		{"BeginTurn", func() error { _, err := st.BeginTurn(ctx, "s"); return err }, 1},
 		{"FinishTurn", func() error { return st.FinishTurn(ctx, "s", finish) }, 1},
+		{"LockAndBegin then FinishTurn releasing", func() error {
+			_, l, err := st.LockAndBegin(ctx, "s", time.Second)
+			if err != nil {
+				return err
+			}
+			f := finish
+			f.Release = l
+			if err := st.FinishTurn(ctx, "s", f); err != nil {
+				return err
+			}
+			return l.Release(ctx) // already released: no round trip
+		}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,8 +102,8 @@ func TestRoundTrips(t *testing.T) {
 	}
 }
 
-// BenchmarkTurn measures a turn's storage work: Lock, BeginTurn,
-// FinishTurn, Release.
+// BenchmarkTurn measures a turn's storage work: LockAndBegin, then
+// FinishTurn releasing the lock.
 func BenchmarkTurn(b *testing.B) {
 	ctx := context.Background()
 	st, c := countedStore(b)
@@ -94,11 +111,7 @@ func BenchmarkTurn(b *testing.B) {
 		b.Fatal(err)
 	}
 	turn := func(i int) error {
-		l, err := st.Lock(ctx, "bench", time.Second)
-		if err != nil {
-			return err
-		}
-		t, err := st.BeginTurn(ctx, "bench")
+		t, l, err := st.LockAndBegin(ctx, "bench", time.Second)
 		if err != nil {
 			return err
 		}
@@ -106,7 +119,7 @@ func BenchmarkTurn(b *testing.B) {
 		f := memory.Finish{Messages: []memory.Message{
 			{Role: "user", Content: "How strong is Aria?", Exchange: ex},
 			{Role: "assistant", Content: "Aria is a strong support champion.", Exchange: ex, Tools: []string{"gcs_get_champion_details"}},
-		}}
+		}, Release: l}
 		if i%3 == 0 {
 			f.Put = []memory.CacheEntry{entry(fmt.Sprint("k", i), ex, 3)}
 		}

@@ -33,6 +33,10 @@ return 1
 // Returns nil for an unknown session, else {meta, history, cache, hits}.
 const beginSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+` + beginBody
+
+// beginBody is the part of beginSrc that runs once the session is known to exist.
+const beginBody = `
 local ex = redis.call('HINCRBY', KEYS[1], 'exchange', 1)
 local bound = '(' .. ex
 local dead = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', bound)
@@ -52,6 +56,16 @@ return {
   redis.call('HGETALL', KEYS[4]),
 }
 `
+
+// lockBeginSrc takes the session's turn lock and, when it got it, does what
+// beginSrc does, so an uncontended turn starts in one round trip.
+// KEYS: session keys, then the lock. ARGV: ttl_ms, history_max, owner, lock_ttl_ms.
+// Returns nil for an unknown session, 0 when the lock is held by another
+// turn, else beginSrc's answer.
+const lockBeginSrc = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if not redis.call('SET', KEYS[6], ARGV[3], 'NX', 'PX', ARGV[4]) then return 0 end
+` + beginBody
 
 // finishSrc appends messages (trimmed to the window), stores cache entries,
 // counts hits on entries that still exist and refreshes every TTL.
@@ -110,16 +124,17 @@ return 0
 
 // scripts holds a Store's compiled scripts (each remembers its SHA1).
 type scripts struct {
-	create, begin, finish, screen, unlock, extend *redis.Script
+	create, begin, lockBegin, finish, screen, unlock, extend *redis.Script
 }
 
 func newScripts() scripts {
 	return scripts{
-		create: redis.NewScript(createSrc),
-		begin:  redis.NewScript(beginSrc),
-		finish: redis.NewScript(finishSrc),
-		screen: redis.NewScript(screenSrc),
-		unlock: redis.NewScript(unlockSrc),
-		extend: redis.NewScript(extendSrc),
+		create:    redis.NewScript(createSrc),
+		begin:     redis.NewScript(beginSrc),
+		lockBegin: redis.NewScript(lockBeginSrc),
+		finish:    redis.NewScript(finishSrc),
+		screen:    redis.NewScript(screenSrc),
+		unlock:    redis.NewScript(unlockSrc),
+		extend:    redis.NewScript(extendSrc),
 	}
 }

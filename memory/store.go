@@ -113,6 +113,8 @@ type Finish struct {
 	Put []CacheEntry
 	// Hits names cache keys served from the cache this turn.
 	Hits []string
+	// Release, when set, is the turn's lock, released in the same round trip.
+	Release *Lock
 }
 
 func validID(id string) bool {
@@ -239,9 +241,15 @@ func (s *Store) BeginTurn(ctx context.Context, id string) (Turn, error) {
 	if err != nil {
 		return Turn{}, wrap("begin turn", id, err)
 	}
+	return s.parseTurn(ctx, id, res)
+}
+
+// parseTurn decodes beginSrc's answer.
+func (s *Store) parseTurn(ctx context.Context, id string, res []any) (Turn, error) {
 	if len(res) != 4 {
 		return Turn{}, fmt.Errorf("memory: begin turn %s: script returned %d parts", id, len(res))
 	}
+	var err error
 	parts := make([][]string, len(res))
 	for i, r := range res {
 		if parts[i], err = strs(r); err != nil {
@@ -298,7 +306,10 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	for _, h := range f.Hits {
 		args = append(args, h)
 	}
-	return s.write(ctx, "finish turn", id, args)
+	if f.Release != nil && f.Release.id != id {
+		return fmt.Errorf("memory: finish turn %s: the lock to release belongs to session %s", id, f.Release.id)
+	}
+	return s.writeAndRelease(ctx, "finish turn", id, args, f.Release)
 }
 
 // PutCache stores cache entries for a session outside a turn. Entries need
@@ -338,15 +349,34 @@ func appendPuts(args []any, entries []CacheEntry) ([]any, error) {
 
 // write runs finishSrc and marks the session active in one pipeline.
 func (s *Store) write(ctx context.Context, op, id string, args []any) error {
+	return s.writeAndRelease(ctx, op, id, args, nil)
+}
+
+// writeAndRelease is write that also releases lock (when not nil) in the
+// same pipeline, after the write.
+func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, lock *Lock) error {
 	keys := s.keys(id)
 	now := redis.Z{Score: float64(time.Now().UnixMilli()), Member: id}
 	pipe := s.rdb.Pipeline()
 	res := s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	active := pipe.ZAdd(ctx, s.activeKey(), now)
+	var unlock *redis.Cmd
+	if lock != nil {
+		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{lock.key}, lock.owner)
+	}
 	_, _ = pipe.Exec(ctx)
 	err := res.Err()
 	if redis.HasErrorPrefix(err, "NOSCRIPT") {
 		err = s.script.finish.Eval(ctx, s.rdb, keys, args...).Err()
+	}
+	if unlock != nil {
+		uerr := unlock.Err()
+		if redis.HasErrorPrefix(uerr, "NOSCRIPT") {
+			uerr = lock.Release(ctx)
+		}
+		if uerr == nil {
+			lock.released.Store(true)
+		}
 	}
 	if errors.Is(err, redis.Nil) {
 		// Do not leave a vanished session counted as active.

@@ -723,3 +723,87 @@ func TestExchangeExactWithoutLock(t *testing.T) {
 		}
 	}
 }
+
+func TestLockAndBegin(t *testing.T) {
+	ctx := context.Background()
+	st := newEnv(t, memory.Options{}).store
+	if err := st.CreateSession(ctx, memory.Meta{ID: "lb", Locale: "en"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("unknown session", func(t *testing.T) {
+		if _, _, err := st.LockAndBegin(ctx, "nope", 10*time.Millisecond); !errors.Is(err, memory.ErrNotFound) {
+			t.Fatalf("err = %v, want ErrNotFound", err)
+		}
+	})
+	t.Run("busy while another turn holds the lock", func(t *testing.T) {
+		l, err := st.Lock(ctx, "lb", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := st.LockAndBegin(ctx, "lb", 30*time.Millisecond); !errors.Is(err, memory.ErrBusy) {
+			t.Fatalf("err = %v, want ErrBusy", err)
+		}
+		m, _ := st.Session(ctx, "lb")
+		if m.Exchange != 0 {
+			t.Fatalf("a refused LockAndBegin advanced the exchange to %d", m.Exchange)
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("16 concurrent turns get 16 consecutive exchanges", func(t *testing.T) {
+		var wg sync.WaitGroup
+		got := make(chan int, 16)
+		for i := range 16 {
+			wg.Go(func() {
+				turn, l, err := st.LockAndBegin(ctx, "lb", 10*time.Second)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				msg := fmt.Sprint("m", i)
+				f := memory.Finish{Messages: []memory.Message{{Role: "user", Content: msg, Exchange: turn.Meta.Exchange},
+					{Role: "assistant", Content: msg, Exchange: turn.Meta.Exchange}}, Release: l}
+				if err := st.FinishTurn(ctx, "lb", f); err != nil {
+					t.Error(err)
+				}
+				got <- turn.Meta.Exchange
+			})
+		}
+		wg.Wait()
+		close(got)
+		var ex []int
+		for e := range got {
+			ex = append(ex, e)
+		}
+		slices.Sort(ex)
+		for i, e := range ex {
+			if e != i+1 {
+				t.Fatalf("exchanges %v, want 1..16", ex)
+			}
+		}
+		h, _ := st.History(ctx, "lb")
+		if len(h) != 32 {
+			t.Fatalf("history has %d messages, want 32", len(h))
+		}
+		// The lock is free again: a plain Lock succeeds at once.
+		l, err := st.Lock(ctx, "lb", 0)
+		if err != nil {
+			t.Fatalf("lock still held after the last FinishTurn: %v", err)
+		}
+		_ = l.Release(ctx)
+	})
+	t.Run("releasing another session's lock is refused", func(t *testing.T) {
+		if err := st.CreateSession(ctx, memory.Meta{ID: "lb2", Locale: "en"}); err != nil {
+			t.Fatal(err)
+		}
+		_, l, err := st.LockAndBegin(ctx, "lb", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Release(ctx)
+		if err := st.FinishTurn(ctx, "lb2", memory.Finish{Release: l}); err == nil {
+			t.Fatal("FinishTurn released a lock of another session")
+		}
+	})
+}

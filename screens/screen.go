@@ -51,6 +51,17 @@ func (s Screen) Hash() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// Validate checks the screen against the input limits (name, size, depth,
+// an object as data) without planning it, so a caller can refuse bad input
+// before it changes anything. Its errors wrap ErrBadScreen.
+func (s Screen) Validate() error {
+	if err := checkName(s.Name); err != nil {
+		return err
+	}
+	_, err := decodeData(s.Data)
+	return err
+}
+
 // checkName refuses empty, oversized or non-printable screen names.
 func checkName(name string) error {
 	if name == "" {
