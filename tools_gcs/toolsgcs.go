@@ -54,8 +54,9 @@ func New(db *sql.DB, logger *slog.Logger) ([]tool.Tool, error) {
 	}
 	specs := specTable()
 	out := make([]tool.Tool, 0, len(makers))
+	shared := newStmtDB(db)
 	for _, mk := range makers {
-		t := mk(base{db: db, log: logger})
+		t := mk(base{db: shared, log: logger})
 		name := t.(named).toolName()
 		s, ok := specs[name]
 		if !ok {
@@ -80,7 +81,7 @@ type specSetter interface{ setSpec(tool.Spec) }
 
 // base carries what every gcs tool needs.
 type base struct {
-	db   *sql.DB
+	db   *stmtDB
 	log  *slog.Logger
 	spec tool.Spec
 }
