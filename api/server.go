@@ -7,8 +7,11 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gin-contrib/cors"
@@ -103,6 +106,7 @@ type Server struct {
 	log      *slog.Logger
 	engine   *gin.Engine
 	errorMap []errorMapping
+	corsCfg  *cors.Config // nil: no cross-origin access
 }
 
 // New builds the HTTP edge; it refuses missing required dependencies.
@@ -126,6 +130,19 @@ func New(deps Deps, opts Options) (*Server, error) {
 		opts.RequestTimeout = 60 * time.Second
 	}
 	s := &Server{deps: deps, opts: opts, log: deps.Logger, errorMap: defaultErrorMap()}
+	if len(opts.AllowedOrigins) > 0 {
+		s.corsCfg = &cors.Config{
+			AllowOrigins:  opts.AllowedOrigins,
+			AllowMethods:  []string{http.MethodGet, http.MethodPost, http.MethodOptions},
+			AllowHeaders:  []string{"Authorization", "Content-Type", "Accept", "X-Request-ID"},
+			ExposeHeaders: []string{"X-Request-ID", "Retry-After"},
+			MaxAge:        10 * time.Minute,
+		}
+		// cors.New panics on a bad origin; refuse it here instead.
+		if err := s.corsCfg.Validate(); err != nil {
+			return nil, fmt.Errorf("api: allowed origins %q: %w", opts.AllowedOrigins, err)
+		}
+	}
 	gin.SetMode(gin.ReleaseMode)
 	s.engine = gin.New()
 	s.engine.HandleMethodNotAllowed = true
@@ -145,14 +162,8 @@ func (s *Server) Handler() http.Handler { return s.engine }
 func (s *Server) routes() {
 	r := s.engine
 	r.Use(s.recoverer(), s.requestID(), s.observe(), s.limitBody())
-	if len(s.opts.AllowedOrigins) > 0 {
-		r.Use(cors.New(cors.Config{
-			AllowOrigins:  s.opts.AllowedOrigins,
-			AllowMethods:  []string{http.MethodGet, http.MethodPost, http.MethodOptions},
-			AllowHeaders:  []string{"Authorization", "Content-Type", "Accept", "X-Request-ID"},
-			ExposeHeaders: []string{"X-Request-ID", "Retry-After"},
-			MaxAge:        10 * time.Minute,
-		}))
+	if s.corsCfg != nil {
+		r.Use(s.cors(*s.corsCfg))
 	}
 	r.NoRoute(func(c *gin.Context) { s.fail(c, httpErr(http.StatusNotFound, "not_found", "no such route", nil)) })
 	r.NoMethod(func(c *gin.Context) {
@@ -178,6 +189,25 @@ func (s *Server) routes() {
 	admin.POST("/tools/execute", s.executeTools)
 	admin.GET("/stats", s.adminStats)
 	admin.POST("/screens/reload", s.reloadScreens)
+}
+
+// cors answers CORS for allowed origins. A request from another origin
+// gets no CORS headers, so browsers keep its answer from the page, and is
+// otherwise served as usual: every answer keeps the contract's statuses and
+// JSON error bodies (the cors package would answer a bodiless 403).
+func (s *Server) cors(cfg cors.Config) gin.HandlerFunc {
+	h := cors.New(cfg)
+	return func(c *gin.Context) {
+		origin := c.GetHeader("Origin")
+		if origin == "" || slices.ContainsFunc(cfg.AllowOrigins, func(o string) bool {
+			o = strings.TrimSpace(o)
+			return o == "*" || strings.EqualFold(o, origin)
+		}) {
+			h(c)
+			return
+		}
+		c.Next()
+	}
 }
 
 func (s *Server) metrics(c *gin.Context) {

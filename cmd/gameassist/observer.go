@@ -54,11 +54,14 @@ func (o *observer) ToolCalls(_ context.Context, _ string, outs []tool.Outcome) {
 	}
 }
 
-// LLMCall records one LLM call.
-func (o *observer) LLMCall(_ context.Context, u llm.Usage, d time.Duration, err error) {
+// LLMCall records one LLM call. A call that failed while the turn goes on
+// makes the turn fall back to the offline responder: it counts as degraded.
+func (o *observer) LLMCall(ctx context.Context, u llm.Usage, d time.Duration, err error) {
 	o.m.ObserveLLM(d, u.PromptTokens, u.CompletionTokens, err)
+	rec := stats.LLMRecord{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Duration: d,
+		Err: err != nil, Degraded: err != nil && ctx.Err() == nil}
 	select {
-	case o.llms <- stats.LLMRecord{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Duration: d, Err: err != nil}:
+	case o.llms <- rec:
 	default:
 		o.dropped.Add(1)
 	}

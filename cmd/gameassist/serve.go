@@ -72,8 +72,8 @@ type app struct {
 
 // newApp wires every component from the configuration: embedded defaults
 // for whatever is not configured.
-func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger) (a *app, err error) {
-	a = &app{cfg: cfg, log: logger, bgDone: make(chan struct{})}
+func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger) (_ *app, err error) {
+	a := &app{cfg: cfg, log: logger}
 	defer func() {
 		if err != nil {
 			a.close()
@@ -211,6 +211,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger) (a *app
 		logger.Warn("WEBHOOK_SECRET is not set: every screen event is refused")
 	}
 
+	a.bgDone = make(chan struct{})
 	go func() {
 		defer close(a.bgDone)
 		done := make(chan struct{}, len(background))
@@ -247,6 +248,9 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
+		// Turns still running after the timeout are cut: closing their
+		// connections cancels their contexts before the dependencies close.
+		_ = hs.Close()
 		return fmt.Errorf("serve: shutdown: %w", err)
 	}
 	a.log.Info("stopped")
@@ -257,6 +261,8 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 func (a *app) close() {
 	if a.bgCancel != nil {
 		a.bgCancel()
+	}
+	if a.bgDone != nil { // background work started
 		select {
 		case <-a.bgDone:
 		case <-time.After(5 * time.Second):
