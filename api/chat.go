@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"mime"
 	"net/http"
 	"strings"
@@ -63,12 +62,12 @@ func (s *Server) chat(c *gin.Context) {
 	if req.Screen != nil {
 		turn.Screen = &screens.Screen{Name: req.Screen.Name, Data: req.Screen.Data}
 	}
-	if req.Stream || acceptsEventStream(c) {
-		s.streamTurn(c, turn)
-		return
-	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.opts.RequestTimeout)
 	defer cancel()
+	if req.Stream || acceptsEventStream(c) {
+		s.streamTurn(ctx, c, turn)
+		return
+	}
 	reply, err := s.deps.Chat.Turn(ctx, turn, nil)
 	if err != nil {
 		s.fail(c, err)
@@ -112,7 +111,7 @@ func acceptsEventStream(c *gin.Context) bool {
 // tool_result and delta as they happen, then done with the full reply, or
 // error. A client that disconnects cancels the request context, which
 // cancels the LLM call and the tools.
-func (s *Server) streamTurn(c *gin.Context, turn chat.TurnRequest) {
+func (s *Server) streamTurn(ctx context.Context, c *gin.Context, turn chat.TurnRequest) {
 	rc := http.NewResponseController(c.Writer)
 	extend := func() { _ = rc.SetWriteDeadline(time.Now().Add(30 * time.Second)) }
 	extend()
@@ -127,10 +126,10 @@ func (s *Server) streamTurn(c *gin.Context, turn chat.TurnRequest) {
 		_ = rc.Flush()
 	}
 	emit := func(e chat.Event) { write(string(e.Type), e.Data) }
-	reply, err := s.deps.Chat.Turn(c.Request.Context(), turn, emit)
+	reply, err := s.deps.Chat.Turn(ctx, turn, emit)
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return
+		if c.Request.Context().Err() != nil {
+			return // the client went away: nobody to tell
 		}
 		he := s.classify(err)
 		s.log.WarnContext(c.Request.Context(), "streamed turn failed", "request_id", requestID(c), "status", he.Status, "error", he.Error())

@@ -56,8 +56,8 @@ type Observer interface {
 	ToolCalls(ctx context.Context, sessionID string, outs []tool.Outcome)
 	// LLMCall reports one LLM call, failed or not.
 	LLMCall(ctx context.Context, usage llm.Usage, d time.Duration, err error)
-	// Turn reports a finished turn.
-	Turn(ctx context.Context, r Reply)
+	// Turn reports a finished turn and how long it took.
+	Turn(ctx context.Context, r Reply, d time.Duration)
 }
 
 // nopObserver stands in when no Observer is given.
@@ -65,4 +65,4 @@ type nopObserver struct{}
 
 func (nopObserver) ToolCalls(context.Context, string, []tool.Outcome)        {}
 func (nopObserver) LLMCall(context.Context, llm.Usage, time.Duration, error) {}
-func (nopObserver) Turn(context.Context, Reply)                              {}
+func (nopObserver) Turn(context.Context, Reply, time.Duration)               {}

@@ -921,7 +921,7 @@ func (r *recorder) LLMCall(_ context.Context, u llm.Usage, _ time.Duration, err 
 	}
 }
 
-func (r *recorder) Turn(_ context.Context, rep Reply) {
+func (r *recorder) Turn(_ context.Context, rep Reply, _ time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.turns = append(r.turns, rep)

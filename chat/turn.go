@@ -38,6 +38,7 @@ const emptyAnswer = "Sorry, I couldn't put an answer together. Could you rephras
 // history and the cache stay as they were; the exchange number is used up.
 // Once recording starts it completes, so history never holds half a turn.
 func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (Reply, error) {
+	started := time.Now()
 	id := req.SessionID
 	if req.Screen != nil {
 		// Refuse bad screen input before the turn changes anything.
@@ -99,7 +100,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		Usage:     a.usage,
 		Degraded:  a.degraded,
 	}
-	s.obs.Turn(ctx, rep)
+	s.obs.Turn(ctx, rep, time.Since(started))
 	return rep, nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -57,6 +58,10 @@ func (o *observer) ToolCalls(_ context.Context, _ string, outs []tool.Outcome) {
 // LLMCall records one LLM call. A call that failed while the turn goes on
 // makes the turn fall back to the offline responder: it counts as degraded.
 func (o *observer) LLMCall(ctx context.Context, u llm.Usage, d time.Duration, err error) {
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		// The player went away: not an LLM failure.
+		return
+	}
 	o.m.ObserveLLM(d, u.PromptTokens, u.CompletionTokens, err)
 	rec := stats.LLMRecord{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Duration: d,
 		Err: err != nil, Degraded: err != nil && ctx.Err() == nil}
@@ -68,7 +73,7 @@ func (o *observer) LLMCall(ctx context.Context, u llm.Usage, d time.Duration, er
 }
 
 // Turn records a finished turn and how it was answered.
-func (o *observer) Turn(_ context.Context, r chat.Reply) {
+func (o *observer) Turn(_ context.Context, r chat.Reply, d time.Duration) {
 	mode := "llm"
 	switch {
 	case r.Degraded:
@@ -78,7 +83,7 @@ func (o *observer) Turn(_ context.Context, r chat.Reply) {
 	}
 	o.m.ObserveTurn(mode)
 	select {
-	case o.turns <- 0:
+	case o.turns <- d:
 	default:
 		o.dropped.Add(1)
 	}
