@@ -196,20 +196,25 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 	return nil
 }
 
-// RecordLLM counts one LLM call.
-func (r *Recorder) RecordLLM(ctx context.Context, rec LLMRecord) error {
+// RecordLLM counts LLM calls, in one round trip.
+func (r *Recorder) RecordLLM(ctx context.Context, recs ...LLMRecord) error {
+	if len(recs) == 0 {
+		return nil
+	}
 	key := r.llmKey()
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HIncrBy(ctx, key, fCalls, 1)
-		if rec.Err {
-			p.HIncrBy(ctx, key, fErrors, 1)
+		for _, rec := range recs {
+			p.HIncrBy(ctx, key, fCalls, 1)
+			if rec.Err {
+				p.HIncrBy(ctx, key, fErrors, 1)
+			}
+			if rec.Degraded {
+				p.HIncrBy(ctx, key, fDegraded, 1)
+			}
+			p.HIncrBy(ctx, key, fPrompt, int64(max(rec.PromptTokens, 0)))
+			p.HIncrBy(ctx, key, fCompletion, int64(max(rec.CompletionTokens, 0)))
+			r.timing(ctx, p, key, rec.Duration)
 		}
-		if rec.Degraded {
-			p.HIncrBy(ctx, key, fDegraded, 1)
-		}
-		p.HIncrBy(ctx, key, fPrompt, int64(max(rec.PromptTokens, 0)))
-		p.HIncrBy(ctx, key, fCompletion, int64(max(rec.CompletionTokens, 0)))
-		r.timing(ctx, p, key, rec.Duration)
 		return nil
 	})
 	if err != nil {
@@ -218,12 +223,17 @@ func (r *Recorder) RecordLLM(ctx context.Context, rec LLMRecord) error {
 	return nil
 }
 
-// RecordTurn counts one chat turn and its total duration.
-func (r *Recorder) RecordTurn(ctx context.Context, d time.Duration) error {
+// RecordTurn counts chat turns with their total durations, in one round trip.
+func (r *Recorder) RecordTurn(ctx context.Context, ds ...time.Duration) error {
+	if len(ds) == 0 {
+		return nil
+	}
 	key := r.turnsKey()
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HIncrBy(ctx, key, fCalls, 1)
-		r.timing(ctx, p, key, d)
+		for _, d := range ds {
+			p.HIncrBy(ctx, key, fCalls, 1)
+			r.timing(ctx, p, key, d)
+		}
 		return nil
 	})
 	if err != nil {

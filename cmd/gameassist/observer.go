@@ -131,15 +131,19 @@ drain:
 			o.log.Warn("stats: tool records lost", "count", len(batch), "error", err.Error())
 		}
 	}
+	llms := make([]stats.LLMRecord, 0, len(o.llms))
 	for n := len(o.llms); n > 0; n-- {
-		if err := o.rec.RecordLLM(ctx, <-o.llms); err != nil {
-			o.log.Warn("stats: LLM record lost", "error", err.Error())
-		}
+		llms = append(llms, <-o.llms)
 	}
+	if err := o.rec.RecordLLM(ctx, llms...); err != nil {
+		o.log.Warn("stats: LLM records lost", "count", len(llms), "error", err.Error())
+	}
+	turns := make([]time.Duration, 0, len(o.turns))
 	for n := len(o.turns); n > 0; n-- {
-		if err := o.rec.RecordTurn(ctx, <-o.turns); err != nil {
-			o.log.Warn("stats: turn record lost", "error", err.Error())
-		}
+		turns = append(turns, <-o.turns)
+	}
+	if err := o.rec.RecordTurn(ctx, turns...); err != nil {
+		o.log.Warn("stats: turn records lost", "count", len(turns), "error", err.Error())
 	}
 	if d := o.dropped.Swap(0); d > 0 {
 		o.log.Warn("stats: records dropped, queue full", "count", d)

@@ -72,7 +72,22 @@ type app struct {
 
 // newApp wires every component from the configuration: embedded defaults
 // for whatever is not configured.
-func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger) (_ *app, err error) {
+// appOption adjusts how newApp wires the server.
+type appOption func(*appOptions)
+
+type appOptions struct {
+	// noObservability leaves out metrics and the stats observer, so a
+	// benchmark can measure what they cost.
+	noObservability bool
+}
+
+func withoutObservability() appOption { return func(o *appOptions) { o.noObservability = true } }
+
+func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options ...appOption) (_ *app, err error) {
+	var opt appOptions
+	for _, o := range options {
+		o(&opt)
+	}
 	a := &app{cfg: cfg, log: logger}
 	defer func() {
 		if err != nil {
@@ -157,12 +172,15 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger) (_ *app
 	}
 	m.SetActiveSessionsFunc(activeSessionsGauge(bgCtx, store, logger))
 
-	a.observer = newObserver(reg, m, recorder, logger)
-	background = append(background, a.observer.run)
-
 	deps := chat.Deps{
-		Store: store, Executor: exec, Screens: rules, Versions: snapshotVersion{snap},
-		Observer: a.observer, Logger: logger,
+		Store: store, Executor: exec, Screens: rules, Versions: snapshotVersion{snap}, Logger: logger,
+	}
+	if opt.noObservability {
+		m = nil
+	} else {
+		a.observer = newObserver(reg, m, recorder, logger)
+		background = append(background, a.observer.run)
+		deps.Observer = a.observer
 	}
 	checks := []api.Check{
 		{Name: "redis", Required: true, Ping: store.Ping},
