@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/gameassist/gameassist/chat/offline"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
@@ -59,7 +57,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	if sc := req.Screen; sc != nil && (turn.Meta.Screen == nil || turn.Meta.Screen.Hash != sc.Hash()) {
 		// A new screen: its proactive results are cached at this turn's
 		// exchange and join this turn's context at once.
-		applied, err := s.applyScreen(ctx, turn.Meta, *sc)
+		applied, err := s.applyScreen(ctx, turn.Meta, turn.Cache, *sc, nil)
 		if err != nil {
 			return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 		}
@@ -300,16 +298,18 @@ func toolNames(outs []tool.Outcome) []string {
 // advanced. Bad screen input fails with an error wrapping
 // screens.ErrBadScreen.
 func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.Screen) (ScreenReply, error) {
-	lock, err := s.store.Lock(ctx, sessionID, s.opts.LockWait)
+	if err := sc.Validate(); err != nil {
+		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", clip(sessionID, 40), err)
+	}
+	// Lock and read the session and its cache in one round trip; the save
+	// at the end releases the lock in the same round trip as its writes.
+	loaded, lock, err := s.store.LockAndLoad(ctx, sessionID, s.opts.LockWait)
 	if err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", clip(sessionID, 40), err)
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()
-	meta, err := s.store.Session(ctx, sessionID)
-	if err != nil {
-		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
-	}
+	meta := loaded.Meta
 	if meta.Screen != nil && meta.Screen.Hash == sc.Hash() {
 		rep := ScreenReply{Screen: sc.Name, Tools: []tool.Outcome{}}
 		if s.screens != nil {
@@ -324,7 +324,7 @@ func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.
 		}
 		return rep, nil
 	}
-	applied, err := s.applyScreen(ctx, meta, sc)
+	applied, err := s.applyScreen(ctx, meta, loaded.Cache, sc, lock)
 	if err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 	}
@@ -342,7 +342,7 @@ type screenApplied struct {
 // applyScreen plans sc, runs its calls as proactive at the session's
 // current exchange, stores the results and the screen. The caller holds
 // the session lock.
-func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.Screen) (screenApplied, error) {
+func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []memory.CacheEntry, sc screens.Screen, release *memory.Lock) (screenApplied, error) {
 	plan := screens.Plan{Screen: sc.Name}
 	if s.screens != nil {
 		p, err := s.screens.Plan(ctx, sc, meta.Locale)
@@ -365,10 +365,6 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.
 		at = append(at, i)
 	}
 	if len(calls) > 0 {
-		cache, err := s.store.Cache(ctx, meta.ID)
-		if err != nil {
-			return screenApplied{}, err
-		}
 		scope := s.runner.Scope(ctx, meta.ID, meta.Exchange, cache, true)
 		res := scope.Run(ctx, calls)
 		if err := ctx.Err(); err != nil {
@@ -379,14 +375,9 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, sc screens.
 		}
 		puts = scope.Puts()
 	}
-	// The results and the screen are independent writes: send them together.
+	// The results, the screen and (for an event) the lock release go in one round trip.
 	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection}
-	var g errgroup.Group
-	if len(puts) > 0 {
-		g.Go(func() error { return s.store.PutCache(ctx, meta.ID, puts...) })
-	}
-	g.Go(func() error { return s.store.SetScreen(ctx, meta.ID, stored) })
-	if err := g.Wait(); err != nil {
+	if err := s.store.SaveScreen(ctx, meta.ID, stored, puts, release); err != nil {
 		return screenApplied{}, err
 	}
 	rep := ScreenReply{Screen: sc.Name, Matched: plan.Matched, Tools: outs}

@@ -48,17 +48,33 @@ func (s *Store) Lock(ctx context.Context, id string, wait time.Duration) (*Lock,
 // waits for the holder like Lock. Pass the lock to Finish.Release so the
 // turn ends in one round trip too.
 func (s *Store) LockAndBegin(ctx context.Context, id string, wait time.Duration) (Turn, *Lock, error) {
+	return s.lockAnd(ctx, "lock and begin", id, wait, true)
+}
+
+// LockAndLoad takes the session's turn lock and reads its meta and stored
+// cache entries in one round trip, advancing nothing (Turn.History is
+// empty; Turn.Cache may hold entries past their last exchange). Screen
+// events use it; SaveScreen can release the lock.
+func (s *Store) LockAndLoad(ctx context.Context, id string, wait time.Duration) (Turn, *Lock, error) {
+	return s.lockAnd(ctx, "lock and load", id, wait, false)
+}
+
+func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, advance bool) (Turn, *Lock, error) {
 	if !validID(id) {
-		return Turn{}, nil, notFound("lock and begin", id)
+		return Turn{}, nil, notFound(op, id)
+	}
+	flag := "0"
+	if advance {
+		flag = "1"
 	}
 	l, err := s.newLock(id)
 	if err != nil {
-		return Turn{}, nil, fmt.Errorf("memory: lock and begin %s: %w", id, err)
+		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, err)
 	}
 	keys := append(s.keys(id), l.key)
 	var res []any
 	err = s.poll(ctx, wait, func() (bool, error) {
-		v, err := s.script.lockBegin.Run(ctx, s.rdb, keys, s.ttlMillis(), s.opts.HistoryMax, l.owner, s.opts.LockTTL.Milliseconds()).Result()
+		v, err := s.script.lockBegin.Run(ctx, s.rdb, keys, s.ttlMillis(), s.opts.HistoryMax, l.owner, s.opts.LockTTL.Milliseconds(), flag).Result()
 		if errors.Is(err, redis.Nil) {
 			return false, ErrNotFound
 		}
@@ -72,7 +88,7 @@ func (s *Store) LockAndBegin(ctx context.Context, id string, wait time.Duration)
 		return false, nil
 	})
 	if err != nil {
-		return Turn{}, nil, fmt.Errorf("memory: lock and begin %s: %w", id, err)
+		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, err)
 	}
 	t, err := s.parseTurn(ctx, id, res)
 	if err != nil {

@@ -58,13 +58,19 @@ return {
 `
 
 // lockBeginSrc takes the session's turn lock and, when it got it, does what
-// beginSrc does, so an uncontended turn starts in one round trip.
-// KEYS: session keys, then the lock. ARGV: ttl_ms, history_max, owner, lock_ttl_ms.
-// Returns nil for an unknown session, 0 when the lock is held by another
-// turn, else beginSrc's answer.
+// beginSrc does (ARGV[5] = "1"), or only reads the meta and the stored cache
+// without advancing anything (ARGV[5] = "0", for screen events), so an
+// uncontended turn or event starts in one round trip.
+// KEYS: session keys, then the lock. ARGV: ttl_ms, history_max, owner,
+// lock_ttl_ms, advance. Returns nil for an unknown session, 0 when the lock
+// is held by another turn, else beginSrc's answer (history empty when not
+// advancing).
 const lockBeginSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 if not redis.call('SET', KEYS[6], ARGV[3], 'NX', 'PX', ARGV[4]) then return 0 end
+if ARGV[5] == '0' then
+  return {redis.call('HGETALL', KEYS[1]), {}, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
+end
 ` + beginBody
 
 // finishSrc appends messages (trimmed to the window), stores cache entries,

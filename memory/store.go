@@ -394,6 +394,72 @@ func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, 
 	return nil
 }
 
+// SaveScreen stores a screen event's outcome in one round trip: the
+// screen (with its injection), the proactive cache entries, and, when
+// release is set, the release of the event's lock.
+func (s *Store) SaveScreen(ctx context.Context, id string, sc *Screen, puts []CacheEntry, release *Lock) error {
+	if !validID(id) {
+		return notFound("save screen", id)
+	}
+	if release != nil && release.id != id {
+		return fmt.Errorf("memory: save screen %s: the lock to release belongs to session %s", id, release.id)
+	}
+	val := ""
+	if sc != nil {
+		b, err := json.Marshal(sc)
+		if err != nil {
+			return fmt.Errorf("memory: save screen %s: %w", id, err)
+		}
+		val = string(b)
+	}
+	var args []any
+	if len(puts) > 0 {
+		var err error
+		if args, err = appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, puts); err != nil {
+			return fmt.Errorf("memory: save screen %s: %w", id, err)
+		}
+		args = append(args, 0)
+	}
+	keys := s.keys(id)
+	pipe := s.rdb.Pipeline()
+	var fin, unlock *redis.Cmd
+	if args != nil {
+		fin = s.script.finish.EvalSha(ctx, pipe, keys, args...)
+	}
+	scr := s.script.screen.EvalSha(ctx, pipe, keys, val)
+	if release != nil {
+		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{release.key}, release.owner)
+	}
+	_, _ = pipe.Exec(ctx)
+	// A script not yet loaded in this Redis is sent whole, once.
+	retry := func(cmd *redis.Cmd, script *redis.Script, keys []string, args ...any) error {
+		err := cmd.Err()
+		if redis.HasErrorPrefix(err, "NOSCRIPT") {
+			err = script.Run(ctx, s.rdb, keys, args...).Err()
+		}
+		return err
+	}
+	var err error
+	if fin != nil {
+		err = retry(fin, s.script.finish, keys, args...)
+	}
+	if err == nil {
+		err = retry(scr, s.script.screen, keys, val)
+	}
+	if unlock != nil {
+		if uerr := retry(unlock, s.script.unlock, []string{release.key}, release.owner); uerr == nil {
+			release.released.Store(true)
+		}
+	}
+	if errors.Is(err, redis.Nil) {
+		return notFound("save screen", id)
+	}
+	if err != nil {
+		return wrap("save screen", id, err)
+	}
+	return nil
+}
+
 // SetScreen records the screen the player is on; nil clears it.
 func (s *Store) SetScreen(ctx context.Context, id string, sc *Screen) error {
 	if !validID(id) {

@@ -807,3 +807,50 @@ func TestLockAndBegin(t *testing.T) {
 		}
 	})
 }
+
+func TestLockAndLoadAndSaveScreen(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, memory.Options{})
+	e.create(t, "sc")
+	st := e.store
+	if err := st.PutCache(ctx, "sc", entry("old", 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	loaded, l, err := st.LockAndLoad(ctx, "sc", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded.Meta.Exchange != 0 || len(loaded.History) != 0 || len(loaded.Cache) != 1 {
+		t.Fatalf("loaded %+v, want exchange 0, no history, one entry", loaded)
+	}
+	if _, _, err := st.LockAndLoad(ctx, "sc", 20*time.Millisecond); !errors.Is(err, memory.ErrBusy) {
+		t.Fatalf("second LockAndLoad: %v, want ErrBusy", err)
+	}
+	sc := &memory.Screen{Name: "BossBattlePresenter", Hash: "h1", Injection: "The player fights the Fire Knight."}
+	if err := st.SaveScreen(ctx, "sc", sc, []memory.CacheEntry{entry("new", 0, 1)}, l); err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.Session(ctx, "sc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Exchange != 0 || m.Screen == nil || m.Screen.Injection != sc.Injection {
+		t.Fatalf("meta after save: %+v", m)
+	}
+	cache, err := st.Cache(ctx, "sc")
+	if err != nil || len(cache) != 2 {
+		t.Fatalf("cache after save: %v %v", keysOf(cache), err)
+	}
+	// SaveScreen released the lock.
+	l2, err := st.Lock(ctx, "sc", 0)
+	if err != nil {
+		t.Fatalf("lock still held after SaveScreen: %v", err)
+	}
+	_ = l2.Release(ctx)
+	if err := st.SaveScreen(ctx, "missing", sc, nil, nil); !errors.Is(err, memory.ErrNotFound) {
+		t.Fatalf("SaveScreen of an unknown session: %v", err)
+	}
+	if _, _, err := st.LockAndLoad(ctx, "missing", 10*time.Millisecond); !errors.Is(err, memory.ErrNotFound) {
+		t.Fatalf("LockAndLoad of an unknown session: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"net/http"
 	"testing"
 	"time"
@@ -93,4 +94,45 @@ func TestRedisDownAndBack(t *testing.T) {
 			t.Fatalf("history after restart: %+v", v.History)
 		}
 	})
+}
+
+// TestQdrantUnreachable starts the server with QDRANT_URL pointing at a
+// port nobody listens on: it starts and serves, /readyz says the vector
+// store is down, RAG tools answer error envelopes with guidance, and the
+// other tool families still answer.
+func TestQdrantUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	f := newFixture(t, appSetup{env: map[string]string{"QDRANT_URL": "http://" + addr}})
+
+	resp, body := f.do(t, request{method: http.MethodGet, path: "/readyz"})
+	expect(t, resp, body, http.StatusServiceUnavailable)
+	ready := decode[struct {
+		Checks map[string]struct {
+			Status string `json:"status"`
+		} `json:"checks"`
+	}](t, body)
+	if ready.Checks["vector_store"].Status != "unavailable" || ready.Checks["redis"].Status != "ok" || ready.Checks["gcs"].Status != "ok" {
+		t.Fatalf("readyz %s", body)
+	}
+
+	resp, body = f.do(t, request{method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+		json: map[string]any{"tool_calls": []map[string]any{
+			{"name": "db_get_lore_details", "arguments": map[string]any{"query": "Kaelith"}},
+			{"name": "gcs_get_champion_details", "arguments": map[string]any{"champion_name": "Kaelith"}},
+		}}})
+	expect(t, resp, body, http.StatusOK)
+	out := decode[struct {
+		Results []struct {
+			Status   string `json:"status"`
+			Guidance string `json:"guidance"`
+		} `json:"results"`
+	}](t, body)
+	if len(out.Results) != 2 || out.Results[0].Status != "error" || out.Results[0].Guidance == "" || out.Results[1].Status != "success" {
+		t.Fatalf("results %s", body)
+	}
 }

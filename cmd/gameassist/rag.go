@@ -55,6 +55,10 @@ func openStore(cfg config.Config, emb toolsrag.Embedder) (toolsrag.Store, func()
 	if err != nil {
 		return nil, nil, err
 	}
+	// The client's own version probe blocks start-up on an unreachable
+	// Qdrant and logs through the global logger; /readyz reports
+	// reachability instead.
+	qcfg.SkipCompatibilityCheck = true
 	client, err := qdrant.NewClient(qcfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("qdrant: %w", err)
