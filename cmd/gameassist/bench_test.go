@@ -219,13 +219,15 @@ func BenchmarkHTTPTurn(b *testing.B) {
 
 // BenchmarkHTTPTurnsConcurrent measures turns per second through the HTTP
 // API with 1, 16 and 64 sessions chatting at once (one turn at a time per
-// session), metrics and logs on.
+// session), metrics and logs on; then the baseline: the same LLM requests
+// replayed as bare go-openai call pairs with the same concurrency.
 func BenchmarkHTTPTurnsConcurrent(b *testing.B) {
 	for _, n := range []int{1, 16, 64} {
 		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
 			ba := newBenchApp(b, false)
 			sess := ba.sessions(b, n)
 			ba.turn(b, sess[0], len(ba.names)-1)
+			reqs0 := ba.fake.RequestCount()
 			var next atomic.Int64
 			var wg sync.WaitGroup
 			b.ResetTimer()
@@ -243,7 +245,35 @@ func BenchmarkHTTPTurnsConcurrent(b *testing.B) {
 			}
 			wg.Wait()
 			b.StopTimer()
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "turns/s")
+			turnsPerSec := float64(b.N) / time.Since(start).Seconds()
+
+			sent := ba.fake.Requests()[reqs0:]
+			cfg := openai.DefaultConfig("sk-test")
+			cfg.BaseURL = ba.fake.URL()
+			bare := openai.NewClientWithConfig(cfg)
+			var pair atomic.Int64
+			start = time.Now()
+			for range n {
+				wg.Go(func() {
+					for {
+						i := int(pair.Add(1)-1) * 2
+						if i+1 >= len(sent) {
+							return
+						}
+						for _, r := range sent[i : i+2] {
+							if _, err := bare.CreateChatCompletion(context.Background(), r); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					}
+				})
+			}
+			wg.Wait()
+			barePerSec := float64(len(sent)/2) / time.Since(start).Seconds()
+			b.ReportMetric(turnsPerSec, "turns/s")
+			b.ReportMetric(barePerSec, "bare2_pairs/s")
+			b.ReportMetric(barePerSec/turnsPerSec, "ratio")
 		})
 	}
 }
