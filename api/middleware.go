@@ -52,13 +52,17 @@ func (s *Server) observe() gin.HandlerFunc {
 		d := time.Since(start)
 		route := routeOf(c)
 		s.deps.Metrics.ObserveHTTP(route, c.Request.Method, c.Writer.Status(), d)
-		s.log.LogAttrs(c.Request.Context(), slog.LevelInfo, "http request",
+		attrs := []slog.Attr{
 			slog.String("request_id", requestID(c)),
 			slog.String("method", c.Request.Method),
 			slog.String("route", route),
 			slog.Int("status", c.Writer.Status()),
 			slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-		)
+		}
+		if sid := c.GetString(sessionIDKey); sid != "" {
+			attrs = append(attrs, slog.String("session_id", sid))
+		}
+		s.log.LogAttrs(c.Request.Context(), slog.LevelInfo, "http request", attrs...)
 	}
 }
 

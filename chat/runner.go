@@ -222,7 +222,8 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		s.r.log.LogAttrs(ctx, slog.LevelInfo, "tool call",
 			slog.String("tool", o.Name), slog.String("source", string(o.Source)),
 			slog.Float64("duration_ms", o.DurationMS), slog.String("status", string(o.Status)),
-			slog.Bool("truncated", o.Result.InternalInfo.Truncated), slog.String("session_id", s.session))
+			slog.Int("rows", o.Result.InternalInfo.Rows), slog.Bool("truncated", o.Result.InternalInfo.Truncated),
+			slog.String("session_id", s.session))
 	}
 	s.r.obs.ToolCalls(ctx, s.session, outs)
 	return outs

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -130,8 +131,44 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	if !r.OK() {
 		r.LLMCacheDuration = 0
 	}
+	r.InternalInfo.Rows = rowCount(r.Data)
 	e.fit(&r)
 	return r
+}
+
+// rowCount is how many items data holds: the length of a list, or of the
+// first list field of an object (a result's rows), else 1; 0 for nothing.
+func rowCount(data any) int {
+	v := reflect.ValueOf(data)
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return 0
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Invalid:
+		return 0
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 { // json.RawMessage
+			return 1
+		}
+		return v.Len()
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); v.Type().Field(i).IsExported() && f.Kind() == reflect.Slice && f.Type().Elem().Kind() != reflect.Uint8 {
+				return f.Len()
+			}
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			if e := reflect.ValueOf(iter.Value().Interface()); e.Kind() == reflect.Slice {
+				return e.Len()
+			}
+		}
+	}
+	return 1
 }
 
 // run calls the tool with timeout, panic recovery and retries.

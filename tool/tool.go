@@ -70,6 +70,9 @@ type InternalInfo struct {
 	Truncated    bool            `json:"truncated,omitempty"`
 	FullSize     int             `json:"full_size,omitempty"`
 	Attempts     int             `json:"attempts,omitempty"`
+	// Rows is how many items the data held before any cut (1 for a single
+	// object, 0 for none), for logs.
+	Rows int `json:"rows,omitempty"`
 }
 
 // Result is the envelope every tool returns (see DESIGN.md).

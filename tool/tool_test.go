@@ -319,3 +319,34 @@ func BenchmarkBaselineDirectCall(b *testing.B) {
 		_, _ = json.Marshal(r.Data)
 	}
 }
+
+func TestRowCount(t *testing.T) {
+	type list struct {
+		Total int              `json:"total"`
+		Items []map[string]int `json:"items"`
+	}
+	tests := []struct {
+		name string
+		data any
+		want int
+	}{
+		{name: "nil", data: nil, want: 0},
+		{name: "slice", data: []int{1, 2, 3}, want: 3},
+		{name: "struct with a list", data: list{Total: 9, Items: make([]map[string]int, 4)}, want: 4},
+		{name: "pointer to struct", data: &list{Items: make([]map[string]int, 2)}, want: 2},
+		{name: "map with a list", data: map[string]any{"total": 2, "rows": []any{1, 2}}, want: 2},
+		{name: "single object", data: map[string]any{"name": "Kaelith"}, want: 1},
+		{name: "text", data: "No rows returned", want: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeTool{spec: tool.Spec{Name: "gcs_rows"}, fn: func(context.Context, json.RawMessage, int) (tool.Result, error) {
+				return tool.Success("ok", tt.data), nil
+			}}
+			r := newExec(t, tool.ExecutorOptions{}, f).Execute(context.Background(), tool.Call{Name: "gcs_rows"})
+			if r.InternalInfo.Rows != tt.want {
+				t.Fatalf("rows = %d, want %d", r.InternalInfo.Rows, tt.want)
+			}
+		})
+	}
+}
