@@ -24,18 +24,27 @@ type sessionView struct {
 	History []memory.Message `json:"history"`
 }
 
-func (s *Server) adminSession(c *gin.Context) {
+// sessionMeta reads the meta of the session named in the route; on failure
+// it has answered and reports false.
+func (s *Server) sessionMeta(c *gin.Context) (memory.Meta, bool) {
 	if s.deps.Sessions == nil {
 		s.fail(c, errUnavailable("session store"))
-		return
+		return memory.Meta{}, false
 	}
-	ctx, id := c.Request.Context(), c.Param("id")
-	meta, err := s.deps.Sessions.Session(ctx, id)
+	meta, err := s.deps.Sessions.Session(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		s.fail(c, err)
+		return memory.Meta{}, false
+	}
+	return meta, true
+}
+
+func (s *Server) adminSession(c *gin.Context) {
+	meta, ok := s.sessionMeta(c)
+	if !ok {
 		return
 	}
-	hist, err := s.deps.Sessions.History(ctx, id)
+	hist, err := s.deps.Sessions.History(c.Request.Context(), meta.ID)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -66,17 +75,11 @@ type cacheView struct {
 }
 
 func (s *Server) adminCache(c *gin.Context) {
-	if s.deps.Sessions == nil {
-		s.fail(c, errUnavailable("session store"))
+	meta, ok := s.sessionMeta(c)
+	if !ok {
 		return
 	}
-	ctx, id := c.Request.Context(), c.Param("id")
-	meta, err := s.deps.Sessions.Session(ctx, id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	entries, err := s.deps.Sessions.Cache(ctx, id)
+	entries, err := s.deps.Sessions.Cache(c.Request.Context(), meta.ID)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -97,16 +100,11 @@ func (s *Server) adminCache(c *gin.Context) {
 }
 
 func (s *Server) adminClearCache(c *gin.Context) {
-	if s.deps.Sessions == nil {
-		s.fail(c, errUnavailable("session store"))
+	meta, ok := s.sessionMeta(c)
+	if !ok {
 		return
 	}
-	ctx, id := c.Request.Context(), c.Param("id")
-	if _, err := s.deps.Sessions.Session(ctx, id); err != nil {
-		s.fail(c, err)
-		return
-	}
-	n, err := s.deps.Sessions.ClearCache(ctx, id)
+	n, err := s.deps.Sessions.ClearCache(c.Request.Context(), meta.ID)
 	if err != nil {
 		s.fail(c, err)
 		return

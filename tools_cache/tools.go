@@ -67,20 +67,6 @@ type pageArgs struct {
 	Offset     *int    `json:"offset"`
 }
 
-// decode reads args into v, refusing unknown fields.
-func decode(name string, args json.RawMessage, v any) (tool.Result, bool) {
-	if len(strings.TrimSpace(string(args))) == 0 {
-		args = json.RawMessage(`{}`)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(args)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return tool.Failure("Invalid arguments for "+name+".", err.Error(),
-			"Call "+name+" again with arguments that match its parameter schema."), false
-	}
-	return tool.Result{}, true
-}
-
 // eq compares an optional filter case-insensitively.
 func eq(filter *string, v string) bool {
 	return filter == nil || strings.EqualFold(strings.TrimSpace(*filter), v)
@@ -152,7 +138,7 @@ func (t *ChampionsList) Call(_ context.Context, args json.RawMessage) (tool.Resu
 		Affinity *string `json:"affinity"`
 		Role     *string `json:"role"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	d := t.snap.cur.Load()
@@ -201,7 +187,7 @@ func (t *BossesList) Call(_ context.Context, args json.RawMessage) (tool.Result,
 		Affinity   *string `json:"affinity"`
 		Difficulty *string `json:"difficulty"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	d := t.snap.cur.Load()
@@ -218,7 +204,7 @@ type FactionsList struct{ listBase }
 // Call lists factions.
 func (t *FactionsList) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
 	var a pageArgs
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	d := t.snap.cur.Load()
@@ -238,7 +224,7 @@ func (t *DungeonsList) Call(_ context.Context, args json.RawMessage) (tool.Resul
 		pageArgs
 		Kind *string `json:"kind"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	d := t.snap.cur.Load()
@@ -258,7 +244,7 @@ func (t *GearSetsList) Call(_ context.Context, args json.RawMessage) (tool.Resul
 		pageArgs
 		BestFor *string `json:"best_for"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	d := t.snap.cur.Load()

@@ -194,7 +194,7 @@ func (t *ChampionDetails) Call(ctx context.Context, args json.RawMessage) (tool.
 	var a struct {
 		ChampionName string `json:"champion_name"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	id, r, err := t.championByName(ctx, t.spec.Name, a.ChampionName)
@@ -235,7 +235,7 @@ func (t *CharacterDetailsByID) Call(ctx context.Context, args json.RawMessage) (
 	var a struct {
 		CharacterID *int64 `json:"character_id"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	if a.CharacterID == nil {
@@ -255,7 +255,7 @@ func (t *ChampionSkills) Call(ctx context.Context, args json.RawMessage) (tool.R
 	var a struct {
 		ChampionName string `json:"champion_name"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	id, r, err := t.championByName(ctx, t.spec.Name, a.ChampionName)
@@ -310,7 +310,7 @@ type findArgs struct {
 // Call runs the search.
 func (t *FindChampions) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
 	var a findArgs
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	var where []string
@@ -436,7 +436,7 @@ func (t *CompareCharacters) Call(ctx context.Context, args json.RawMessage) (too
 	var a struct {
 		Names []string `json:"names"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	if len(a.Names) < 2 || len(a.Names) > 5 {
@@ -541,7 +541,7 @@ func (t *ChampionsByFaction) Call(ctx context.Context, args json.RawMessage) (to
 		FactionName string  `json:"faction_name"`
 		Rarity      *string `json:"rarity"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	fid, r, err := t.byNameOrID(ctx, kindFaction(), t.spec.Name, &a.FactionName, nil)
@@ -608,7 +608,7 @@ func (t *ChampionsByEffect) Call(ctx context.Context, args json.RawMessage) (too
 		Effect string `json:"effect"`
 		Limit  *int   `json:"limit"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	effect := normEffect(a.Effect)
@@ -684,7 +684,7 @@ func (t *RecommendGear) Call(ctx context.Context, args json.RawMessage) (tool.Re
 	var a struct {
 		ChampionName string `json:"champion_name"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	id, r, err := t.championByName(ctx, t.spec.Name, a.ChampionName)

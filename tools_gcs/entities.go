@@ -76,7 +76,7 @@ func (t *BossDetails) Call(ctx context.Context, args json.RawMessage) (tool.Resu
 		BossName *string `json:"boss_name"`
 		BossID   *int64  `json:"boss_id"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	id, r, err := t.byNameOrID(ctx, kindBoss(), t.spec.Name, a.BossName, a.BossID)
@@ -231,7 +231,7 @@ type RankedCounter struct {
 // applying its weaknesses and affinity advantage.
 func (t *CountersForBoss) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
 	var a bossArgs
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	if a.BossID != nil {
@@ -364,7 +364,7 @@ func (t *FactionDetails) Call(ctx context.Context, args json.RawMessage) (tool.R
 		FactionName *string `json:"faction_name"`
 		FactionID   *int64  `json:"faction_id"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	id, r, err := t.byNameOrID(ctx, kindFaction(), t.spec.Name, a.FactionName, a.FactionID)
@@ -408,7 +408,7 @@ func (t *DungeonDetails) Call(ctx context.Context, args json.RawMessage) (tool.R
 		DungeonName *string `json:"dungeon_name"`
 		DungeonID   *int64  `json:"dungeon_id"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	id, r, err := t.byNameOrID(ctx, kindDungeon(), t.spec.Name, a.DungeonName, a.DungeonID)
@@ -478,7 +478,7 @@ func (t *GearSetDetails) Call(ctx context.Context, args json.RawMessage) (tool.R
 		GearSetName *string `json:"gear_set_name"`
 		GearSetID   *int64  `json:"gear_set_id"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	id, r, err := t.byNameOrID(ctx, kindGearSet(), t.spec.Name, a.GearSetName, a.GearSetID)
@@ -523,7 +523,7 @@ func (t *MasteryDetails) Call(ctx context.Context, args json.RawMessage) (tool.R
 		MasteryName *string `json:"mastery_name"`
 		MasteryID   *int64  `json:"mastery_id"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	id, r, err := t.byNameOrID(ctx, kindMastery(), t.spec.Name, a.MasteryName, a.MasteryID)

@@ -44,7 +44,7 @@ func (t *DBTables) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 		Filter     string `json:"filter"`
 		IgnoreCase *bool  `json:"ignore_case"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	ignore := a.IgnoreCase == nil || *a.IgnoreCase
@@ -91,7 +91,7 @@ func (t *DBSchema) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 	var a struct {
 		Tables []string `json:"tables"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	if len(a.Tables) == 0 {
@@ -234,7 +234,7 @@ func (t *DBQuery) Call(ctx context.Context, args json.RawMessage) (tool.Result, 
 		SQL    string          `json:"sql"`
 		Params json.RawMessage `json:"params"`
 	}
-	if r, ok := decode(t.spec.Name, args, &a); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
 		return r, nil
 	}
 	params, bad := decodeParams(a.Params)

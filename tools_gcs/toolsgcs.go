@@ -7,7 +7,6 @@ package toolsgcs
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -124,21 +123,6 @@ func specTable() map[string]tool.Spec {
 		"gcs_db_query": sqlSpec("Run one read-only SELECT on the GCS game database with named parameters (:name). " +
 			"Returns at most 50 rows in a numbered vertical format. Check gcs_db_schema first."),
 	}
-}
-
-// decode reads args into v, refusing unknown fields; a failure is an error
-// envelope for the model.
-func decode(name string, args json.RawMessage, v any) (tool.Result, bool) {
-	if len(strings.TrimSpace(string(args))) == 0 {
-		args = json.RawMessage(`{}`)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(args)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return tool.Failure("Invalid arguments for "+name+".", err.Error(),
-			"Call "+name+" again with arguments that match its parameter schema."), false
-	}
-	return tool.Result{}, true
 }
 
 // backendErr wraps a database failure; busy and locked are worth a retry.

@@ -139,19 +139,6 @@ func NewTools(retriever *Retriever, logger *slog.Logger, opts ToolsOptions) ([]t
 	return out, nil
 }
 
-// decodeArgs unmarshals args into v and reports a failure envelope when
-// they do not fit.
-func decodeArgs(name string, args json.RawMessage, v any) (tool.Result, bool) {
-	if len(args) == 0 {
-		args = json.RawMessage(`{}`)
-	}
-	if err := json.Unmarshal(args, v); err != nil {
-		return tool.Failure("Invalid arguments for "+name+".", err.Error(),
-			"Call "+name+" again with arguments that match its parameter schema."), false
-	}
-	return tool.Result{}, true
-}
-
 func requireText(name, param, v string, maxLen int) (string, tool.Result, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -202,7 +189,7 @@ func (t *entityTool) Spec() tool.Spec { return t.spec }
 // Call implements tool.Tool.
 func (t *entityTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
 	var in map[string]any
-	if r, ok := decodeArgs(t.spec.Name, args, &in); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
 		return r, nil
 	}
 	raw, _ := in[t.param].(string)
@@ -369,7 +356,7 @@ func (t *searchTool) Spec() tool.Spec { return t.spec }
 // Call implements tool.Tool.
 func (t *searchTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
 	var in map[string]any
-	if r, ok := decodeArgs(t.spec.Name, args, &in); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
 		return r, nil
 	}
 	raw, _ := in[t.param].(string)
@@ -426,7 +413,7 @@ func (t *semanticTool) Call(ctx context.Context, args json.RawMessage) (tool.Res
 		TopK    *int       `json:"top_k"`
 		Filters filterArgs `json:"filters"`
 	}
-	if r, ok := decodeArgs(t.spec.Name, args, &in); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
 		return r, nil
 	}
 	q, r, ok := requireText(t.spec.Name, "query", in.Query, 500)
@@ -475,7 +462,7 @@ func (t *listTool) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 		Filters filterArgs `json:"filters"`
 		Limit   *int       `json:"limit"`
 	}
-	if r, ok := decodeArgs(t.spec.Name, args, &in); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
 		return r, nil
 	}
 	limit := 50
@@ -525,7 +512,7 @@ func (t *documentTool) Call(ctx context.Context, args json.RawMessage) (tool.Res
 	var in struct {
 		DocumentID string `json:"document_id"`
 	}
-	if r, ok := decodeArgs(t.spec.Name, args, &in); !ok {
+	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
 		return r, nil
 	}
 	id, r, ok := requireText(t.spec.Name, "document_id", in.DocumentID, 128)
