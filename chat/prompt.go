@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -113,15 +114,11 @@ func cacheSection(entries []memory.CacheEntry) string {
 }
 
 func compactJSON(raw json.RawMessage) string {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
 		return string(raw)
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return string(raw)
-	}
-	return string(b)
+	return b.String()
 }
 
 // windowHistory keeps the newest whole exchanges of history whose messages

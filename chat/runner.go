@@ -312,11 +312,18 @@ func argsJSON(args json.RawMessage) json.RawMessage {
 	return b
 }
 
+// decodeResult reads a stored envelope; its data stays raw JSON, so serving
+// it again re-encodes nothing.
 func decodeResult(raw json.RawMessage) (tool.Result, error) {
-	var r tool.Result
-	if err := json.Unmarshal(raw, &r); err != nil {
+	var stored struct {
+		tool.Result
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &stored); err != nil {
 		return tool.Result{}, err
 	}
+	r := stored.Result
+	r.Data = stored.Data
 	if r.Status == "" {
 		return tool.Result{}, errors.New("result without status")
 	}

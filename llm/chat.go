@@ -65,7 +65,7 @@ func (c *Client) chatRequest(req Request) (openai.ChatCompletionRequest, error) 
 		out.Messages = append(out.Messages, om)
 	}
 	for _, s := range req.Tools {
-		t, err := toTool(s)
+		t, err := c.toTool(s)
 		if err != nil {
 			return openai.ChatCompletionRequest{}, err
 		}
@@ -104,7 +104,7 @@ func toMessage(m Message) (openai.ChatCompletionMessage, error) {
 
 // toTool offers a tool.Spec as a function whose parameters are the Spec's
 // JSON Schema, sent verbatim.
-func toTool(s tool.Spec) (openai.Tool, error) {
+func (c *Client) toTool(s tool.Spec) (openai.Tool, error) {
 	if s.Name == "" {
 		return openai.Tool{}, errors.New("tool without a name")
 	}
@@ -112,7 +112,7 @@ func toTool(s tool.Spec) (openai.Tool, error) {
 	if len(params) == 0 {
 		params = json.RawMessage(emptyObjectSchema)
 	}
-	if !json.Valid(params) {
+	if !c.schemas.valid(params) {
 		return openai.Tool{}, fmt.Errorf("tool %s: parameters are not valid JSON", s.Name)
 	}
 	return openai.Tool{

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -73,6 +75,35 @@ type Client struct {
 	secret      string
 	// sleep waits between attempts; tests replace it to record the waits.
 	sleep func(ctx context.Context, d time.Duration) error
+	// schemas remembers tool parameter schemas already checked: the same
+	// specs go out with every request of every turn.
+	schemas schemaMemo
+}
+
+// schemaMemo remembers JSON documents found valid (bounded; it starts over
+// when full).
+type schemaMemo struct {
+	mu   sync.Mutex
+	seen map[string]struct{}
+}
+
+func (m *schemaMemo) valid(doc []byte) bool {
+	m.mu.Lock()
+	_, ok := m.seen[string(doc)]
+	m.mu.Unlock()
+	if ok {
+		return true
+	}
+	if !json.Valid(doc) {
+		return false
+	}
+	m.mu.Lock()
+	if m.seen == nil || len(m.seen) >= 1024 {
+		m.seen = make(map[string]struct{}, 64)
+	}
+	m.seen[string(doc)] = struct{}{}
+	m.mu.Unlock()
+	return true
 }
 
 // New checks opts and builds a Client; it makes no request.
