@@ -19,6 +19,8 @@ const (
 	IntentMatchup    Intent = "matchup"     // is this champion good against this boss
 	IntentLore       Intent = "lore"        // story of an entity
 	IntentScreenHelp Intent = "screen_help" // how the current screen works
+	IntentGear       Intent = "gear"        // which gear a champion should wear
+	IntentKnowledge  Intent = "knowledge"   // a game question naming no entity: search the docs
 )
 
 // Tool names the responder calls.
@@ -30,6 +32,8 @@ const (
 	toolCounters = "gcs_find_counters_for_boss"
 	toolLore     = "db_get_lore_details"
 	toolUX       = "db_get_ux_details"
+	toolGear     = "gcs_recommend_gear"
+	toolSearch   = "rag_semantic_search"
 )
 
 // maxDetails bounds how many entities one answer details.
@@ -115,6 +119,9 @@ func (r *Responder) Plan(ctx context.Context, message, screen string) Plan {
 		} else {
 			details(champs...)
 		}
+	case len(champs) >= 1 && len(bosses) == 0 && isGear(text) && r.names[toolGear]:
+		p.Intent = IntentGear
+		add(toolGear, map[string]string{"champion_name": champs[0].Name})
 	case len(champs) >= 1 && len(bosses) >= 1:
 		p.Intent = IntentMatchup
 		add(toolChampion, map[string]string{"champion_name": champs[0].Name})
@@ -128,6 +135,11 @@ func (r *Responder) Plan(ctx context.Context, message, screen string) Plan {
 	case isScreenHelp(text) && screen != "":
 		p.Intent = IntentScreenHelp
 		add(toolUX, map[string]string{"query": screen})
+	case len(ents) == 0 && len(toks) >= 3 && r.names[toolSearch]:
+		// A game question about no particular entity ("how does affinity
+		// work?"): the FAQ, mechanics and guides may answer it.
+		p.Intent = IntentKnowledge
+		add(toolSearch, map[string]any{"query": clipRunes(strings.TrimSpace(message), 300), "top_k": 3})
 	default:
 		p.Intent = IntentHelp
 	}
@@ -144,6 +156,10 @@ func isLore(text string) bool {
 func isScreenHelp(text string) bool {
 	return contains(text, "this screen", "this page", "this menu", "this window", "this tab", "how do i use", "how does this work",
 		"how to use", "what can i do here", "what am i looking at", "what is this", "what s this", "whats this", "help", "where am i")
+}
+
+func isGear(text string) bool {
+	return contains(text, "gear", "set", "sets", "artifact", "artifacts", "equip", "equipment", "build", "wear")
 }
 
 func isCompare(text string) bool {

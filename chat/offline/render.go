@@ -36,9 +36,13 @@ func (r *Responder) render(p Plan, outs []tool.Outcome) string {
 				renderDetails(&b, o)
 			}
 		}
-	case IntentLore, IntentScreenHelp:
+	case IntentLore, IntentScreenHelp, IntentKnowledge:
 		for _, o := range outs {
 			renderPassages(&b, o, p)
+		}
+	case IntentGear:
+		if o, ok := first(byName[toolGear]); ok {
+			renderGear(&b, p, o)
 		}
 	default:
 		for _, o := range outs {
@@ -677,4 +681,37 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// renderGear lists the recommended gear sets with why and where to farm them.
+func renderGear(b *strings.Builder, p Plan, o tool.Outcome) {
+	if failed(b, o) {
+		return
+	}
+	sets := objectArray(decode(o.Result), "recommendations", "gear_sets", "sets")
+	if len(sets) == 0 {
+		b.WriteString("I have no gear recommendation for that champion.\n")
+		return
+	}
+	who := "this champion"
+	if len(p.Entities) > 0 {
+		who = p.Entities[0].Name
+	}
+	fmt.Fprintf(b, "Gear for %s:\n", who)
+	for i, s := range sets {
+		if i == 3 {
+			break
+		}
+		line := "- " + scalar(s["name"])
+		if bonus := scalar(s["stat_bonus"]); bonus != "" {
+			line += " (" + bonus + ")"
+		}
+		if why := scalar(s["reason"]); why != "" {
+			line += ": " + why
+		}
+		if where := scalar(s["farm_in"]); where != "" {
+			line += ". Farm it in " + where
+		}
+		b.WriteString(line + ".\n")
+	}
 }

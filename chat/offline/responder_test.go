@@ -145,6 +145,17 @@ func newWorld(t testing.TB) *world {
 			fn: func(args map[string]any) tool.Result {
 				return tool.Success("ok", map[string]any{"results": []map[string]any{{"title": fmt.Sprint(args["query"]), "text": "Long ago, " + fmt.Sprint(args["query"]) + " walked the dawn roads."}}})
 			}},
+		detail("gcs_recommend_gear", "champion_name", champions, func(it map[string]any) map[string]any {
+			return map[string]any{"champion": map[string]any{"name": it["name"]}, "recommendations": []map[string]any{
+				{"name": "Warlord", "stat_bonus": "ATK +15%", "reason": "made for Attack champions", "farm_in": "Fire Knight's Castle"},
+			}}
+		}),
+		{spec: tool.Spec{Name: "rag_semantic_search", Category: tool.CategoryRAG,
+			Parameters: schema(`"query":{"type":"string","minLength":1},"top_k":{"type":"integer"}`, "query")},
+			fn: func(args map[string]any) tool.Result {
+				return tool.Success("ok", map[string]any{"passages": []map[string]any{{"document_id": "faq-what-is-affinity",
+					"title": "What does affinity do?", "section": "Answer", "text": "Magic beats Force, Force beats Spirit and Spirit beats Magic."}}})
+			}},
 		{spec: tool.Spec{Name: "db_get_ux_details", Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1}`, "query")},
 			fn: func(args map[string]any) tool.Result {
 				return tool.Success("ok", map[string]any{"results": []map[string]any{{"title": fmt.Sprint(args["query"]), "text": "This screen shows a champion's stats and skills."}}})
@@ -212,7 +223,9 @@ func TestPlan(t *testing.T) {
 		{"screen help", "what is this screen?", "ChampionFeatureModelsPresenter", IntentScreenHelp, []string{`db_get_ux_details {"query":"ChampionFeatureModelsPresenter"}`}},
 		{"screen help how", "how do I use this", "HeroesScreen", IntentScreenHelp, []string{`db_get_ux_details {"query":"HeroesScreen"}`}},
 		{"nothing", "hello there", "", IntentHelp, nil},
-		{"common word not fuzzy", "the night is dark", "", IntentHelp, nil},
+		{"common words are a question for the docs", "the night is dark", "", IntentKnowledge, []string{`rag_semantic_search {"query":"the night is dark","top_k":3}`}},
+		{"gear", "which gear set should Kaelith use?", "", IntentGear, []string{`gcs_recommend_gear {"champion_name":"Kaelith"}`}},
+		{"game question", "how does affinity work?", "", IntentKnowledge, []string{`rag_semantic_search {"query":"how does affinity work?","top_k":3}`}},
 		{"empty", "", "", IntentHelp, nil},
 	}
 	for _, tc := range tests {
@@ -251,6 +264,8 @@ func TestAnswer(t *testing.T) {
 		{"screen help", "what is this screen", "ChampionFeatureModelsPresenter", []string{"ChampionFeatureModelsPresenter", "stats and skills"}, nil},
 		{"help", "hi!", "", []string{"Tell me about Kaelith", "Who counters Fire Knight?"}, nil},
 		{"faction", "Shadowkin", "", []string{"Shadowkin", "Light"}, nil},
+		{"gear", "what gear should kaelith wear", "", []string{"Gear for Kaelith", "Warlord (ATK +15%)", "Fire Knight's Castle"}, nil},
+		{"game question", "how does affinity work?", "", []string{"What does affinity do?", "Magic beats Force"}, []string{"Here is what I can help with"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
