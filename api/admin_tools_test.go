@@ -175,3 +175,27 @@ func TestHealthAndReady(t *testing.T) {
 		})
 	}
 }
+
+func TestWebPages(t *testing.T) {
+	ts := newTestServer(t, "")
+	tests := []struct {
+		path, wantType string
+		want           int
+	}{
+		{"/web/", "text/html", http.StatusOK},
+		{"/web/admin.html", "text/html", http.StatusOK},
+		{"/web/chat.js", "javascript", http.StatusOK},
+		{"/web/nope.js", "", http.StatusNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			resp, _ := do(t, http.MethodGet, ts.URL+tt.path, "", nil)
+			if resp.StatusCode != tt.want || !strings.Contains(resp.Header.Get("Content-Type"), tt.wantType) {
+				t.Fatalf("%s: %d %s", tt.path, resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+			if resp.Header.Get("Content-Security-Policy") == "" {
+				t.Error("no Content-Security-Policy")
+			}
+		})
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/stats"
 	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/web"
 )
 
 // Check is one dependency probed by /readyz.
@@ -174,6 +175,10 @@ func (s *Server) routes() {
 	r.GET("/readyz", s.readyz)
 	r.GET("/metrics", s.metrics)
 	r.GET("/openapi.json", s.openapi)
+	// The chat widget demo and the admin cache inspector (static pages).
+	pages := gin.WrapH(http.StripPrefix("/web", web.Handler()))
+	r.GET("/web/*filepath", pages)
+	r.HEAD("/web/*filepath", pages)
 
 	v1 := r.Group("/v1")
 	v1.POST("/sessions", s.createSession)

@@ -44,6 +44,8 @@ type BossEntry struct {
 	Affinity   string `json:"affinity"`
 	Difficulty string `json:"difficulty"`
 	Dungeon    string `json:"dungeon,omitempty"`
+	// Names holds the display names that differ from Name, by locale.
+	Names map[string]string `json:"names,omitempty"`
 
 	search []string
 }
@@ -54,6 +56,8 @@ type FactionEntry struct {
 	Name      string `json:"name"`
 	Alignment string `json:"alignment"`
 	Champions int    `json:"champions"`
+	// Names holds the display names that differ from Name, by locale.
+	Names map[string]string `json:"names,omitempty"`
 
 	search []string
 }
@@ -229,6 +233,7 @@ func load(ctx context.Context, db *sql.DB) (*data, error) {
 			return err
 		}
 		f.search = searchNames(f.Name, d.names[f.ID])
+		f.Names = otherNames(f.Name, d.names[f.ID])
 		d.factions = append(d.factions, f)
 		d.factionByID[f.ID] = f
 		return nil
@@ -254,6 +259,7 @@ func load(ctx context.Context, db *sql.DB) (*data, error) {
 			return err
 		}
 		b.search = searchNames(b.Name, d.names[b.ID])
+		b.Names = otherNames(b.Name, d.names[b.ID])
 		d.bosses = append(d.bosses, b)
 		return nil
 	}); err != nil {
@@ -297,6 +303,21 @@ func each(ctx context.Context, tx *sql.Tx, query string, fn func(*sql.Rows) erro
 		}
 	}
 	return rows.Err()
+}
+
+// otherNames returns the display names that differ from name, so players
+// (and the offline responder) can use a localized name; nil when none do.
+func otherNames(name string, names map[string]string) map[string]string {
+	var out map[string]string
+	for loc, n := range names {
+		if n != "" && n != name {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[loc] = n
+		}
+	}
+	return out
 }
 
 // searchNames returns the lower-cased names of an entity, deduplicated.
