@@ -33,8 +33,10 @@ func (s *Server) listTools(c *gin.Context) {
 		if aliases == nil {
 			aliases = []string{}
 		}
-		out = append(out, toolView{Name: sp.Name, Description: sp.Description, Category: sp.Category,
-			Aliases: aliases, Parameters: params, CacheDuration: sp.CacheDuration, OfferedToLLM: s.deps.OfferedToLLM(sp)})
+		out = append(out, toolView{
+			Name: sp.Name, Description: sp.Description, Category: sp.Category,
+			Aliases: aliases, Parameters: params, CacheDuration: sp.CacheDuration, OfferedToLLM: s.deps.OfferedToLLM(sp),
+		})
 	}
 	c.JSON(http.StatusOK, gin.H{"tools": out})
 }

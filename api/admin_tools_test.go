@@ -19,8 +19,10 @@ import (
 type echoTool struct{}
 
 func (echoTool) Spec() tool.Spec {
-	return tool.Spec{Name: "gcs_echo", Description: "echo a name", Category: tool.CategoryGCS, CacheDuration: 3,
-		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","maxLength":50}},"required":["name"],"additionalProperties":false}`)}
+	return tool.Spec{
+		Name: "gcs_echo", Description: "echo a name", Category: tool.CategoryGCS, CacheDuration: 3,
+		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","maxLength":50}},"required":["name"],"additionalProperties":false}`),
+	}
 }
 
 func (echoTool) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {

@@ -34,8 +34,10 @@ func BenchmarkScreenEvent(b *testing.B) {
 	sleepy(e.box.get("gcs_get_boss_details"), 6*time.Millisecond)
 	ctx := context.Background()
 	screen := func(i int) screens.Screen {
-		return screens.Screen{Name: "ChampionFeatureModelsPresenter",
-			Data: json.RawMessage(fmt.Sprintf(`{"ChampionConfigId": %d, "BossName": "Fire Knight"}`, 1001+i%500))}
+		return screens.Screen{
+			Name: "ChampionFeatureModelsPresenter",
+			Data: json.RawMessage(fmt.Sprintf(`{"ChampionConfigId": %d, "BossName": "Fire Knight"}`, 1001+i%500)),
+		}
 	}
 
 	b.Run("tools-one-by-one-baseline", func(b *testing.B) {

@@ -67,10 +67,12 @@ func newToolboxOpts(t testing.TB, noCache bool) *toolbox {
 	}
 	bossList := []map[string]any{{"id": 5001, "name": "Fire Knight"}}
 	list := func(name, field string, items []map[string]any) *countingTool {
-		return &countingTool{spec: tool.Spec{Name: name, Category: tool.CategoryCache},
+		return &countingTool{
+			spec: tool.Spec{Name: name, Category: tool.CategoryCache},
 			fn: func(context.Context, map[string]any) (tool.Result, error) {
 				return tool.Success("ok", map[string]any{"total": len(items), "last_updated": "2024-01-01", field: items}), nil
-			}}
+			},
+		}
 	}
 	champDetails := func(_ context.Context, a map[string]any) (tool.Result, error) {
 		name, _ := a["champion_name"].(string)
@@ -86,27 +88,47 @@ func newToolboxOpts(t testing.TB, noCache bool) *toolbox {
 		return tool.Failure("No champion named "+name+".", "not found", "Check the name with cache_get_champions_list."), nil
 	}
 	tools := []*countingTool{
-		{spec: tool.Spec{Name: "gcs_get_champion_details", Category: tool.CategoryGCS, CacheDuration: 3,
-			Parameters: objSchema(`"champion_name":{"type":"string","minLength":1}`, "champion_name"), Aliases: []string{"champion_details"}},
-			fn: champDetails},
-		{spec: tool.Spec{Name: "gcs_get_boss_details", Category: tool.CategoryGCS, CacheDuration: 0,
-			Parameters: objSchema(`"boss_name":{"type":"string","minLength":1}`, "boss_name")}},
-		{spec: tool.Spec{Name: "gcs_find_counters_for_boss", Category: tool.CategoryGCS,
-			Parameters: objSchema(`"boss_name":{"type":"string","minLength":1}`, "boss_name")},
+		{
+			spec: tool.Spec{
+				Name: "gcs_get_champion_details", Category: tool.CategoryGCS, CacheDuration: 3,
+				Parameters: objSchema(`"champion_name":{"type":"string","minLength":1}`, "champion_name"), Aliases: []string{"champion_details"},
+			},
+			fn: champDetails,
+		},
+		{spec: tool.Spec{
+			Name: "gcs_get_boss_details", Category: tool.CategoryGCS, CacheDuration: 0,
+			Parameters: objSchema(`"boss_name":{"type":"string","minLength":1}`, "boss_name"),
+		}},
+		{
+			spec: tool.Spec{
+				Name: "gcs_find_counters_for_boss", Category: tool.CategoryGCS,
+				Parameters: objSchema(`"boss_name":{"type":"string","minLength":1}`, "boss_name"),
+			},
 			fn: func(context.Context, map[string]any) (tool.Result, error) {
 				return tool.Success("ok", map[string]any{"counters": []map[string]any{{"name": "Kaelith", "reason": "decreases DEF"}}}), nil
-			}},
-		{spec: tool.Spec{Name: "db_get_ux_details", Category: tool.CategoryRAG, CacheDuration: 2,
-			Parameters: objSchema(`"query":{"type":"string","minLength":1}`, "query")}},
-		{spec: tool.Spec{Name: "db_get_lore_details", Category: tool.CategoryRAG, CacheDuration: 3,
-			Parameters: objSchema(`"query":{"type":"string","minLength":1}`, "query")}},
-		{spec: tool.Spec{Name: "gcs_get_character_details_by_id", Category: tool.CategoryGCS, CacheDuration: 3,
-			Parameters: objSchema(`"character_id":{"type":"integer","minimum":1}`, "character_id")}},
-		{spec: tool.Spec{Name: "gcs_broken", Category: tool.CategoryGCS, CacheDuration: 3,
-			Parameters: objSchema(`"x":{"type":"integer"}`)},
+			},
+		},
+		{spec: tool.Spec{
+			Name: "db_get_ux_details", Category: tool.CategoryRAG, CacheDuration: 2,
+			Parameters: objSchema(`"query":{"type":"string","minLength":1}`, "query"),
+		}},
+		{spec: tool.Spec{
+			Name: "db_get_lore_details", Category: tool.CategoryRAG, CacheDuration: 3,
+			Parameters: objSchema(`"query":{"type":"string","minLength":1}`, "query"),
+		}},
+		{spec: tool.Spec{
+			Name: "gcs_get_character_details_by_id", Category: tool.CategoryGCS, CacheDuration: 3,
+			Parameters: objSchema(`"character_id":{"type":"integer","minimum":1}`, "character_id"),
+		}},
+		{
+			spec: tool.Spec{
+				Name: "gcs_broken", Category: tool.CategoryGCS, CacheDuration: 3,
+				Parameters: objSchema(`"x":{"type":"integer"}`),
+			},
 			fn: func(context.Context, map[string]any) (tool.Result, error) {
 				return tool.Failure("It broke.", "broken", "Do not retry."), nil
-			}},
+			},
+		},
 		{spec: tool.Spec{Name: "sql_query", Category: tool.CategorySQL, Parameters: objSchema(`"sql":{"type":"string"}`, "sql")}},
 		list("cache_get_champions_list", "champions", champs),
 		list("cache_get_bosses_list", "bosses", bossList),

@@ -158,8 +158,10 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		} else if e, ok := s.cache[p.key]; ok {
 			if res, err := decodeResult(e.Result); err == nil {
 				p.source = tool.SourceCache
-				outs[i] = tool.Outcome{Name: p.name, Arguments: p.shown, Source: tool.SourceCache, Status: res.Status,
-					DurationMS: ms(time.Since(p.start)), Result: res}
+				outs[i] = tool.Outcome{
+					Name: p.name, Arguments: p.shown, Source: tool.SourceCache, Status: res.Status,
+					DurationMS: ms(time.Since(p.start)), Result: res,
+				}
 				s.done[p.key] = outs[i]
 				s.hits = append(s.hits, p.key)
 			} else {
@@ -184,8 +186,10 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		wg.Go(func() {
 			p := preps[i]
 			res := s.r.execute(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args}, p.key, version)
-			outs[i] = tool.Outcome{Name: p.name, Arguments: p.shown, Source: p.source, Status: res.Status,
-				DurationMS: ms(time.Since(p.start)), Result: res}
+			outs[i] = tool.Outcome{
+				Name: p.name, Arguments: p.shown, Source: p.source, Status: res.Status,
+				DurationMS: ms(time.Since(p.start)), Result: res,
+			}
 		})
 	}
 	wg.Wait()
@@ -208,8 +212,10 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		if err != nil {
 			continue
 		}
-		s.puts = append(s.puts, memory.CacheEntry{Key: p.key, Tool: p.name, Parameters: p.args, Result: raw,
-			CachedAt: s.exchange, Duration: d, DataVersion: version})
+		s.puts = append(s.puts, memory.CacheEntry{
+			Key: p.key, Tool: p.name, Parameters: p.args, Result: raw,
+			CachedAt: s.exchange, Duration: d, DataVersion: version,
+		})
 	}
 	for i, p := range preps {
 		if p.dupOf >= 0 {

@@ -32,16 +32,36 @@ func TestRunnerDuplicates(t *testing.T) {
 		want    []string // sources per batch
 		runs    int
 	}{
-		{"same call twice in one batch", [][]tool.Call{{call("gcs_get_champion_details", champ), call("gcs_get_champion_details", champ)}},
-			[]string{"executed,duplicate"}, 1},
-		{"key order and spacing do not matter", [][]tool.Call{{call("gcs_get_champion_details", champ), call("gcs_get_champion_details", `{ "champion_name" : "Kaelith" }`)}},
-			[]string{"executed,duplicate"}, 1},
-		{"alias is the same tool", [][]tool.Call{{call("gcs_get_champion_details", champ)}, {call("champion_details", champ)}},
-			[]string{"executed", "duplicate"}, 1},
-		{"across iterations", [][]tool.Call{{call("gcs_get_champion_details", champ)}, {call("gcs_get_champion_details", champ), call("gcs_get_champion_details", `{"champion_name":"Sylva"}`)}},
-			[]string{"executed", "duplicate,executed"}, 2},
-		{"different arguments run", [][]tool.Call{{call("gcs_get_champion_details", champ), call("gcs_get_champion_details", `{"champion_name":"Sylva"}`)}},
-			[]string{"executed,executed"}, 2},
+		{
+			"same call twice in one batch",
+			[][]tool.Call{{call("gcs_get_champion_details", champ), call("gcs_get_champion_details", champ)}},
+			[]string{"executed,duplicate"},
+			1,
+		},
+		{
+			"key order and spacing do not matter",
+			[][]tool.Call{{call("gcs_get_champion_details", champ), call("gcs_get_champion_details", `{ "champion_name" : "Kaelith" }`)}},
+			[]string{"executed,duplicate"},
+			1,
+		},
+		{
+			"alias is the same tool",
+			[][]tool.Call{{call("gcs_get_champion_details", champ)}, {call("champion_details", champ)}},
+			[]string{"executed", "duplicate"},
+			1,
+		},
+		{
+			"across iterations",
+			[][]tool.Call{{call("gcs_get_champion_details", champ)}, {call("gcs_get_champion_details", champ), call("gcs_get_champion_details", `{"champion_name":"Sylva"}`)}},
+			[]string{"executed", "duplicate,executed"},
+			2,
+		},
+		{
+			"different arguments run",
+			[][]tool.Call{{call("gcs_get_champion_details", champ), call("gcs_get_champion_details", `{"champion_name":"Sylva"}`)}},
+			[]string{"executed,executed"},
+			2,
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -89,8 +89,10 @@ func newEnv(t testing.TB, cfg envConfig) *env {
 		if timeout == 0 {
 			timeout = 10 * time.Second
 		}
-		e.client, err = llm.New(llm.Options{BaseURL: e.fake.URL(), APIKey: "sk-test-key", Model: "test-model",
-			Timeout: timeout, BaseBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
+		e.client, err = llm.New(llm.Options{
+			BaseURL: e.fake.URL(), APIKey: "sk-test-key", Model: "test-model",
+			Timeout: timeout, BaseBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond,
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,8 +105,10 @@ func newEnv(t testing.TB, cfg envConfig) *env {
 // instance or a restarted one would be.
 func (e *env) newService(t testing.TB, cfg envConfig) *Service {
 	t.Helper()
-	deps := Deps{Store: e.store, Executor: e.box.exec, Versions: cfg.versions, Observer: cfg.observer,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	deps := Deps{
+		Store: e.store, Executor: e.box.exec, Versions: cfg.versions, Observer: cfg.observer,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	}
 	if e.client != nil {
 		deps.LLM = e.client
 	}

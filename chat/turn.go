@@ -357,8 +357,10 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 	var puts []memory.CacheEntry
 	for i, pc := range plan.Calls {
 		if pc.Skipped != "" {
-			outs[i] = tool.Outcome{Name: pc.Name, Arguments: argsJSON(normalizeArgs(pc.Arguments)), Source: tool.SourceSkipped,
-				Status: tool.StatusError, Reason: pc.Skipped}
+			outs[i] = tool.Outcome{
+				Name: pc.Name, Arguments: argsJSON(normalizeArgs(pc.Arguments)), Source: tool.SourceSkipped,
+				Status: tool.StatusError, Reason: pc.Skipped,
+			}
 			continue
 		}
 		calls = append(calls, pc.Call)

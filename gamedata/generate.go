@@ -102,8 +102,10 @@ func genDungeonsAndBosses(rng *rand.Rand, gear []GearSet) ([]Dungeon, []Boss) {
 	}
 	var dungeons []Dungeon
 	for i, d := range dseeds {
-		dg := Dungeon{ID: DungeonIDMin + i, Key: d.key, Name: d.en, Names: names3(d.en, d.fr, d.de),
-			Kind: d.kind, BossID: bossOf[d.key], Description: d.description}
+		dg := Dungeon{
+			ID: DungeonIDMin + i, Key: d.key, Name: d.en, Names: names3(d.en, d.fr, d.de),
+			Kind: d.kind, BossID: bossOf[d.key], Description: d.description,
+		}
 		switch d.kind {
 		case "campaign":
 			dg.Stages = 7 + rng.IntN(6)
@@ -167,8 +169,10 @@ func genChampions(rng *rand.Rand, factions []Faction) []Champion {
 	for i := 1; i < ChampionCount; i++ {
 		fi := factionOrder[i-1]
 		name := champName(rng, used)
-		c := Champion{ID: ChampionIDMin + i, Key: strings.ToLower(name), Name: name, Names: names3(name, name, name),
-			FactionID: factions[fi].ID}
+		c := Champion{
+			ID: ChampionIDMin + i, Key: strings.ToLower(name), Name: name, Names: names3(name, name, name),
+			FactionID: factions[fi].ID,
+		}
 		c.Rarity = rollRarity(rng)
 		if rng.IntN(10) < 6 {
 			fav := seeds[fi].affinities
@@ -332,8 +336,10 @@ func genSkills(rng *rand.Rand, c Champion, usedSkill map[string]bool) []Skill {
 		}
 		slices.Sort(effects)
 		name := skillName(rng, c, slot, usedSkill)
-		skills = append(skills, Skill{Slot: slot, Name: name, Cooldown: cd,
-			Description: skillDescription(rng, c, slot, effects), Effects: effects})
+		skills = append(skills, Skill{
+			Slot: slot, Name: name, Cooldown: cd,
+			Description: skillDescription(rng, c, slot, effects), Effects: effects,
+		})
 	}
 	return skills
 }
@@ -497,22 +503,31 @@ func tagsOf(c Champion) []string {
 }
 
 func kaelith(factionID int) Champion {
-	c := Champion{ID: ChampionIDMin, Key: "kaelith", Name: "Kaelith", Names: names3("Kaelith", "Kaelith", "Kaelith"),
+	c := Champion{
+		ID: ChampionIDMin, Key: "kaelith", Name: "Kaelith", Names: names3("Kaelith", "Kaelith", "Kaelith"),
 		FactionID: factionID, Rarity: "Legendary", Affinity: "Magic", Role: "Attack",
 		Stats: Stats{HP: 15525, ATK: 1487, DEF: 934, SPD: 107, CRate: 20, CDmg: 63, RES: 40, ACC: 20},
 		Skills: []Skill{
-			{Slot: 1, Name: "Dawnblade Cut", Cooldown: 0,
+			{
+				Slot: 1, Name: "Dawnblade Cut", Cooldown: 0,
 				Description: "Attacks one enemy 2 times. Each hit has a 60% chance of placing a 60% [Decrease DEF] debuff for 2 turns.",
-				Effects:     []string{"decrease_def"}},
-			{Slot: 2, Name: "Emberwake", Cooldown: 3,
+				Effects:     []string{"decrease_def"},
+			},
+			{
+				Slot: 2, Name: "Emberwake", Cooldown: 3,
 				Description: "Attacks all enemies. Has a 75% chance of placing an [HP Burn] debuff for 3 turns. Places a 50% [Increase ATK] buff on all allies for 2 turns.",
-				Effects:     []string{"burn", "increase_atk"}},
-			{Slot: 3, Name: "Veil of Cinders", Cooldown: 4,
+				Effects:     []string{"burn", "increase_atk"},
+			},
+			{
+				Slot: 3, Name: "Veil of Cinders", Cooldown: 4,
 				Description: "Attacks one enemy. Places a [Block Buffs] debuff for 2 turns. Grants an [Extra Turn] if this attack kills a target or lands a critical hit.",
-				Effects:     []string{"block_buffs", "extra_turn"}},
-			{Slot: 4, Name: "Starfall Verdict", Cooldown: 5,
+				Effects:     []string{"block_buffs", "extra_turn"},
+			},
+			{
+				Slot: 4, Name: "Starfall Verdict", Cooldown: 5,
 				Description: "Attacks all enemies 3 times. Has a 75% chance of placing a 25% [Weaken] debuff and a 30% [Decrease SPD] debuff for 2 turns. Damage increases by 10% for each debuff on the target.",
-				Effects:     []string{"decrease_spd", "weaken"}},
+				Effects:     []string{"decrease_spd", "weaken"},
+			},
 		},
 		Lore: "Kaelith was the youngest blade-priest ever to tend the eternal forge of the Cinder Marches. " +
 			"When the Fire Knight broke his oath and seized the forge-gate, she walked into the flames with nothing but the Dawnblade and came out carrying his shield-sigil. " +

@@ -5,9 +5,11 @@ package gamedata
 // the generated game (and the committed data/game.json must be regenerated).
 
 func nameOnsets() []string {
-	return []string{"Ka", "Ve", "Tor", "Se", "Mo", "A", "Dra", "Ny", "I", "Bra", "Co", "E", "Fe", "Ga", "Ha", "Jo",
+	return []string{
+		"Ka", "Ve", "Tor", "Se", "Mo", "A", "Dra", "Ny", "I", "Bra", "Co", "E", "Fe", "Ga", "Ha", "Jo",
 		"Lu", "Ma", "O", "Qui", "Ra", "Sy", "Tha", "U", "Vo", "Wy", "Xa", "Yr", "Ze", "Ri", "Bel", "Cas", "Dar",
-		"Gwen", "Mal", "Nor", "Pel", "Sol", "Tam", "Val", "Ae", "Ky", "Li", "Or", "Pha", "Rho", "Sa", "Te"}
+		"Gwen", "Mal", "Nor", "Pel", "Sol", "Tam", "Val", "Ae", "Ky", "Li", "Or", "Pha", "Rho", "Sa", "Te",
+	}
 }
 
 func nameMiddles() []string {
@@ -15,8 +17,10 @@ func nameMiddles() []string {
 }
 
 func nameEndings() []string {
-	return []string{"ith", "ara", "ion", "os", "ek", "wyn", "dra", "us", "elle", "ar", "is", "orn", "ael", "ix",
-		"ane", "or", "ia", "en", "ath", "yn", "ok", "ira", "un", "eth", "as", "iel", "oth", "ea", "ul", "ande"}
+	return []string{
+		"ith", "ara", "ion", "os", "ek", "wyn", "dra", "us", "elle", "ar", "is", "orn", "ael", "ix",
+		"ane", "or", "ia", "en", "ath", "yn", "ok", "ira", "un", "eth", "as", "iel", "oth", "ea", "ul", "ande",
+	}
 }
 
 func skillAdjectives(affinity string) []string {
@@ -37,10 +41,12 @@ func basicNouns() []string {
 }
 
 func skillNouns() []string {
-	return []string{"Tempest", "Ward", "Requiem", "Verdict", "Onslaught", "Benediction", "Eclipse", "Cascade", "Bulwark",
+	return []string{
+		"Tempest", "Ward", "Requiem", "Verdict", "Onslaught", "Benediction", "Eclipse", "Cascade", "Bulwark",
 		"Hymn", "Reckoning", "Surge", "Rupture", "Sanctuary", "Barrage", "Vortex", "Judgement", "Rite", "Covenant",
 		"Howl", "Torrent", "Mandate", "Pulse", "Curse", "Blessing", "Nova", "Aegis", "Decree", "Storm", "Chorus",
-		"Lament", "Execution", "Rampart", "Dirge", "Uprising", "Fury"}
+		"Lament", "Execution", "Rampart", "Dirge", "Uprising", "Fury",
+	}
 }
 
 func roleEffects(role string) []string {

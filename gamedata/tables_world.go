@@ -13,48 +13,76 @@ type factionSeed struct {
 
 func factionSeeds() []factionSeed {
 	return []factionSeed{
-		{"emberguard-legion", "Emberguard Legion", "Légion de la Garde-Braise", "Glutwacht-Legion", "Order", "the Cinder Marches",
+		{
+			"emberguard-legion", "Emberguard Legion", "Légion de la Garde-Braise", "Glutwacht-Legion", "Order", "the Cinder Marches",
 			"Soldier-priests who keep the eternal forge-fires of the Cinder Marches burning. They march in shield walls and believe every battle is a test of the flame within.",
-			[]string{"Force", "Magic"}},
-		{"sylvan-wardens", "Sylvan Wardens", "Gardiens Sylvains", "Sylvanische Wächter", "Order", "the Evergreen Reach",
+			[]string{"Force", "Magic"},
+		},
+		{
+			"sylvan-wardens", "Sylvan Wardens", "Gardiens Sylvains", "Sylvanische Wächter", "Order", "the Evergreen Reach",
 			"Archers and druids sworn to the ancient trees of the Evergreen Reach. They strike from the canopy and heal their wounded with sap-light.",
-			[]string{"Spirit", "Magic"}},
-		{"hollow-covenant", "Hollow Covenant", "Pacte du Vide", "Bund der Leere", "Chaos", "the Sunless Vaults",
+			[]string{"Spirit", "Magic"},
+		},
+		{
+			"hollow-covenant", "Hollow Covenant", "Pacte du Vide", "Bund der Leere", "Chaos", "the Sunless Vaults",
 			"A secret order that bargained with the emptiness beneath the Sunless Vaults. Its members trade pieces of their memory for power and rarely remember why they fight.",
-			[]string{"Void", "Magic"}},
-		{"tideborn-clans", "Tideborn Clans", "Clans Nés-des-Marées", "Gezeitenclans", "Neutral", "the Shattered Isles",
+			[]string{"Void", "Magic"},
+		},
+		{
+			"tideborn-clans", "Tideborn Clans", "Clans Nés-des-Marées", "Gezeitenclans", "Neutral", "the Shattered Isles",
 			"Sea raiders and storm-singers of the Shattered Isles. Every clan keeps a tide-chant that tells its warriors when to strike and when to fall back.",
-			[]string{"Spirit", "Force"}},
-		{"iron-dominion", "Iron Dominion", "Dominion de Fer", "Eisernes Dominion", "Order", "the Brass Citadels",
+			[]string{"Spirit", "Force"},
+		},
+		{
+			"iron-dominion", "Iron Dominion", "Dominion de Fer", "Eisernes Dominion", "Order", "the Brass Citadels",
 			"An empire of engineers and drilled legions ruling from the Brass Citadels. Their champions wear clockwork armour and fight by the numbers.",
-			[]string{"Force", "Void"}},
-		{"skyreach-order", "Skyreach Order", "Ordre de Hautciel", "Himmelsorden", "Order", "the Cloudspire Monasteries",
+			[]string{"Force", "Void"},
+		},
+		{
+			"skyreach-order", "Skyreach Order", "Ordre de Hautciel", "Himmelsorden", "Order", "the Cloudspire Monasteries",
 			"Monks and griffon riders who train on the wind-cut ledges of the Cloudspire Monasteries. They value speed above strength and patience above both.",
-			[]string{"Magic", "Spirit"}},
-		{"ashen-nomads", "Ashen Nomads", "Nomades Cendrés", "Aschennomaden", "Neutral", "the Ashfall Wastes",
+			[]string{"Magic", "Spirit"},
+		},
+		{
+			"ashen-nomads", "Ashen Nomads", "Nomades Cendrés", "Aschennomaden", "Neutral", "the Ashfall Wastes",
 			"Caravan warriors who cross the Ashfall Wastes on armoured lizards. They trade, duel and poison their blades with desert venom.",
-			[]string{"Force", "Spirit"}},
-		{"verdant-circle", "Verdant Circle", "Cercle Verdoyant", "Grüner Zirkel", "Order", "the Moonwell Glades",
+			[]string{"Force", "Spirit"},
+		},
+		{
+			"verdant-circle", "Verdant Circle", "Cercle Verdoyant", "Grüner Zirkel", "Order", "the Moonwell Glades",
 			"Healers and shapeshifters gathered around the Moonwell Glades. They mend what war breaks and punish those who poison the land.",
-			[]string{"Spirit", "Magic"}},
-		{"duskblood-houses", "Duskblood Houses", "Maisons Sang-Crépuscule", "Dämmerblut-Häuser", "Chaos", "the Velvet Necropolis",
+			[]string{"Spirit", "Magic"},
+		},
+		{
+			"duskblood-houses", "Duskblood Houses", "Maisons Sang-Crépuscule", "Dämmerblut-Häuser", "Chaos", "the Velvet Necropolis",
 			"Noble vampire houses of the Velvet Necropolis. They feast on the strength of their foes and scheme against each other between wars.",
-			[]string{"Void", "Force"}},
-		{"frostpeak-clans", "Frostpeak Clans", "Clans du Pic-Givre", "Frostgipfel-Clans", "Neutral", "the Rimeheart Mountains",
+			[]string{"Void", "Force"},
+		},
+		{
+			"frostpeak-clans", "Frostpeak Clans", "Clans du Pic-Givre", "Frostgipfel-Clans", "Neutral", "the Rimeheart Mountains",
 			"Hardy mountain clans of the Rimeheart Mountains who ride mammoths and chant to the winter spirits. Their shamans can freeze an enemy's blood mid-swing.",
-			[]string{"Magic", "Force"}},
-		{"gilded-syndicate", "Gilded Syndicate", "Syndicat Doré", "Goldenes Syndikat", "Neutral", "the Free Port of Sollam",
+			[]string{"Magic", "Force"},
+		},
+		{
+			"gilded-syndicate", "Gilded Syndicate", "Syndicat Doré", "Goldenes Syndikat", "Neutral", "the Free Port of Sollam",
 			"Merchant princes, duellists and assassins of the Free Port of Sollam. Every contract has a price and every champion a patron.",
-			[]string{"Void", "Spirit"}},
-		{"stormcaller-tribes", "Stormcaller Tribes", "Tribus Mande-Tempête", "Sturmrufer-Stämme", "Chaos", "the Thunder Steppes",
+			[]string{"Void", "Spirit"},
+		},
+		{
+			"stormcaller-tribes", "Stormcaller Tribes", "Tribus Mande-Tempête", "Sturmrufer-Stämme", "Chaos", "the Thunder Steppes",
 			"Horse tribes of the Thunder Steppes who call lightning down on their enemies. They fight fast, strike first and never retreat twice.",
-			[]string{"Spirit", "Force"}},
-		{"bonewright-cult", "Bonewright Cult", "Culte des Ossuaires", "Knochenkult", "Chaos", "the Ossuary Fens",
+			[]string{"Spirit", "Force"},
+		},
+		{
+			"bonewright-cult", "Bonewright Cult", "Culte des Ossuaires", "Knochenkult", "Chaos", "the Ossuary Fens",
 			"Necromancers of the Ossuary Fens who build servants from the bones of the fallen. Death, for them, is a tool to be repaired and reused.",
-			[]string{"Magic", "Void"}},
-		{"radiant-choir", "Radiant Choir", "Chœur Radieux", "Strahlender Chor", "Order", "the Sanctum of Dawn",
+			[]string{"Magic", "Void"},
+		},
+		{
+			"radiant-choir", "Radiant Choir", "Chœur Radieux", "Strahlender Chor", "Order", "the Sanctum of Dawn",
 			"Paladins and battle-singers of the Sanctum of Dawn. Their hymns shield allies, cleanse curses and call the fallen back to their feet.",
-			[]string{"Magic", "Spirit"}},
+			[]string{"Magic", "Spirit"},
+		},
 	}
 }
 
@@ -78,7 +106,8 @@ type bossSeed struct {
 
 func bossSeeds() []bossSeed {
 	return []bossSeed{
-		{"fire-knight", "Fire Knight", "Chevalier de Feu", "Feuerritter", "Force", "Hard", "fire-knights-castle",
+		{
+			"fire-knight", "Fire Knight", "Chevalier de Feu", "Feuerritter", "Force", "Hard", "fire-knights-castle",
 			[]phaseSeed{
 				{"Blazing Vanguard", 100, "The knight fights behind the Shield of Embers, a hit-counting shield that only breaks after it has been struck a set number of times."},
 				{"Inferno Rising", 60, "The knight sets the ground ablaze and burns your whole team, placing HP Burn every turn while the Shield of Embers holds."},
@@ -91,8 +120,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"decrease_def", "decrease_spd", "cleanse", "heal"},
 			[]string{"stun", "freeze", "turn_meter_reduce"},
-			"An oathbound knight wreathed in living flame who guards the forge-gate of his castle. He rewards teams that hit often rather than hard."},
-		{"frost-wyrm", "Frost Wyrm", "Wyrm de Givre", "Frostwurm", "Spirit", "Hard", "glacier-spire",
+			"An oathbound knight wreathed in living flame who guards the forge-gate of his castle. He rewards teams that hit often rather than hard.",
+		},
+		{
+			"frost-wyrm", "Frost Wyrm", "Wyrm de Givre", "Frostwurm", "Spirit", "Hard", "glacier-spire",
 			[]phaseSeed{
 				{"Rime Coil", 100, "The wyrm wraps itself in ice armour that reduces all damage taken by half."},
 				{"Glacial Breath", 50, "Every third turn it breathes a blizzard that places Freeze on two random champions."},
@@ -104,8 +135,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"burn", "decrease_atk", "cleanse", "block_debuffs"},
 			[]string{"freeze", "decrease_spd"},
-			"An ancient serpent of the Glacier Spire whose scales are made of never-melting ice. Fire and foresight are the only ways through its armour."},
-		{"spider-queen", "Spider Queen", "Reine Araignée", "Spinnenkönigin", "Magic", "Normal", "silkweb-caverns",
+			"An ancient serpent of the Glacier Spire whose scales are made of never-melting ice. Fire and foresight are the only ways through its armour.",
+		},
+		{
+			"spider-queen", "Spider Queen", "Reine Araignée", "Spinnenkönigin", "Magic", "Normal", "silkweb-caverns",
 			[]phaseSeed{
 				{"Brood Call", 100, "The queen summons four spiderlings that explode into poison when they reach a full turn meter."},
 				{"Venom Weave", 40, "She webs the strongest champion, stopping its skills until the web takes three hits."},
@@ -117,8 +150,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"decrease_atk", "heal", "turn_meter_reduce", "burn"},
 			[]string{"stun", "provoke"},
-			"The many-eyed mistress of the Silkweb Caverns. She fights through her endless brood of spiderlings rather than with her own fangs."},
-		{"stone-golem", "Stone Golem", "Golem de Pierre", "Steingolem", "Force", "Normal", "quarry-of-echoes",
+			"The many-eyed mistress of the Silkweb Caverns. She fights through her endless brood of spiderlings rather than with her own fangs.",
+		},
+		{
+			"stone-golem", "Stone Golem", "Golem de Pierre", "Steingolem", "Force", "Normal", "quarry-of-echoes",
 			[]phaseSeed{
 				{"Granite Skin", 100, "The golem has enormous DEF and shrugs off weak hits entirely."},
 				{"Petrifying Stomp", 50, "Its stomp petrifies the front line, turning them to stone for one turn."},
@@ -130,8 +165,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"decrease_def", "poison", "weaken", "burn"},
 			[]string{"stun", "freeze", "decrease_spd"},
-			"A walking hill of enchanted granite from the Quarry of Echoes. It is slow, stubborn and nearly impossible to crack by brute force."},
-		{"storm-drake", "Storm Drake", "Drake des Tempêtes", "Sturmdrache", "Spirit", "Brutal", "thunderhead-aerie",
+			"A walking hill of enchanted granite from the Quarry of Echoes. It is slow, stubborn and nearly impossible to crack by brute force.",
+		},
+		{
+			"storm-drake", "Storm Drake", "Drake des Tempêtes", "Sturmdrache", "Spirit", "Brutal", "thunderhead-aerie",
 			[]phaseSeed{
 				{"Charged Wings", 100, "The drake gains Increase SPD every time one of your champions uses a buff."},
 				{"Chain Lightning", 65, "Its lightning jumps between champions, hitting up to five times."},
@@ -144,8 +181,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"decrease_spd", "turn_meter_reduce", "shield", "increase_def"},
 			[]string{"provoke", "stun"},
-			"A thunder-scaled drake that nests in the Thunderhead Aerie. It punishes slow teams and rewards those who can keep it grounded."},
-		{"hollow-king", "Hollow King", "Roi Creux", "Hohler König", "Void", "Brutal", "crypt-of-the-hollow-crown",
+			"A thunder-scaled drake that nests in the Thunderhead Aerie. It punishes slow teams and rewards those who can keep it grounded.",
+		},
+		{
+			"hollow-king", "Hollow King", "Roi Creux", "Hohler König", "Void", "Brutal", "crypt-of-the-hollow-crown",
 			[]phaseSeed{
 				{"Court of Bones", 100, "The king raises two skeletal courtiers who steal a buff from your team each turn."},
 				{"Crown of Emptiness", 50, "He places a curse that kills any champion whose HP falls below 20% at the end of a turn."},
@@ -157,8 +196,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"revive", "cleanse", "block_debuffs", "decrease_atk"},
 			[]string{"poison", "stun"},
-			"A crowned corpse seated on a throne in the Crypt of the Hollow Crown. His court grows every time one of your champions falls."},
-		{"plague-mother", "Plague Mother", "Mère de la Peste", "Pestmutter", "Magic", "Hard", "rotting-marsh",
+			"A crowned corpse seated on a throne in the Crypt of the Hollow Crown. His court grows every time one of your champions falls.",
+		},
+		{
+			"plague-mother", "Plague Mother", "Mère de la Peste", "Pestmutter", "Magic", "Hard", "rotting-marsh",
 			[]phaseSeed{
 				{"Miasma", 100, "The Plague Mother spreads a sickness that reduces healing received by your team."},
 				{"Feast of Rot", 45, "She heals herself for every debuff on your team at the start of her turn."},
@@ -170,8 +211,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"cleanse", "block_debuffs", "burn", "block_buffs"},
 			[]string{"poison", "freeze"},
-			"A bloated witch-matron of the Rotting Marsh who feeds on disease. The more sickness on your team, the harder she is to kill."},
-		{"iron-colossus", "Iron Colossus", "Colosse de Fer", "Eiserner Koloss", "Force", "Nightmare", "foundry-of-the-colossus",
+			"A bloated witch-matron of the Rotting Marsh who feeds on disease. The more sickness on your team, the harder she is to kill.",
+		},
+		{
+			"iron-colossus", "Iron Colossus", "Colosse de Fer", "Eiserner Koloss", "Force", "Nightmare", "foundry-of-the-colossus",
 			[]phaseSeed{
 				{"Steam Pressure", 100, "The colossus builds pressure each turn and releases it as a counterattack when hit by area skills."},
 				{"Overdrive", 70, "Its pistons overheat; it deals double damage but takes more damage from HP Burn."},
@@ -185,8 +228,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"poison", "burn", "decrease_def", "weaken"},
 			[]string{"stun", "freeze", "provoke", "turn_meter_reduce", "decrease_spd"},
-			"A siege engine the size of a cathedral, built by the Iron Dominion and abandoned in its foundry. It runs on steam, rage and stolen souls."},
-		{"abyssal-leviathan", "Abyssal Leviathan", "Léviathan Abyssal", "Abgrund-Leviathan", "Spirit", "Nightmare", "drowned-cathedral",
+			"A siege engine the size of a cathedral, built by the Iron Dominion and abandoned in its foundry. It runs on steam, rage and stolen souls.",
+		},
+		{
+			"abyssal-leviathan", "Abyssal Leviathan", "Léviathan Abyssal", "Abgrund-Leviathan", "Spirit", "Nightmare", "drowned-cathedral",
 			[]phaseSeed{
 				{"Rising Tide", 100, "The arena floods a little more each turn, dealing damage to every champion without a Shield."},
 				{"Crushing Depths", 50, "The leviathan drags one champion underwater, removing it from the fight for two turns."},
@@ -199,8 +244,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"shield", "heal", "decrease_atk", "turn_meter_fill"},
 			[]string{"freeze", "stun"},
-			"A colossal sea beast that sleeps in the flooded nave of the Drowned Cathedral. When it wakes, the tide comes with it."},
-		{"ember-witch", "Ember Witch", "Sorcière des Braises", "Glutwitwe", "Magic", "Hard", "cinder-library",
+			"A colossal sea beast that sleeps in the flooded nave of the Drowned Cathedral. When it wakes, the tide comes with it.",
+		},
+		{
+			"ember-witch", "Ember Witch", "Sorcière des Braises", "Glutwitwe", "Magic", "Hard", "cinder-library",
 			[]phaseSeed{
 				{"Hex of Mirrors", 100, "The witch copies every buff your team places and casts it on herself."},
 				{"Candle Ward", 50, "She lights three candles; each one grants her a turn of invulnerability until snuffed out by a stun."},
@@ -212,8 +259,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"block_buffs", "stun", "decrease_spd", "decrease_def"},
 			[]string{"burn", "provoke"},
-			"A scholar of forbidden fire who took over the Cinder Library. She turns your own strengths against you."},
-		{"shadow-twins", "Shadow Twins", "Jumeaux de l'Ombre", "Schattenzwillinge", "Void", "Brutal", "twilight-maze",
+			"A scholar of forbidden fire who took over the Cinder Library. She turns your own strengths against you.",
+		},
+		{
+			"shadow-twins", "Shadow Twins", "Jumeaux de l'Ombre", "Schattenzwillinge", "Void", "Brutal", "twilight-maze",
 			[]phaseSeed{
 				{"Two Hearts", 100, "The twins share a pool of HP; if one dies, the other revives it at full HP after one turn."},
 				{"Mirror Dance", 50, "The twins swap places every turn, moving the provoke target to the other twin."},
@@ -225,8 +274,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"extra_turn", "turn_meter_fill", "speed_up", "weaken"},
 			[]string{"stun", "block_buffs"},
-			"Two shadow assassins bound by a single heartbeat, haunting the Twilight Maze. Kill one and the other brings it back."},
-		{"thornheart-treant", "Thornheart Treant", "Tréant Cœur-d'Épine", "Dornenherz-Baumhirte", "Spirit", "Normal", "elderroot-grove",
+			"Two shadow assassins bound by a single heartbeat, haunting the Twilight Maze. Kill one and the other brings it back.",
+		},
+		{
+			"thornheart-treant", "Thornheart Treant", "Tréant Cœur-d'Épine", "Dornenherz-Baumhirte", "Spirit", "Normal", "elderroot-grove",
 			[]phaseSeed{
 				{"Bramble Hide", 100, "The treant reflects 20% of all direct damage back at the attacker."},
 				{"Overgrowth", 50, "It regrows 10% HP every turn and roots a random champion."},
@@ -238,8 +289,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"burn", "poison", "block_buffs", "heal"},
 			[]string{"decrease_def", "freeze"},
-			"A walking oak corrupted by thorn-blight in the heart of the Elderroot Grove. Every blow against it cuts the attacker too."},
-		{"sand-tyrant", "Sand Tyrant", "Tyran des Sables", "Sandtyrann", "Force", "Hard", "sunscour-pit",
+			"A walking oak corrupted by thorn-blight in the heart of the Elderroot Grove. Every blow against it cuts the attacker too.",
+		},
+		{
+			"sand-tyrant", "Sand Tyrant", "Tyran des Sables", "Sandtyrann", "Force", "Hard", "sunscour-pit",
 			[]phaseSeed{
 				{"Sandstorm", 100, "A sandstorm lowers the ACC of your whole team, making debuffs miss."},
 				{"Quicksand", 55, "The tyrant sinks your slowest champion, stopping it from gaining turn meter."},
@@ -251,8 +304,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"provoke", "decrease_atk", "increase_def", "shield"},
 			[]string{"turn_meter_reduce", "poison"},
-			"A scorpion-tailed warlord who rules the Sunscour Pit. He blinds his foes with sand and crushes them one by one."},
-		{"crimson-minotaur", "Crimson Minotaur", "Minotaure Écarlate", "Purpurminotaurus", "Force", "Normal", "bloodhorn-labyrinth",
+			"A scorpion-tailed warlord who rules the Sunscour Pit. He blinds his foes with sand and crushes them one by one.",
+		},
+		{
+			"crimson-minotaur", "Crimson Minotaur", "Minotaure Écarlate", "Purpurminotaurus", "Force", "Normal", "bloodhorn-labyrinth",
 			[]phaseSeed{
 				{"Bull Rush", 100, "The minotaur charges the champion with the highest ATK every other turn."},
 				{"Blood Frenzy", 30, "It enrages, gaining Increase ATK and an extra attack each turn."},
@@ -264,8 +319,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"provoke", "stun", "decrease_atk", "counterattack"},
 			[]string{"decrease_def", "burn"},
-			"A red-horned beast that hunts intruders in the Bloodhorn Labyrinth. Simple, relentless and extremely dangerous when wounded."},
-		{"void-seraph", "Void Seraph", "Séraphin du Néant", "Leere-Seraph", "Void", "Nightmare", "oblivion-spire",
+			"A red-horned beast that hunts intruders in the Bloodhorn Labyrinth. Simple, relentless and extremely dangerous when wounded.",
+		},
+		{
+			"void-seraph", "Void Seraph", "Séraphin du Néant", "Leere-Seraph", "Void", "Nightmare", "oblivion-spire",
 			[]phaseSeed{
 				{"Wings of Oblivion", 100, "The seraph drains 25% turn meter from your whole team every turn."},
 				{"Null Choir", 60, "It places a silence debuff on your champions that blocks their active skills."},
@@ -278,8 +335,10 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"turn_meter_fill", "block_debuffs", "cleanse", "revive"},
 			[]string{"stun", "freeze", "provoke"},
-			"A fallen angel of the void that rules the top of the Oblivion Spire raid. It erases what it cannot defeat."},
-		{"dread-lich", "Dread Lich", "Liche de l'Effroi", "Schreckenslich", "Magic", "Nightmare", "bone-throne",
+			"A fallen angel of the void that rules the top of the Oblivion Spire raid. It erases what it cannot defeat.",
+		},
+		{
+			"dread-lich", "Dread Lich", "Liche de l'Effroi", "Schreckenslich", "Magic", "Nightmare", "bone-throne",
 			[]phaseSeed{
 				{"Phylactery Ward", 100, "The lich cannot drop below 50% HP while its phylactery stands."},
 				{"Army of the Grave", 50, "It raises skeletons that place Weaken on your champions."},
@@ -292,7 +351,8 @@ func bossSeeds() []bossSeed {
 			},
 			[]string{"decrease_def", "weaken", "heal", "revive"},
 			[]string{"poison", "stun"},
-			"An undying sorcerer-king of the Bonewright Cult, enthroned in the Bone Throne raid. His phylactery must fall before he does."},
+			"An undying sorcerer-king of the Bonewright Cult, enthroned in the Bone Throne raid. His phylactery must fall before he does.",
+		},
 	}
 }
 
@@ -304,44 +364,82 @@ type dungeonSeed struct {
 
 func dungeonSeeds() []dungeonSeed {
 	return []dungeonSeed{
-		{"fire-knights-castle", "Fire Knight's Castle", "Château du Chevalier de Feu", "Burg des Feuerritters", "dungeon",
-			"A fortress of black stone and flowing lava where the Fire Knight guards the forge-gate. Its stages climb the burning ramparts to the throne hall."},
-		{"glacier-spire", "Glacier Spire", "Flèche Glaciaire", "Gletscherturm", "dungeon",
-			"A frozen tower of blue ice rising from the Rimeheart Mountains. Blizzards sweep its ledges and the Frost Wyrm coils at the summit."},
-		{"silkweb-caverns", "Silkweb Caverns", "Cavernes de Soie", "Seidennetzhöhlen", "dungeon",
-			"Damp tunnels strung with webs as thick as ropes. The deeper stages are crawling with spiderlings guarding their queen."},
-		{"quarry-of-echoes", "Quarry of Echoes", "Carrière des Échos", "Steinbruch der Echos", "dungeon",
-			"An abandoned quarry where every footstep echoes for minutes. Living rock gathers into golems at the bottom of the pit."},
-		{"thunderhead-aerie", "Thunderhead Aerie", "Aire des Orages", "Gewitterhorst", "dungeon",
-			"A nest of crackling clouds perched above the Thunder Steppes. The wind shifts every stage and lightning strikes the slowest first."},
-		{"crypt-of-the-hollow-crown", "Crypt of the Hollow Crown", "Crypte de la Couronne Creuse", "Gruft der Hohlen Krone", "dungeon",
-			"A royal tomb whose halls are lined with empty thrones. The dead here still remember their titles."},
-		{"rotting-marsh", "Rotting Marsh", "Marais Putride", "Faulmoor", "dungeon",
-			"A swamp of green mist and sinking paths. Sickness clings to everything that enters."},
-		{"cinder-library", "Cinder Library", "Bibliothèque des Cendres", "Aschenbibliothek", "dungeon",
-			"A burnt library whose books still smoulder. Forbidden spells float between the shelves."},
-		{"twilight-maze", "Twilight Maze", "Labyrinthe du Crépuscule", "Dämmerungslabyrinth", "dungeon",
-			"A hedge maze where it is always dusk and every corridor has a twin. Two shadows wait at its heart."},
-		{"whispering-woods", "Whispering Woods", "Bois Murmurants", "Flüsterwald", "campaign",
-			"The first campaign area, a forest where the trees warn travellers of danger. It teaches the basics of turn order and affinity."},
-		{"elderroot-grove", "Elderroot Grove", "Bosquet des Racines Anciennes", "Urwurzelhain", "campaign",
-			"A campaign chapter deep in the Evergreen Reach, where thorn-blight has corrupted the oldest trees."},
-		{"sunscour-pit", "Sunscour Pit", "Fosse Brûle-Soleil", "Sonnenglutgrube", "campaign",
-			"A campaign chapter in the Ashfall Wastes: a sun-baked arena where sandstorms blind the unprepared."},
-		{"bloodhorn-labyrinth", "Bloodhorn Labyrinth", "Labyrinthe Corne-de-Sang", "Bluthorn-Labyrinth", "campaign",
-			"A campaign chapter of twisting stone corridors, splashed with red paint by the minotaur's victims."},
-		{"sunken-coast", "Sunken Coast", "Côte Engloutie", "Versunkene Küste", "campaign",
-			"A campaign area of drowned villages and tide pools along the Shattered Isles. Good for farming early gear."},
-		{"brass-road", "Brass Road", "Route de Laiton", "Messingstraße", "campaign",
-			"The last campaign area, a road of clockwork bridges leading to the Brass Citadels. Its enemies are fast and heavily armoured."},
-		{"foundry-of-the-colossus", "Foundry of the Colossus", "Fonderie du Colosse", "Gießerei des Kolosses", "raid",
-			"A raid inside a gigantic foundry whose furnaces never went out. Only well-built teams survive the steam."},
-		{"drowned-cathedral", "Drowned Cathedral", "Cathédrale Engloutie", "Versunkene Kathedrale", "raid",
-			"A raid in a cathedral swallowed by the sea, where the organ still plays under the waves."},
-		{"oblivion-spire", "Oblivion Spire", "Flèche de l'Oubli", "Turm des Vergessens", "raid",
-			"A raid up a black spire that unmakes light itself. The hardest content in the game."},
-		{"bone-throne", "Bone Throne", "Trône d'Os", "Knochenthron", "raid",
-			"A raid into the Ossuary Fens, up to the throne of skulls where the Dread Lich holds court."},
+		{
+			"fire-knights-castle", "Fire Knight's Castle", "Château du Chevalier de Feu", "Burg des Feuerritters", "dungeon",
+			"A fortress of black stone and flowing lava where the Fire Knight guards the forge-gate. Its stages climb the burning ramparts to the throne hall.",
+		},
+		{
+			"glacier-spire", "Glacier Spire", "Flèche Glaciaire", "Gletscherturm", "dungeon",
+			"A frozen tower of blue ice rising from the Rimeheart Mountains. Blizzards sweep its ledges and the Frost Wyrm coils at the summit.",
+		},
+		{
+			"silkweb-caverns", "Silkweb Caverns", "Cavernes de Soie", "Seidennetzhöhlen", "dungeon",
+			"Damp tunnels strung with webs as thick as ropes. The deeper stages are crawling with spiderlings guarding their queen.",
+		},
+		{
+			"quarry-of-echoes", "Quarry of Echoes", "Carrière des Échos", "Steinbruch der Echos", "dungeon",
+			"An abandoned quarry where every footstep echoes for minutes. Living rock gathers into golems at the bottom of the pit.",
+		},
+		{
+			"thunderhead-aerie", "Thunderhead Aerie", "Aire des Orages", "Gewitterhorst", "dungeon",
+			"A nest of crackling clouds perched above the Thunder Steppes. The wind shifts every stage and lightning strikes the slowest first.",
+		},
+		{
+			"crypt-of-the-hollow-crown", "Crypt of the Hollow Crown", "Crypte de la Couronne Creuse", "Gruft der Hohlen Krone", "dungeon",
+			"A royal tomb whose halls are lined with empty thrones. The dead here still remember their titles.",
+		},
+		{
+			"rotting-marsh", "Rotting Marsh", "Marais Putride", "Faulmoor", "dungeon",
+			"A swamp of green mist and sinking paths. Sickness clings to everything that enters.",
+		},
+		{
+			"cinder-library", "Cinder Library", "Bibliothèque des Cendres", "Aschenbibliothek", "dungeon",
+			"A burnt library whose books still smoulder. Forbidden spells float between the shelves.",
+		},
+		{
+			"twilight-maze", "Twilight Maze", "Labyrinthe du Crépuscule", "Dämmerungslabyrinth", "dungeon",
+			"A hedge maze where it is always dusk and every corridor has a twin. Two shadows wait at its heart.",
+		},
+		{
+			"whispering-woods", "Whispering Woods", "Bois Murmurants", "Flüsterwald", "campaign",
+			"The first campaign area, a forest where the trees warn travellers of danger. It teaches the basics of turn order and affinity.",
+		},
+		{
+			"elderroot-grove", "Elderroot Grove", "Bosquet des Racines Anciennes", "Urwurzelhain", "campaign",
+			"A campaign chapter deep in the Evergreen Reach, where thorn-blight has corrupted the oldest trees.",
+		},
+		{
+			"sunscour-pit", "Sunscour Pit", "Fosse Brûle-Soleil", "Sonnenglutgrube", "campaign",
+			"A campaign chapter in the Ashfall Wastes: a sun-baked arena where sandstorms blind the unprepared.",
+		},
+		{
+			"bloodhorn-labyrinth", "Bloodhorn Labyrinth", "Labyrinthe Corne-de-Sang", "Bluthorn-Labyrinth", "campaign",
+			"A campaign chapter of twisting stone corridors, splashed with red paint by the minotaur's victims.",
+		},
+		{
+			"sunken-coast", "Sunken Coast", "Côte Engloutie", "Versunkene Küste", "campaign",
+			"A campaign area of drowned villages and tide pools along the Shattered Isles. Good for farming early gear.",
+		},
+		{
+			"brass-road", "Brass Road", "Route de Laiton", "Messingstraße", "campaign",
+			"The last campaign area, a road of clockwork bridges leading to the Brass Citadels. Its enemies are fast and heavily armoured.",
+		},
+		{
+			"foundry-of-the-colossus", "Foundry of the Colossus", "Fonderie du Colosse", "Gießerei des Kolosses", "raid",
+			"A raid inside a gigantic foundry whose furnaces never went out. Only well-built teams survive the steam.",
+		},
+		{
+			"drowned-cathedral", "Drowned Cathedral", "Cathédrale Engloutie", "Versunkene Kathedrale", "raid",
+			"A raid in a cathedral swallowed by the sea, where the organ still plays under the waves.",
+		},
+		{
+			"oblivion-spire", "Oblivion Spire", "Flèche de l'Oubli", "Turm des Vergessens", "raid",
+			"A raid up a black spire that unmakes light itself. The hardest content in the game.",
+		},
+		{
+			"bone-throne", "Bone Throne", "Trône d'Os", "Knochenthron", "raid",
+			"A raid into the Ossuary Fens, up to the throne of skulls where the Dread Lich holds court.",
+		},
 	}
 }
 

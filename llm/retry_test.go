@@ -152,10 +152,14 @@ func TestErrorText(t *testing.T) {
 		err  *Error
 		want string
 	}{
-		{name: "full", err: &Error{Op: "chat", Status: 429, Code: "rate_limit_exceeded", Message: "slow down", Attempts: 3},
-			want: "llm: chat: status 429: rate_limit_exceeded: slow down (after 3 attempts)"},
-		{name: "no status", err: &Error{Op: "stream", Code: CodeTimeout, Message: "no answer within 30s", Attempts: 1},
-			want: "llm: stream: timeout: no answer within 30s"},
+		{
+			name: "full", err: &Error{Op: "chat", Status: 429, Code: "rate_limit_exceeded", Message: "slow down", Attempts: 3},
+			want: "llm: chat: status 429: rate_limit_exceeded: slow down (after 3 attempts)",
+		},
+		{
+			name: "no status", err: &Error{Op: "stream", Code: CodeTimeout, Message: "no answer within 30s", Attempts: 1},
+			want: "llm: stream: timeout: no answer within 30s",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

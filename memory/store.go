@@ -176,7 +176,8 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = time.Now()
 	}
-	args := []any{s.ttlMillis(),
+	args := []any{
+		s.ttlMillis(),
 		"id", m.ID,
 		"player_id", m.PlayerID,
 		"locale", m.Locale,

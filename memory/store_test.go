@@ -66,8 +66,10 @@ func TestSessionLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Session: %v", err)
 	}
-	want := memory.Meta{ID: "s1", PlayerID: "p-s1", Locale: "en", TokenHash: memory.HashToken("tok-s1"),
-		CreatedAt: time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC)}
+	want := memory.Meta{
+		ID: "s1", PlayerID: "p-s1", Locale: "en", TokenHash: memory.HashToken("tok-s1"),
+		CreatedAt: time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC),
+	}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("Session = %+v, want %+v", m, want)
 	}
@@ -762,8 +764,10 @@ func TestLockAndBegin(t *testing.T) {
 					return
 				}
 				msg := fmt.Sprint("m", i)
-				f := memory.Finish{Messages: []memory.Message{{Role: "user", Content: msg, Exchange: turn.Meta.Exchange},
-					{Role: "assistant", Content: msg, Exchange: turn.Meta.Exchange}}, Release: l}
+				f := memory.Finish{Messages: []memory.Message{
+					{Role: "user", Content: msg, Exchange: turn.Meta.Exchange},
+					{Role: "assistant", Content: msg, Exchange: turn.Meta.Exchange},
+				}, Release: l}
 				if err := st.FinishTurn(ctx, "lb", f); err != nil {
 					t.Error(err)
 				}

@@ -52,9 +52,11 @@ func TestApplyIsIdempotent(t *testing.T) {
 		})
 	}
 
-	for _, table := range []string{"meta", "factions", "champions", "champion_skills", "skill_effects", "bosses",
+	for _, table := range []string{
+		"meta", "factions", "champions", "champion_skills", "skill_effects", "bosses",
 		"boss_phases", "boss_mechanics", "boss_counters", "champion_strong_against", "dungeons", "dungeon_drops",
-		"gear_sets", "masteries", "display_names"} {
+		"gear_sets", "masteries", "display_names",
+	} {
 		t.Run("table "+table, func(t *testing.T) {
 			var n int
 			if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, table).Scan(&n); err != nil {

@@ -470,9 +470,13 @@ func (r *Recorder) decodeTool(name string, f map[string]string) (ToolStats, hist
 		field string
 		dst   *int64
 	}{
-		{fCalls, &ts.Calls}, {fErrors, &ts.Errors}, {SourceCache, &ts.CacheHits},
-		{SourceDuplicate, &ts.Duplicates}, {SourceProactive, &ts.Proactive},
-		{SourceExecuted, &ts.Executed}, {SourceSkipped, &ts.Skipped},
+		{fCalls, &ts.Calls},
+		{fErrors, &ts.Errors},
+		{SourceCache, &ts.CacheHits},
+		{SourceDuplicate, &ts.Duplicates},
+		{SourceProactive, &ts.Proactive},
+		{SourceExecuted, &ts.Executed},
+		{SourceSkipped, &ts.Skipped},
 	} {
 		n, err := num(f, x.field)
 		if err != nil {
@@ -496,8 +500,11 @@ func (r *Recorder) decodeLLM(f map[string]string) (LLMStats, error) {
 		field string
 		dst   *int64
 	}{
-		{fCalls, &s.Calls}, {fErrors, &s.Errors}, {fDegraded, &s.Degraded},
-		{fPrompt, &s.PromptTokens}, {fCompletion, &s.CompletionTokens},
+		{fCalls, &s.Calls},
+		{fErrors, &s.Errors},
+		{fDegraded, &s.Degraded},
+		{fPrompt, &s.PromptTokens},
+		{fCompletion, &s.CompletionTokens},
 	} {
 		n, err := num(f, x.field)
 		if err != nil {

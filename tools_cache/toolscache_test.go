@@ -58,8 +58,11 @@ func TestListTools(t *testing.T) {
 		ok               bool
 		want, notWant    []string
 	}{
-		{"all champions", "cache_get_champions_list", `{}`, true,
-			[]string{`"total":5`, `"last_updated":"`, `{"id":1001,"name":"Kaelith","faction":"Sunguard","rarity":"Legendary","affinity":"Force","role":"Attack"}`}, nil},
+		{
+			"all champions", "cache_get_champions_list", `{}`, true,
+			[]string{`"total":5`, `"last_updated":"`, `{"id":1001,"name":"Kaelith","faction":"Sunguard","rarity":"Legendary","affinity":"Force","role":"Attack"}`},
+			nil,
+		},
 		{"prefix", "cache_get_champions_list", `{"name_prefix": "kae"}`, true, []string{`"total":1`, "Kaelith"}, []string{"Mirelle"}},
 		{"prefix in french", "cache_get_champions_list", `{"name_prefix": "ÉLOÏSE LA"}`, true, []string{`"total":1`, `"id":1003`}, nil},
 		{"faction by name", "cache_get_champions_list", `{"faction": "hollow court"}`, true, []string{`"total":2`}, []string{"Kaelith"}},
@@ -167,8 +170,10 @@ func TestRefreshPicksUpChanges(t *testing.T) {
 	first := snap.Version()
 
 	changed := gcsdbtest.Game()
-	changed.Champions = append(changed.Champions, gamedata.Champion{ID: 1006, Key: "newcomer", Name: "Newcomer",
-		FactionID: 101, Rarity: "Rare", Affinity: "Void", Role: "Attack"})
+	changed.Champions = append(changed.Champions, gamedata.Champion{
+		ID: 1006, Key: "newcomer", Name: "Newcomer",
+		FactionID: 101, Rarity: "Rare", Affinity: "Void", Role: "Attack",
+	})
 
 	steps := []struct {
 		name        string
@@ -177,10 +182,14 @@ func TestRefreshPicksUpChanges(t *testing.T) {
 		wantCount   int
 		wantVersion func(string) bool
 	}{
-		{"unchanged refresh keeps the snapshot", nil, func() error { return snap.Refresh(ctx) }, 5,
-			func(v string) bool { return v == first }},
-		{"explicit refresh after reload", &changed, func() error { return snap.Refresh(ctx) }, 6,
-			func(v string) bool { return v != first }},
+		{
+			"unchanged refresh keeps the snapshot", nil, func() error { return snap.Refresh(ctx) }, 5,
+			func(v string) bool { return v == first },
+		},
+		{
+			"explicit refresh after reload", &changed, func() error { return snap.Refresh(ctx) }, 6,
+			func(v string) bool { return v != first },
+		},
 		{"background refresh", func() *gamedata.Game { g := gcsdbtest.Game(); return &g }(), func() error {
 			rctx, cancel := context.WithCancel(ctx)
 			done := make(chan struct{})

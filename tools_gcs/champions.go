@@ -47,10 +47,14 @@ func statList() []struct {
 		key string
 		get func(Stats) int
 	}{
-		{"hp", func(s Stats) int { return s.HP }}, {"atk", func(s Stats) int { return s.ATK }},
-		{"def", func(s Stats) int { return s.DEF }}, {"spd", func(s Stats) int { return s.SPD }},
-		{"c_rate", func(s Stats) int { return s.CRate }}, {"c_dmg", func(s Stats) int { return s.CDmg }},
-		{"res", func(s Stats) int { return s.RES }}, {"acc", func(s Stats) int { return s.ACC }},
+		{"hp", func(s Stats) int { return s.HP }},
+		{"atk", func(s Stats) int { return s.ATK }},
+		{"def", func(s Stats) int { return s.DEF }},
+		{"spd", func(s Stats) int { return s.SPD }},
+		{"c_rate", func(s Stats) int { return s.CRate }},
+		{"c_dmg", func(s Stats) int { return s.CDmg }},
+		{"res", func(s Stats) int { return s.RES }},
+		{"acc", func(s Stats) int { return s.ACC }},
 	}
 }
 
@@ -338,8 +342,16 @@ func (t *FindChampions) Call(ctx context.Context, args json.RawMessage) (tool.Re
 	for _, f := range []struct {
 		col string
 		v   *int64
-	}{{"c.hp", a.MinHP}, {"c.atk", a.MinATK}, {"c.def", a.MinDEF}, {"c.spd", a.MinSPD},
-		{"c.c_rate", a.MinCRate}, {"c.c_dmg", a.MinCDmg}, {"c.res", a.MinRES}, {"c.acc", a.MinACC}} {
+	}{
+		{"c.hp", a.MinHP},
+		{"c.atk", a.MinATK},
+		{"c.def", a.MinDEF},
+		{"c.spd", a.MinSPD},
+		{"c.c_rate", a.MinCRate},
+		{"c.c_dmg", a.MinCDmg},
+		{"c.res", a.MinRES},
+		{"c.acc", a.MinACC},
+	} {
 		if f.v != nil {
 			where = append(where, f.col+" >= ?")
 			params = append(params, *f.v)

@@ -15,23 +15,33 @@ import (
 func TestDBTablesAndSchema(t *testing.T) {
 	ex := newExecutor(t, gcsdbtest.Open(t, gcsdbtest.Game()))
 	tests := []tcase{
-		{name: "all", tool: "gcs_db_tables", args: `{}`, ok: true,
-			want: []string{`{"name":"champions","rows":5}`, `"boss_phases"`, `"display_names"`}, notWant: []string{"sqlite_"}},
+		{
+			name: "all", tool: "gcs_db_tables", args: `{}`, ok: true,
+			want: []string{`{"name":"champions","rows":5}`, `"boss_phases"`, `"display_names"`}, notWant: []string{"sqlite_"},
+		},
 		{name: "filter", tool: "gcs_db_tables", args: `{"filter": "BOSS"}`, ok: true, want: []string{`"boss_counters"`, `"bosses"`}, notWant: []string{`"champions"`}},
 		{name: "filter case-sensitive", tool: "gcs_db_tables", args: `{"filter": "BOSS", "ignore_case": false}`, ok: true, want: []string{`"total":0`}},
 		{name: "filter injection", tool: "gcs_db_tables", args: `{"filter": "' OR '1'='1"}`, ok: true, want: []string{`"total":0`}},
 		{name: "filter unicode", tool: "gcs_db_tables", args: `{"filter": "ÉLOÏSE"}`, ok: true, want: []string{`"total":0`}},
 		{name: "filter wrong type", tool: "gcs_db_tables", args: `{"filter": 3}`, ok: false},
 		{name: "unknown field", tool: "gcs_db_tables", args: `{"tables": "x"}`, ok: false},
-		{name: "schema", tool: "gcs_db_schema", args: `{"tables": ["champions", "skill_effects"]}`, ok: true,
-			want: []string{"champions:", "id INTEGER PRIMARY KEY NOT NULL", "faction_id INTEGER NOT NULL -> factions.id",
+		{
+			name: "schema", tool: "gcs_db_schema", args: `{"tables": ["champions", "skill_effects"]}`, ok: true,
+			want: []string{
+				"champions:", "id INTEGER PRIMARY KEY NOT NULL", "faction_id INTEGER NOT NULL -> factions.id",
 				"slot INTEGER PRIMARY KEY NOT NULL -> champion_skills.slot", "champion_id INTEGER PRIMARY KEY NOT NULL -> champion_skills.champion_id",
-				"primary key (champion_id, slot, effect)"}},
+				"primary key (champion_id, slot, effect)",
+			},
+		},
 		{name: "schema nullable", tool: "gcs_db_schema", args: `{"tables": ["bosses"]}`, ok: true, want: []string{"dungeon_id INTEGER NULL -> dungeons.id"}},
-		{name: "schema unknown table", tool: "gcs_db_schema", args: `{"tables": ["nope", "factions"]}`, ok: true,
-			want: []string{"nope: [table not found]", "factions:", "name TEXT NOT NULL"}},
-		{name: "schema injection", tool: "gcs_db_schema", args: `{"tables": ["champions; DROP TABLE champions", "' OR '1'='1"]}`, ok: true,
-			want: []string{"champions; DROP TABLE champions: [table not found]"}},
+		{
+			name: "schema unknown table", tool: "gcs_db_schema", args: `{"tables": ["nope", "factions"]}`, ok: true,
+			want: []string{"nope: [table not found]", "factions:", "name TEXT NOT NULL"},
+		},
+		{
+			name: "schema injection", tool: "gcs_db_schema", args: `{"tables": ["champions; DROP TABLE champions", "' OR '1'='1"]}`, ok: true,
+			want: []string{"champions; DROP TABLE champions: [table not found]"},
+		},
 		{name: "schema empty list", tool: "gcs_db_schema", args: `{"tables": []}`, ok: false},
 		{name: "schema not a list", tool: "gcs_db_schema", args: `{"tables": "champions"}`, ok: false},
 		{name: "schema 100 KB", tool: "gcs_db_schema", args: `{"tables": ["` + strings.Repeat("t", 100*1024) + `"]}`, ok: false},
@@ -51,22 +61,32 @@ func TestDBQuery(t *testing.T) {
 		return string(b)
 	}
 	tests := []tcase{
-		{name: "select", args: q(`SELECT id, name FROM champions WHERE id = 1001`), ok: true,
-			want: []string{`-- row 1 --\nid: 1001\nname: Kaelith`, `"row_count":1`}},
-		{name: "named params", args: `{"sql": "SELECT name, atk FROM champions WHERE lower(name) = lower(:name) AND atk >= :min", "params": {"name": "KAELITH", "min": 1000}}`, ok: true,
-			want: []string{"name: Kaelith", "atk: 1500"}},
-		{name: "param with injection is a value", args: `{"sql": "SELECT count(*) AS n FROM champions WHERE name = :n", "params": {"n": "' OR '1'='1"}}`, ok: true,
-			want: []string{"n: 0"}},
-		{name: "null and float params", args: `{"sql": "SELECT :a IS NULL AS a, :b * 2 AS b, :c AS c", "params": {"a": null, "b": 1.25, "c": true}}`, ok: true,
-			want: []string{"a: 1", "b: 2.5", "c: 1"}},
+		{
+			name: "select", args: q(`SELECT id, name FROM champions WHERE id = 1001`), ok: true,
+			want: []string{`-- row 1 --\nid: 1001\nname: Kaelith`, `"row_count":1`},
+		},
+		{
+			name: "named params", args: `{"sql": "SELECT name, atk FROM champions WHERE lower(name) = lower(:name) AND atk >= :min", "params": {"name": "KAELITH", "min": 1000}}`, ok: true,
+			want: []string{"name: Kaelith", "atk: 1500"},
+		},
+		{
+			name: "param with injection is a value", args: `{"sql": "SELECT count(*) AS n FROM champions WHERE name = :n", "params": {"n": "' OR '1'='1"}}`, ok: true,
+			want: []string{"n: 0"},
+		},
+		{
+			name: "null and float params", args: `{"sql": "SELECT :a IS NULL AS a, :b * 2 AS b, :c AS c", "params": {"a": null, "b": 1.25, "c": true}}`, ok: true,
+			want: []string{"a: 1", "b: 2.5", "c: 1"},
+		},
 		{name: "unicode", args: `{"sql": "SELECT name FROM display_names WHERE name = :n", "params": {"n": "Éloïse la Brave"}}`, ok: true, want: []string{"Éloïse la Brave"}},
 		{name: "no rows", args: q(`SELECT * FROM champions WHERE id = 42`), ok: true, want: []string{"No rows returned"}},
 		{name: "null value", args: q(`SELECT NULL AS x`), ok: true, want: []string{"x: NULL"}},
 		{name: "cte", args: q(`WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3) SELECT sum(x) AS s FROM n`), ok: true, want: []string{"s: 6"}},
 		{name: "trailing semicolon and comment", args: q("SELECT 1 AS one; -- done\n/* end */"), ok: true, want: []string{"one: 1"}},
 		{name: "semicolon inside string", args: q(`SELECT 'a;b' AS s`), ok: true, want: []string{"s: a;b"}},
-		{name: "row cap", args: q(`SELECT id FROM masteries ORDER BY id`), ok: true,
-			want: []string{"Showing the first 50 of 62 rows", "-- row 50 --", `"truncated":true`}, notWant: []string{"-- row 51 --"}},
+		{
+			name: "row cap", args: q(`SELECT id FROM masteries ORDER BY id`), ok: true,
+			want: []string{"Showing the first 50 of 62 rows", "-- row 50 --", `"truncated":true`}, notWant: []string{"-- row 51 --"},
+		},
 		{name: "insert", args: q(`INSERT INTO meta (key, value) VALUES ('a', 'b')`), ok: false, want: []string{"read-only"}},
 		{name: "update", args: q(`UPDATE champions SET atk = 0`), ok: false, want: []string{"read-only"}},
 		{name: "delete", args: q(`DELETE FROM champions`), ok: false, want: []string{"read-only"}},

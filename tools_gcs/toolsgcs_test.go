@@ -152,39 +152,57 @@ func TestSpecs(t *testing.T) {
 func TestChampionTools(t *testing.T) {
 	ex := newExecutor(t, gcsdbtest.Open(t, gcsdbtest.Game()))
 	tests := []tcase{
-		{name: "exact", tool: "gcs_get_champion_details", args: `{"champion_name": "Kaelith"}`, ok: true,
-			want: []string{`"id":1001`, `"name":"Kaelith"`, `"atk":1500`, `"Solar Flare"`, `"decrease_def"`, `"Drowned King"`, `"llm_cache_duration":3`, "Quote stats"}},
+		{
+			name: "exact", tool: "gcs_get_champion_details", args: `{"champion_name": "Kaelith"}`, ok: true,
+			want: []string{`"id":1001`, `"name":"Kaelith"`, `"atk":1500`, `"Solar Flare"`, `"decrease_def"`, `"Drowned King"`, `"llm_cache_duration":3`, "Quote stats"},
+		},
 		{name: "case-insensitive", tool: "gcs_get_champion_details", args: `{"champion_name": "  kAELITH "}`, ok: true, want: []string{`"id":1001`}},
 		{name: "unicode name", tool: "gcs_get_champion_details", args: `{"champion_name": "Éloïse"}`, ok: true, want: []string{`"id":1003`, `"provoke"`}},
 		{name: "unicode case fold", tool: "gcs_get_champion_details", args: `{"champion_name": "ÉLOÏSE"}`, ok: true, want: []string{`"id":1003`}},
 		{name: "french display name", tool: "gcs_get_champion_details", args: `{"champion_name": "éloïse la brave"}`, ok: true, want: []string{`"id":1003`}},
-		{name: "did you mean", tool: "gcs_get_champion_details", args: `{"champion_name": "Kaelit"}`, ok: false,
-			want: []string{"Did you mean: Kaelith", `"suggestions":["Kaelith"`, `"llm_cache_duration":0`}},
+		{
+			name: "did you mean", tool: "gcs_get_champion_details", args: `{"champion_name": "Kaelit"}`, ok: false,
+			want: []string{"Did you mean: Kaelith", `"suggestions":["Kaelith"`, `"llm_cache_duration":0`},
+		},
 		{name: "missing field", tool: "gcs_get_champion_details", args: `{}`, ok: false, want: []string{"champion_name"}},
-		{name: "by id", tool: "gcs_get_character_details_by_id", args: `{"character_id": 1002}`, ok: true,
-			want: []string{`"name":"Mirelle"`, `"Mending Hymn"`, `"llm_cache_duration":3`, `"Ember Wyrm"`}},
+		{
+			name: "by id", tool: "gcs_get_character_details_by_id", args: `{"character_id": 1002}`, ok: true,
+			want: []string{`"name":"Mirelle"`, `"Mending Hymn"`, `"llm_cache_duration":3`, `"Ember Wyrm"`},
+		},
 		{name: "unknown id", tool: "gcs_get_character_details_by_id", args: `{"character_id": 1999}`, ok: false, want: []string{"No champion has id 1999"}},
 		{name: "boss id is not a champion", tool: "gcs_get_character_details_by_id", args: `{"character_id": 5001}`, ok: false},
 		{name: "string id", tool: "gcs_get_character_details_by_id", args: `{"character_id": "1001"}`, ok: false},
 		{name: "float id", tool: "gcs_get_character_details_by_id", args: `{"character_id": 1001.5}`, ok: false},
 		{name: "huge id", tool: "gcs_get_character_details_by_id", args: `{"character_id": 1e300}`, ok: false},
 		{name: "missing id", tool: "gcs_get_character_details_by_id", args: `{}`, ok: false},
-		{name: "skills", tool: "gcs_get_champion_skills", args: `{"champion_name": "grimvar"}`, ok: true,
-			want: []string{`"Hollow Bite"`, `"poison"`, `"Night Tide"`, `"cooldown":4`}},
+		{
+			name: "skills", tool: "gcs_get_champion_skills", args: `{"champion_name": "grimvar"}`, ok: true,
+			want: []string{`"Hollow Bite"`, `"poison"`, `"Night Tide"`, `"cooldown":4`},
+		},
 		{name: "skills unknown", tool: "gcs_get_champion_skills", args: `{"champion_name": "Grimvor"}`, ok: false, want: []string{"Grimvar"}},
-		{name: "gear for attacker", tool: "gcs_recommend_gear", args: `{"champion_name": "Kaelith"}`, ok: true,
-			want: []string{`"Savage"`, "made for Attack", "Sunken Halls"}, notWant: []string{`"Grace"`}},
+		{
+			name: "gear for attacker", tool: "gcs_recommend_gear", args: `{"champion_name": "Kaelith"}`, ok: true,
+			want: []string{`"Savage"`, "made for Attack", "Sunken Halls"}, notWant: []string{`"Grace"`},
+		},
 		{name: "gear for support", tool: "gcs_recommend_gear", args: `{"champion_name": "Mirelle"}`, ok: true, want: []string{`"Grace"`, "Ash Peak"}},
-		{name: "by faction", tool: "gcs_list_champions_by_faction", args: `{"faction_name": "sunguard"}`, ok: true,
-			want: []string{`"total":3`, "Kaelith", "Mirelle", "Tamsin"}, notWant: []string{"Grimvar"}},
-		{name: "by faction and rarity", tool: "gcs_list_champions_by_faction", args: `{"faction_name": "Sonnenwacht", "rarity": "Epic"}`, ok: true,
-			want: []string{`"total":1`, "Mirelle"}},
+		{
+			name: "by faction", tool: "gcs_list_champions_by_faction", args: `{"faction_name": "sunguard"}`, ok: true,
+			want: []string{`"total":3`, "Kaelith", "Mirelle", "Tamsin"}, notWant: []string{"Grimvar"},
+		},
+		{
+			name: "by faction and rarity", tool: "gcs_list_champions_by_faction", args: `{"faction_name": "Sonnenwacht", "rarity": "Epic"}`, ok: true,
+			want: []string{`"total":1`, "Mirelle"},
+		},
 		{name: "by faction bad rarity", tool: "gcs_list_champions_by_faction", args: `{"faction_name": "Sunguard", "rarity": "Mythic"}`, ok: false},
 		{name: "by faction unknown", tool: "gcs_list_champions_by_faction", args: `{"faction_name": "Sunguards"}`, ok: false, want: []string{"Sunguard"}},
-		{name: "by effect", tool: "gcs_find_champions_by_effect", args: `{"effect": "Decrease DEF"}`, ok: true,
-			want: []string{`"total":1`, "Kaelith", "Dawn Strike"}},
-		{name: "by effect unknown", tool: "gcs_find_champions_by_effect", args: `{"effect": "teleport"}`, ok: false,
-			want: []string{"known_effects", "decrease_def"}},
+		{
+			name: "by effect", tool: "gcs_find_champions_by_effect", args: `{"effect": "Decrease DEF"}`, ok: true,
+			want: []string{`"total":1`, "Kaelith", "Dawn Strike"},
+		},
+		{
+			name: "by effect unknown", tool: "gcs_find_champions_by_effect", args: `{"effect": "teleport"}`, ok: false,
+			want: []string{"known_effects", "decrease_def"},
+		},
 		{name: "by effect limit too big", tool: "gcs_find_champions_by_effect", args: `{"effect": "heal", "limit": 51}`, ok: false},
 	}
 	run(t, ex, tests)
@@ -205,8 +223,10 @@ func TestFindChampions(t *testing.T) {
 		{name: "rarity", args: `{"rarity": "Epic"}`, ok: true, want: []string{`"total":2`, "Mirelle", "Grimvar"}},
 		{name: "affinity and role", args: `{"affinity": "Magic", "role": "Support"}`, ok: true, want: []string{`"total":1`, "Mirelle"}},
 		{name: "min stats", args: `{"min_atk": 1500, "min_c_dmg": 60}`, ok: true, want: []string{`"total":2`, "Kaelith", "Grimvar"}},
-		{name: "every min stat", args: `{"min_hp": 1, "min_atk": 1, "min_def": 1, "min_spd": 1, "min_c_rate": 1, "min_c_dmg": 1, "min_res": 1, "min_acc": 1}`, ok: true,
-			want: []string{`"total":3`}},
+		{
+			name: "every min stat", args: `{"min_hp": 1, "min_atk": 1, "min_def": 1, "min_spd": 1, "min_c_rate": 1, "min_c_dmg": 1, "min_res": 1, "min_acc": 1}`, ok: true,
+			want: []string{`"total":3`},
+		},
 		{name: "sort by spd", args: `{"sort_by": "spd", "limit": 2}`, ok: true, want: []string{`"total":5`, `"returned":2`, `"champions":[{"id":1002`}},
 		{name: "sort by name", args: `{"sort_by": "name"}`, ok: true, want: []string{`"champions":[{"id":1004`}},
 		{name: "nothing matches", args: `{"min_hp": 9000000}`, ok: true, want: []string{`"total":0`, "relax"}},
@@ -226,8 +246,10 @@ func TestFindChampions(t *testing.T) {
 func TestCompareCharacters(t *testing.T) {
 	ex := newExecutor(t, gcsdbtest.Open(t, gcsdbtest.Game()))
 	tests := []tcase{
-		{name: "two", args: `{"names": ["Kaelith", "mirelle"]}`, ok: true,
-			want: []string{`"atk":"Kaelith"`, `"hp":"Mirelle"`, `"spd":"Mirelle"`, "Magic has the advantage over Force", `"Solar Flare"`}},
+		{
+			name: "two", args: `{"names": ["Kaelith", "mirelle"]}`, ok: true,
+			want: []string{`"atk":"Kaelith"`, `"hp":"Mirelle"`, `"spd":"Mirelle"`, "Magic has the advantage over Force", `"Solar Flare"`},
+		},
 		{name: "tie", args: `{"names": ["Kaelith", "Tamsin", "Mirelle"]}`, ok: true, want: []string{`"c_rate":"Kaelith"`, `"def":"Mirelle"`}},
 		{name: "all tie", args: `{"names": ["Mirelle", "Éloïse"]}`, ok: true, want: []string{`"c_dmg":"tie"`}},
 		{name: "void is neutral", args: `{"names": ["Grimvar", "Kaelith"]}`, ok: true, want: []string{"neutral (Void vs Force)"}},
@@ -247,37 +269,53 @@ func TestCompareCharacters(t *testing.T) {
 func TestEntityTools(t *testing.T) {
 	ex := newExecutor(t, gcsdbtest.Open(t, gcsdbtest.Game()))
 	tests := []tcase{
-		{name: "boss by name", tool: "gcs_get_boss_details", args: `{"boss_name": "drowned king"}`, ok: true,
-			want: []string{`"id":5001`, `"Undertow"`, `"decrease_def"`, `"stun"`, `"Sunken Halls"`, `"rank":1`, "Grimvar", "Cleanses debuffs"}},
+		{
+			name: "boss by name", tool: "gcs_get_boss_details", args: `{"boss_name": "drowned king"}`, ok: true,
+			want: []string{`"id":5001`, `"Undertow"`, `"decrease_def"`, `"stun"`, `"Sunken Halls"`, `"rank":1`, "Grimvar", "Cleanses debuffs"},
+		},
 		{name: "boss by id", tool: "gcs_get_boss_details", args: `{"boss_id": 5002}`, ok: true, want: []string{"Ember Wyrm", "Mirelle"}},
 		{name: "boss by german name", tool: "gcs_get_boss_details", args: `{"boss_name": "Glutwurm"}`, ok: true, want: []string{`"id":5002`}},
 		{name: "boss both", tool: "gcs_get_boss_details", args: `{"boss_name": "x", "boss_id": 5001}`, ok: false},
 		{name: "boss none", tool: "gcs_get_boss_details", args: `{}`, ok: false},
 		{name: "boss unknown id", tool: "gcs_get_boss_details", args: `{"boss_id": 1001}`, ok: false, want: []string{"No boss has id 1001"}},
 		{name: "boss did you mean", tool: "gcs_get_boss_details", args: `{"boss_name": "Drowned Kong"}`, ok: false, want: []string{"Drowned King"}},
-		{name: "counters", tool: "gcs_find_counters_for_boss", args: `{"boss_name": "Drowned King"}`, ok: true,
-			want: []string{`"counters":[{"id":1001`, "recommended counter #1", "recommended counter #2", "strong against Drowned King", "poison (boss weakness)", "immune to stun", "Force is weak against Magic"}},
-		{name: "counters by id with limit", tool: "gcs_find_counters_for_boss", args: `{"boss_id": 5002, "limit": 1}`, ok: true,
-			want: []string{`"total":2`, `"counters":[{"id":1002`}, notWant: []string{`"id":1003`}},
-		{name: "counters affinity advantage", tool: "gcs_find_counters_for_boss", args: `{"boss_id": 5002}`, ok: true,
-			want: []string{"Magic has the advantage over Force", "Spirit is weak against Force"}},
+		{
+			name: "counters", tool: "gcs_find_counters_for_boss", args: `{"boss_name": "Drowned King"}`, ok: true,
+			want: []string{`"counters":[{"id":1001`, "recommended counter #1", "recommended counter #2", "strong against Drowned King", "poison (boss weakness)", "immune to stun", "Force is weak against Magic"},
+		},
+		{
+			name: "counters by id with limit", tool: "gcs_find_counters_for_boss", args: `{"boss_id": 5002, "limit": 1}`, ok: true,
+			want: []string{`"total":2`, `"counters":[{"id":1002`}, notWant: []string{`"id":1003`},
+		},
+		{
+			name: "counters affinity advantage", tool: "gcs_find_counters_for_boss", args: `{"boss_id": 5002}`, ok: true,
+			want: []string{"Magic has the advantage over Force", "Spirit is weak against Force"},
+		},
 		{name: "counters no boss", tool: "gcs_find_counters_for_boss", args: `{"limit": 3}`, ok: false},
 		{name: "counters bad limit", tool: "gcs_find_counters_for_boss", args: `{"boss_id": 5001, "limit": 100}`, ok: false},
 		{name: "counters unknown", tool: "gcs_find_counters_for_boss", args: `{"boss_name": "Nobody"}`, ok: false},
-		{name: "faction", tool: "gcs_get_faction_details", args: `{"faction_name": "Sunguard"}`, ok: true,
-			want: []string{`"member_count":3`, `"Aurelia"`, "Kaelith", `"fr":"Garde Solaire"`}},
+		{
+			name: "faction", tool: "gcs_get_faction_details", args: `{"faction_name": "Sunguard"}`, ok: true,
+			want: []string{`"member_count":3`, `"Aurelia"`, "Kaelith", `"fr":"Garde Solaire"`},
+		},
 		{name: "faction by id", tool: "gcs_get_faction_details", args: `{"faction_id": 102}`, ok: true, want: []string{"Hollow Court", "Grimvar"}},
 		{name: "faction unknown id", tool: "gcs_get_faction_details", args: `{"faction_id": 999}`, ok: false},
-		{name: "dungeon", tool: "gcs_get_dungeon_details", args: `{"dungeon_name": "sunken halls"}`, ok: true,
-			want: []string{`"stages":20`, `"energy_cost":16`, "Drowned King", "Savage", "Bulwark"}},
+		{
+			name: "dungeon", tool: "gcs_get_dungeon_details", args: `{"dungeon_name": "sunken halls"}`, ok: true,
+			want: []string{`"stages":20`, `"energy_cost":16`, "Drowned King", "Savage", "Bulwark"},
+		},
 		{name: "dungeon by id", tool: "gcs_get_dungeon_details", args: `{"dungeon_id": 7002}`, ok: true, want: []string{"Ash Peak", "Grace"}},
 		{name: "dungeon unknown", tool: "gcs_get_dungeon_details", args: `{"dungeon_name": "Sunken Hall"}`, ok: false, want: []string{"Sunken Halls"}},
-		{name: "gear set", tool: "gcs_get_gear_set_details", args: `{"gear_set_name": "savage"}`, ok: true,
-			want: []string{`"pieces":4`, "ATK +15%", "Sunken Halls"}},
+		{
+			name: "gear set", tool: "gcs_get_gear_set_details", args: `{"gear_set_name": "savage"}`, ok: true,
+			want: []string{`"pieces":4`, "ATK +15%", "Sunken Halls"},
+		},
 		{name: "gear set french", tool: "gcs_get_gear_set_details", args: `{"gear_set_name": "GRÂCE"}`, ok: true, want: []string{`"id":8003`}},
 		{name: "gear set by id", tool: "gcs_get_gear_set_details", args: `{"gear_set_id": 8002}`, ok: true, want: []string{"Bulwark"}},
-		{name: "mastery", tool: "gcs_get_mastery_details", args: `{"mastery_name": "Blade Disciple"}`, ok: true,
-			want: []string{`"tree":"Offense"`, "+8% damage"}},
+		{
+			name: "mastery", tool: "gcs_get_mastery_details", args: `{"mastery_name": "Blade Disciple"}`, ok: true,
+			want: []string{`"tree":"Offense"`, "+8% damage"},
+		},
 		{name: "mastery by id", tool: "gcs_get_mastery_details", args: `{"mastery_id": 9002}`, ok: true, want: []string{"Iron Skin"}},
 		{name: "mastery unknown", tool: "gcs_get_mastery_details", args: `{"mastery_name": "Iron Skn"}`, ok: false, want: []string{"Iron Skin"}},
 	}
@@ -355,8 +393,10 @@ func TestLargeGame(t *testing.T) {
 	}
 	ex := newExecutor(t, gcsdbtest.Open(t, g))
 	run(t, ex, []tcase{
-		{name: "limit 50", tool: "gcs_find_champions", args: `{"limit": 50, "sort_by": "spd"}`, ok: true,
-			want: []string{`"total":125`, `"returned":50`, `"spd":209`}},
+		{
+			name: "limit 50", tool: "gcs_find_champions", args: `{"limit": 50, "sort_by": "spd"}`, ok: true,
+			want: []string{`"total":125`, `"returned":50`, `"spd":209`},
+		},
 		{name: "effect limit", tool: "gcs_find_champions_by_effect", args: `{"effect": "stun", "limit": 5}`, ok: true, want: []string{`"total":25`}},
 	})
 }

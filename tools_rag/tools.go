@@ -36,14 +36,22 @@ type SearchConfig struct {
 func DefaultSearchConfigs() map[string]SearchConfig {
 	cat := func(c ...string) vectorstore.Filter { return vectorstore.Filter{Categories: c} }
 	return map[string]SearchConfig{
-		"rag_get_champion_details": {BaseFilters: cat("champion"), SimilarityChunks: 6,
-			RequiredSections: []string{"Overview", "Biography", "Abilities", "Skills"}, QueryHint: "abilities skills role lore"},
-		"rag_get_boss_details": {BaseFilters: cat("boss"), SimilarityChunks: 6,
-			RequiredSections: []string{"Overview", "Mechanics", "Phases", "Strategy", "Weaknesses"}, QueryHint: "mechanics phases strategy weaknesses"},
-		"rag_get_faction_lore": {BaseFilters: cat("faction"), SimilarityChunks: 5,
-			RequiredSections: []string{"Overview", "History", "Lore"}, QueryHint: "history lore homeland"},
-		"rag_get_dungeon_guide": {BaseFilters: cat("dungeon"), SimilarityChunks: 6,
-			RequiredSections: []string{"Overview", "Strategy", "Guide", "Rewards"}, QueryHint: "guide strategy stages rewards"},
+		"rag_get_champion_details": {
+			BaseFilters: cat("champion"), SimilarityChunks: 6,
+			RequiredSections: []string{"Overview", "Biography", "Abilities", "Skills"}, QueryHint: "abilities skills role lore",
+		},
+		"rag_get_boss_details": {
+			BaseFilters: cat("boss"), SimilarityChunks: 6,
+			RequiredSections: []string{"Overview", "Mechanics", "Phases", "Strategy", "Weaknesses"}, QueryHint: "mechanics phases strategy weaknesses",
+		},
+		"rag_get_faction_lore": {
+			BaseFilters: cat("faction"), SimilarityChunks: 5,
+			RequiredSections: []string{"Overview", "History", "Lore"}, QueryHint: "history lore homeland",
+		},
+		"rag_get_dungeon_guide": {
+			BaseFilters: cat("dungeon"), SimilarityChunks: 6,
+			RequiredSections: []string{"Overview", "Strategy", "Guide", "Rewards"}, QueryHint: "guide strategy stages rewards",
+		},
 		"db_get_ux_details":      {BaseFilters: cat("ux"), SimilarityChunks: 4},
 		"db_get_lore_details":    {BaseFilters: cat("champion", "boss", "faction", "dungeon"), SimilarityChunks: 5},
 		"rag_search_faq":         {BaseFilters: cat("faq"), SimilarityChunks: 4},

@@ -86,7 +86,8 @@ func TestTools(t *testing.T) {
 		wantText         []string // substrings of the LLM view
 		check            func(t *testing.T, d passageData)
 	}{
-		{name: "champion by name", tool: "rag_get_champion_details", args: `{"champion_name":"kaelith"}`, wantStatus: "success",
+		{
+			name: "champion by name", tool: "rag_get_champion_details", args: `{"champion_name":"kaelith"}`, wantStatus: "success",
 			check: func(t *testing.T, d passageData) {
 				if d.Entity != "Kaelith" || d.DocumentID != "champion-kaelith" || len(d.Passages) != 3 {
 					t.Fatalf("data %+v", d)
@@ -96,10 +97,13 @@ func TestTools(t *testing.T) {
 						t.Fatalf("citation incomplete: %+v", p)
 					}
 				}
-			}},
+			},
+		},
 		{name: "champion by id", tool: "rag_get_champion_details", args: `{"champion_name":"1002"}`, wantStatus: "success", wantText: []string{"Brannoc"}},
-		{name: "champion typo suggests", tool: "rag_get_champion_details", args: `{"champion_name":"Kaelth"}`, wantStatus: "error",
-			wantText: []string{"No champion named", "Did you mean: Kaelith"}},
+		{
+			name: "champion typo suggests", tool: "rag_get_champion_details", args: `{"champion_name":"Kaelth"}`, wantStatus: "error",
+			wantText: []string{"No champion named", "Did you mean: Kaelith"},
+		},
 		{name: "champion of wrong category", tool: "rag_get_champion_details", args: `{"champion_name":"Gorath the Devourer"}`, wantStatus: "error"},
 		{name: "champion missing arg", tool: "rag_get_champion_details", args: `{}`, wantStatus: "error", wantText: []string{"champion_name"}},
 		{name: "champion wrong type", tool: "rag_get_champion_details", args: `{"champion_name":5}`, wantStatus: "error"},
@@ -109,9 +113,12 @@ func TestTools(t *testing.T) {
 		{name: "dungeon partial name", tool: "rag_get_dungeon_guide", args: `{"dungeon_name":"the sunken crypt"}`, wantStatus: "success", wantText: []string{"Tidebreaker"}},
 		{name: "dungeon ambiguous word", tool: "rag_get_dungeon_guide", args: `{"dungeon_name":"crypts"}`, wantStatus: "error", wantText: []string{"Sunken Crypt"}},
 		{name: "dungeon exact", tool: "rag_get_dungeon_guide", args: `{"dungeon_name":"sunken crypt"}`, wantStatus: "success", wantText: []string{"Tidebreaker"}},
-		{name: "ux by screen", tool: "db_get_ux_details", args: `{"query":"ChampionFeatureModelsPresenter"}`, wantStatus: "success", wantCache: 2,
-			wantText: []string{"ux-champion-details"}},
-		{name: "lore", tool: "db_get_lore_details", args: `{"query":"who lost her sister to the Iron Legion"}`, wantStatus: "success", wantCache: 3,
+		{
+			name: "ux by screen", tool: "db_get_ux_details", args: `{"query":"ChampionFeatureModelsPresenter"}`, wantStatus: "success", wantCache: 2,
+			wantText: []string{"ux-champion-details"},
+		},
+		{
+			name: "lore", tool: "db_get_lore_details", args: `{"query":"who lost her sister to the Iron Legion"}`, wantStatus: "success", wantCache: 3,
 			check: func(t *testing.T, d passageData) {
 				if len(d.Passages) == 0 || d.Passages[0].DocumentID != "champion-kaelith" {
 					t.Fatalf("passages %+v", d.Passages)
@@ -121,35 +128,42 @@ func TestTools(t *testing.T) {
 						t.Fatalf("lore search leaked %s", p.DocumentID)
 					}
 				}
-			}},
+			},
+		},
 		{name: "faq", tool: "rag_search_faq", args: `{"query":"energy refill"}`, wantStatus: "success", wantText: []string{"faq-energy"}},
 		{name: "mechanics", tool: "rag_get_game_mechanics", args: `{"topic":"turn meter"}`, wantStatus: "success", wantText: []string{"mechanics-turn-meter"}},
 		{name: "patch notes", tool: "rag_search_patch_notes", args: `{"query":"Moonshot cooldown"}`, wantStatus: "success", wantText: []string{"patch-1-2"}},
 		{name: "patch notes nothing", tool: "rag_search_patch_notes", args: `{"query":"zzzz qqqq"}`, wantStatus: "success", wantText: []string{"No patch notes document matched"}},
 		{name: "query too long", tool: "rag_search_faq", args: fmt.Sprintf(`{"query":%q}`, strings.Repeat("a", 600)), wantStatus: "error"},
-		{name: "semantic with filters", tool: "rag_semantic_search", args: `{"query":"defense decrease","top_k":2,"filters":{"category":"boss"}}`, wantStatus: "success",
+		{
+			name: "semantic with filters", tool: "rag_semantic_search", args: `{"query":"defense decrease","top_k":2,"filters":{"category":"boss"}}`, wantStatus: "success",
 			check: func(t *testing.T, d passageData) {
 				if len(d.Passages) == 0 || d.Passages[0].Section != "Weaknesses" || d.Passages[len(d.Passages)-1].DocumentID != "boss-gorath" {
 					t.Fatalf("passages %+v", d.Passages)
 				}
-			}},
+			},
+		},
 		{name: "semantic top_k too big", tool: "rag_semantic_search", args: `{"query":"x","top_k":25}`, wantStatus: "error", wantText: []string{"top_k"}},
 		{name: "semantic unknown filter", tool: "rag_semantic_search", args: `{"query":"x","filters":{"tier":"S"}}`, wantStatus: "error"},
 		{name: "semantic no match", tool: "rag_semantic_search", args: `{"query":"energy","filters":{"locale":"de"}}`, wantStatus: "error", wantText: []string{"Remove filters"}},
-		{name: "list by category", tool: "rag_list_documents", args: `{"filters":{"category":"champion"}}`, wantStatus: "success",
+		{
+			name: "list by category", tool: "rag_list_documents", args: `{"filters":{"category":"champion"}}`, wantStatus: "success",
 			check: func(t *testing.T, d passageData) {
 				if d.Total != 2 || len(d.Documents) != 2 || d.Documents[0].DocID != "champion-brannoc" {
 					t.Fatalf("%+v", d)
 				}
-			}},
+			},
+		},
 		{name: "list limit", tool: "rag_list_documents", args: `{"limit":3}`, wantStatus: "success", wantText: []string{"3 of 9 documents"}},
 		{name: "list bad limit", tool: "rag_list_documents", args: `{"limit":0}`, wantStatus: "error"},
-		{name: "get document", tool: "rag_get_document", args: `{"document_id":"boss-gorath"}`, wantStatus: "success",
+		{
+			name: "get document", tool: "rag_get_document", args: `{"document_id":"boss-gorath"}`, wantStatus: "success",
 			check: func(t *testing.T, d passageData) {
 				if len(d.Sections) != 3 || d.Sections[1].Section != "Phases" {
 					t.Fatalf("%+v", d.Sections)
 				}
-			}},
+			},
+		},
 		{name: "get unknown document", tool: "rag_get_document", args: `{"document_id":"boss-goraht"}`, wantStatus: "error", wantText: []string{"boss-gorath"}},
 		{name: "get document bad id", tool: "rag_get_document", args: `{"document_id":"../../etc/passwd"}`, wantStatus: "error"},
 	}
@@ -185,8 +199,10 @@ func TestTools(t *testing.T) {
 func TestEntityToolReturnsRequiredSections(t *testing.T) {
 	r := testRetriever(t)
 	tools, err := NewTools(r, slog.New(slog.DiscardHandler), ToolsOptions{Configs: map[string]SearchConfig{
-		"rag_get_champion_details": {BaseFilters: vectorstore.Filter{Categories: []string{"champion"}}, SimilarityChunks: 1,
-			QueryHint: "elven archer forest", RequiredSections: []string{"strategy"}},
+		"rag_get_champion_details": {
+			BaseFilters: vectorstore.Filter{Categories: []string{"champion"}}, SimilarityChunks: 1,
+			QueryHint: "elven archer forest", RequiredSections: []string{"strategy"},
+		},
 	}})
 	if err != nil {
 		t.Fatal(err)

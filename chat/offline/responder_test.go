@@ -131,7 +131,8 @@ func newWorld(t testing.TB) *world {
 				{"name": "Ironhide", "reason": "survives the burn"},
 			}}
 		}),
-		{spec: tool.Spec{Name: "gcs_compare_characters", Category: tool.CategoryGCS, Parameters: schema(`"names":{"type":"array","items":{"type":"string"},"minItems":2}`, "names")},
+		{
+			spec: tool.Spec{Name: "gcs_compare_characters", Category: tool.CategoryGCS, Parameters: schema(`"names":{"type":"array","items":{"type":"string"},"minItems":2}`, "names")},
 			fn: func(args map[string]any) tool.Result {
 				var cs []map[string]any
 				for _, n := range args["names"].([]any) {
@@ -140,26 +141,37 @@ func newWorld(t testing.TB) *world {
 					}
 				}
 				return tool.Success("ok", map[string]any{"characters": cs})
-			}},
-		{spec: tool.Spec{Name: "db_get_lore_details", Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1}`, "query")},
+			},
+		},
+		{
+			spec: tool.Spec{Name: "db_get_lore_details", Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1}`, "query")},
 			fn: func(args map[string]any) tool.Result {
 				return tool.Success("ok", map[string]any{"results": []map[string]any{{"title": fmt.Sprint(args["query"]), "text": "Long ago, " + fmt.Sprint(args["query"]) + " walked the dawn roads."}}})
-			}},
+			},
+		},
 		detail("gcs_recommend_gear", "champion_name", champions, func(it map[string]any) map[string]any {
 			return map[string]any{"champion": map[string]any{"name": it["name"]}, "recommendations": []map[string]any{
 				{"name": "Warlord", "stat_bonus": "ATK +15%", "reason": "made for Attack champions", "farm_in": "Fire Knight's Castle"},
 			}}
 		}),
-		{spec: tool.Spec{Name: "rag_semantic_search", Category: tool.CategoryRAG,
-			Parameters: schema(`"query":{"type":"string","minLength":1},"top_k":{"type":"integer"}`, "query")},
+		{
+			spec: tool.Spec{
+				Name: "rag_semantic_search", Category: tool.CategoryRAG,
+				Parameters: schema(`"query":{"type":"string","minLength":1},"top_k":{"type":"integer"}`, "query"),
+			},
 			fn: func(args map[string]any) tool.Result {
-				return tool.Success("ok", map[string]any{"passages": []map[string]any{{"document_id": "faq-what-is-affinity",
-					"title": "What does affinity do?", "section": "Answer", "text": "Magic beats Force, Force beats Spirit and Spirit beats Magic."}}})
-			}},
-		{spec: tool.Spec{Name: "db_get_ux_details", Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1}`, "query")},
+				return tool.Success("ok", map[string]any{"passages": []map[string]any{{
+					"document_id": "faq-what-is-affinity",
+					"title":       "What does affinity do?", "section": "Answer", "text": "Magic beats Force, Force beats Spirit and Spirit beats Magic.",
+				}}})
+			},
+		},
+		{
+			spec: tool.Spec{Name: "db_get_ux_details", Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1}`, "query")},
 			fn: func(args map[string]any) tool.Result {
 				return tool.Success("ok", map[string]any{"results": []map[string]any{{"title": fmt.Sprint(args["query"]), "text": "This screen shows a champion's stats and skills."}}})
-			}},
+			},
+		},
 	}
 	reg := tool.NewRegistry()
 	for _, ft := range tools {
@@ -216,7 +228,8 @@ func TestPlan(t *testing.T) {
 		{"counters beat", "How do I beat Spider Queen", "", IntentCounters, []string{`gcs_find_counters_for_boss {"boss_name":"Spider Queen"}`}},
 		{"boss details", "Fire Knight", "", IntentDetails, []string{`gcs_get_boss_details {"boss_name":"Fire Knight"}`}},
 		{"matchup", "Is Kaelith good against the Fire Knight?", "", IntentMatchup, []string{
-			`gcs_get_champion_details {"champion_name":"Kaelith"}`, `gcs_find_counters_for_boss {"boss_name":"Fire Knight"}`}},
+			`gcs_get_champion_details {"champion_name":"Kaelith"}`, `gcs_find_counters_for_boss {"boss_name":"Fire Knight"}`,
+		}},
 		{"faction", "tell me about the dawn order", "", IntentDetails, []string{`gcs_get_faction_details {"faction_name":"Dawn Order"}`}},
 		{"lore", "What's the story of Kaelith?", "", IntentLore, []string{`db_get_lore_details {"query":"Kaelith"}`}},
 		{"lore faction", "lore of shadowkin", "", IntentLore, []string{`db_get_lore_details {"query":"Shadowkin"}`}},
@@ -391,8 +404,10 @@ func FuzzPlan(f *testing.F) {
 type pagedList struct{ n int }
 
 func (p pagedList) Spec() tool.Spec {
-	return tool.Spec{Name: "cache_get_champions_list", Category: tool.CategoryCache,
-		Parameters: schema(`"limit":{"type":"integer","minimum":1,"maximum":200},"offset":{"type":"integer","minimum":0}`)}
+	return tool.Spec{
+		Name: "cache_get_champions_list", Category: tool.CategoryCache,
+		Parameters: schema(`"limit":{"type":"integer","minimum":1,"maximum":200},"offset":{"type":"integer","minimum":0}`),
+	}
 }
 
 func (p pagedList) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {

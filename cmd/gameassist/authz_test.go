@@ -45,15 +45,19 @@ func every(status int) map[credential]int {
 // sessionRoute is a player route's expectation: only the session's own
 // token opens it.
 func sessionRoute() map[credential]int {
-	return map[credential]int{credNone: http.StatusUnauthorized, credWrong: http.StatusForbidden,
-		credOther: http.StatusForbidden, credSession: http.StatusOK, credAdmin: http.StatusForbidden}
+	return map[credential]int{
+		credNone: http.StatusUnauthorized, credWrong: http.StatusForbidden,
+		credOther: http.StatusForbidden, credSession: http.StatusOK, credAdmin: http.StatusForbidden,
+	}
 }
 
 // adminRoute is an admin route's expectation: only the admin token opens
 // it, with status ok.
 func adminRoute(ok int) map[credential]int {
-	return map[credential]int{credNone: http.StatusUnauthorized, credWrong: http.StatusForbidden,
-		credOther: http.StatusForbidden, credSession: http.StatusForbidden, credAdmin: ok}
+	return map[credential]int{
+		credNone: http.StatusUnauthorized, credWrong: http.StatusForbidden,
+		credOther: http.StatusForbidden, credSession: http.StatusForbidden, credAdmin: ok,
+	}
 }
 
 // TestAuthorizationMatrix sends every route with every credential, one
@@ -75,8 +79,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 		t.Fatalf("no cache entries after a turn: %s", body)
 	}
 
-	tokens := map[credential]string{credNone: "", credWrong: "not-the-right-token", credOther: other.Token,
-		credSession: own.Token, credAdmin: testAdminToken}
+	tokens := map[credential]string{
+		credNone: "", credWrong: "not-the-right-token", credOther: other.Token,
+		credSession: own.Token, credAdmin: testAdminToken,
+	}
 	chat := mustJSON(t, chatBody(own, "Tell me about Kaelith"))
 	event := mustJSON(t, map[string]any{"session_id": own.ID, "screen": map[string]any{"name": "MainMenuPresenter", "data": map[string]any{"PlayerLevel": 7}}})
 	execute := mustJSON(t, map[string]any{"tool_calls": []map[string]any{{"name": "cache_get_bosses_list", "arguments": map[string]any{}}}})

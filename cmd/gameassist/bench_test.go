@@ -30,8 +30,10 @@ func oneToolTurn(req openai.ChatCompletionRequest) llmtest.Reply {
 	if last.Role == openai.ChatMessageRoleUser {
 		var name string
 		_, _ = fmt.Sscanf(last.Content, "Tell me about %s", &name)
-		return llmtest.ToolCalls(llmtest.Call{ID: "call_1", Name: "gcs_get_champion_details",
-			Arguments: fmt.Sprintf(`{"champion_name":%q}`, name)})
+		return llmtest.ToolCalls(llmtest.Call{
+			ID: "call_1", Name: "gcs_get_champion_details",
+			Arguments: fmt.Sprintf(`{"champion_name":%q}`, name),
+		})
 	}
 	return llmtest.Text("Here is what I found about that champion.")
 }
@@ -43,6 +45,7 @@ func (c *tripCounter) DialHook(next redis.DialHook) redis.DialHook { return next
 func (c *tripCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error { c.n.Add(1); return next(ctx, cmd) }
 }
+
 func (c *tripCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error { c.n.Add(1); return next(ctx, cmds) }
 }
@@ -93,8 +96,10 @@ func newBenchApp(b *testing.B, bare bool) *benchApp {
 			names = append(names, c.Name)
 		}
 	}
-	return &benchApp{ts: ts, fake: fake, trips: trips, names: names,
-		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}}}
+	return &benchApp{
+		ts: ts, fake: fake, trips: trips, names: names,
+		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}},
+	}
 }
 
 func (ba *benchApp) post(b *testing.B, path, token string, body any, out any) {

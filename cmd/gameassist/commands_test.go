@@ -58,8 +58,10 @@ func TestChatClient(t *testing.T) {
 	f := newFixture(t, appSetup{})
 	in := strings.NewReader("is Kaelith good against the Fire Knight?\n\nwho counters the Fire Knight?\n")
 	var out bytes.Buffer
-	err := run(context.Background(), []string{"chat", "-server", f.ts.URL, "-screen",
-		`{"name":"BossBattlePresenter","data":{"BossConfigId":5001}}`}, envOf(nil), in, &out, &out)
+	err := run(context.Background(), []string{
+		"chat", "-server", f.ts.URL, "-screen",
+		`{"name":"BossBattlePresenter","data":{"BossConfigId":5001}}`,
+	}, envOf(nil), in, &out, &out)
 	if err != nil {
 		t.Fatal(err)
 	}

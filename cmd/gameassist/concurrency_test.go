@@ -27,8 +27,10 @@ func TestConcurrentTurnsOneSession(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, body, err := f.send(context.Background(), t, request{method: http.MethodPost, path: "/v1/chat", token: s.Token,
-				json: chatBody(s, "Tell me about Kaelith")})
+			resp, body, err := f.send(context.Background(), t, request{
+				method: http.MethodPost, path: "/v1/chat", token: s.Token,
+				json: chatBody(s, "Tell me about Kaelith"),
+			})
 			if err != nil {
 				results[i] = result{err: err}
 				return

@@ -12,7 +12,8 @@ func TestCORS(t *testing.T) {
 	f := newFixture(t, appSetup{env: map[string]string{"ALLOWED_ORIGINS": allowed + ", https://admin.example"}})
 	preflight := func(origin string) request {
 		return request{method: http.MethodOptions, path: "/v1/chat", undocumented: true, header: map[string]string{
-			"Origin": origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type"}}
+			"Origin": origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type",
+		}}
 	}
 	create := func(origin string) request {
 		return request{method: http.MethodPost, path: "/v1/sessions", body: []byte(`{}`), header: map[string]string{"Origin": origin}}

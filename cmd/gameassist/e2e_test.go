@@ -168,8 +168,10 @@ func TestHappyPath(t *testing.T) {
 	})
 
 	t.Run("execute", func(t *testing.T) {
-		resp, body := f.do(t, request{method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
-			json: map[string]any{"tool_calls": []map[string]any{{"name": "gcs_get_champion_details", "arguments": map[string]string{"champion_name": "Kaelith"}}}}})
+		resp, body := f.do(t, request{
+			method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+			json: map[string]any{"tool_calls": []map[string]any{{"name": "gcs_get_champion_details", "arguments": map[string]string{"champion_name": "Kaelith"}}}},
+		})
 		expect(t, resp, body, http.StatusOK)
 		out := decode[struct {
 			Results []struct {

@@ -29,10 +29,14 @@ func TestRedisDownAndBack(t *testing.T) {
 	}{
 		{name: "create session", req: request{method: http.MethodPost, path: "/v1/sessions", body: []byte(`{}`)}},
 		{name: "chat", req: request{method: http.MethodPost, path: "/v1/chat", token: s.Token, json: chatBody(s, "Tell me about Kaelith")}},
-		{name: "chat streamed", req: request{method: http.MethodPost, path: "/v1/chat", token: s.Token,
-			json: map[string]any{"session_id": s.ID, "message": "Tell me about Kaelith", "stream": true}}},
-		{name: "screen event", req: signedEvent(mustJSON(t, map[string]any{"session_id": s.ID,
-			"screen": map[string]any{"name": "MainMenuPresenter", "data": map[string]any{"PlayerLevel": 2}}}))},
+		{name: "chat streamed", req: request{
+			method: http.MethodPost, path: "/v1/chat", token: s.Token,
+			json: map[string]any{"session_id": s.ID, "message": "Tell me about Kaelith", "stream": true},
+		}},
+		{name: "screen event", req: signedEvent(mustJSON(t, map[string]any{
+			"session_id": s.ID,
+			"screen":     map[string]any{"name": "MainMenuPresenter", "data": map[string]any{"PlayerLevel": 2}},
+		}))},
 		{name: "admin session", req: request{method: http.MethodGet, path: "/admin/sessions/" + s.ID, token: testAdminToken}},
 		{name: "admin cache", req: request{method: http.MethodGet, path: "/admin/sessions/" + s.ID + "/cache", token: testAdminToken}},
 		{name: "admin stats", req: request{method: http.MethodGet, path: "/admin/stats", token: testAdminToken}},
@@ -68,8 +72,10 @@ func TestRedisDownAndBack(t *testing.T) {
 		expect(t, resp, body, http.StatusOK)
 	})
 	t.Run("redis down/tools still run", func(t *testing.T) {
-		resp, body := f.do(t, request{method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
-			json: map[string]any{"tool_calls": []map[string]any{{"name": "gcs_get_champion_details", "arguments": map[string]string{"champion_name": "Kaelith"}}}}})
+		resp, body := f.do(t, request{
+			method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+			json: map[string]any{"tool_calls": []map[string]any{{"name": "gcs_get_champion_details", "arguments": map[string]string{"champion_name": "Kaelith"}}}},
+		})
 		expect(t, resp, body, http.StatusOK)
 	})
 
@@ -120,11 +126,13 @@ func TestQdrantUnreachable(t *testing.T) {
 		t.Fatalf("readyz %s", body)
 	}
 
-	resp, body = f.do(t, request{method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+	resp, body = f.do(t, request{
+		method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
 		json: map[string]any{"tool_calls": []map[string]any{
 			{"name": "db_get_lore_details", "arguments": map[string]any{"query": "Kaelith"}},
 			{"name": "gcs_get_champion_details", "arguments": map[string]any{"champion_name": "Kaelith"}},
-		}}})
+		}},
+	})
 	expect(t, resp, body, http.StatusOK)
 	out := decode[struct {
 		Results []struct {

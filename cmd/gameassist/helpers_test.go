@@ -369,8 +369,10 @@ type screenReply struct {
 
 // signedEvent is a webhook request carrying a valid signature of body.
 func signedEvent(body []byte) request {
-	return request{method: http.MethodPost, path: "/v1/screens/events", body: body,
-		header: map[string]string{"X-Signature": api.Sign(testWebhookSecret, body)}}
+	return request{
+		method: http.MethodPost, path: "/v1/screens/events", body: body,
+		header: map[string]string{"X-Signature": api.Sign(testWebhookSecret, body)},
+	}
 }
 
 func mustJSON(tb testing.TB, v any) []byte {

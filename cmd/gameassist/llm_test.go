@@ -266,8 +266,10 @@ func TestLLMTurns(t *testing.T) {
 	t.Run("metrics count LLM calls", func(t *testing.T) {
 		resp, body := f.do(t, request{method: http.MethodGet, path: "/metrics"})
 		expect(t, resp, body, http.StatusOK)
-		for _, want := range []string{`gameassist_llm_calls_total{status="ok"}`, `gameassist_llm_calls_total{status="error"}`,
-			`gameassist_chat_turns_total{mode="llm"}`, `gameassist_chat_turns_total{mode="degraded"}`} {
+		for _, want := range []string{
+			`gameassist_llm_calls_total{status="ok"}`, `gameassist_llm_calls_total{status="error"}`,
+			`gameassist_chat_turns_total{mode="llm"}`, `gameassist_chat_turns_total{mode="degraded"}`,
+		} {
 			if !bytes.Contains(body, []byte(want)) {
 				t.Errorf("metrics lack %s", want)
 			}

@@ -63,8 +63,10 @@ func (o *observer) LLMCall(ctx context.Context, u llm.Usage, d time.Duration, er
 		return
 	}
 	o.m.ObserveLLM(d, u.PromptTokens, u.CompletionTokens, err)
-	rec := stats.LLMRecord{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Duration: d,
-		Err: err != nil, Degraded: err != nil && ctx.Err() == nil}
+	rec := stats.LLMRecord{
+		PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Duration: d,
+		Err: err != nil, Degraded: err != nil && ctx.Err() == nil,
+	}
 	select {
 	case o.llms <- rec:
 	default:

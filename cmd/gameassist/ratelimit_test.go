@@ -42,8 +42,10 @@ func TestRateLimitsAcrossInstances(t *testing.T) {
 		resp, body = instances[0].do(t, request{method: http.MethodPost, path: "/v1/sessions", body: []byte(`{}`)})
 		expectLimited(t, resp, body)
 		// A forwarded-for header does not open a new budget.
-		resp, body = instances[0].do(t, request{method: http.MethodPost, path: "/v1/sessions", body: []byte(`{}`),
-			header: map[string]string{"X-Forwarded-For": "203.0.113.9", "X-Real-IP": "203.0.113.9"}})
+		resp, body = instances[0].do(t, request{
+			method: http.MethodPost, path: "/v1/sessions", body: []byte(`{}`),
+			header: map[string]string{"X-Forwarded-For": "203.0.113.9", "X-Real-IP": "203.0.113.9"},
+		})
 		expectLimited(t, resp, body)
 	})
 	if len(sessions) < 2 {

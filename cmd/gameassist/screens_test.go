@@ -96,10 +96,14 @@ func TestScreens(t *testing.T) {
 		want int
 	}{
 		{name: "missing signature", req: request{method: http.MethodPost, path: "/v1/screens/events", body: boss(s.ID)}, want: http.StatusUnauthorized},
-		{name: "wrong signature", req: request{method: http.MethodPost, path: "/v1/screens/events", body: boss(s.ID),
-			header: map[string]string{"X-Signature": "sha256=" + strings.Repeat("ab", 32)}}, want: http.StatusUnauthorized},
-		{name: "signature of another body", req: request{method: http.MethodPost, path: "/v1/screens/events", body: boss(s.ID),
-			header: map[string]string{"X-Signature": signedEvent([]byte("{}")).header["X-Signature"]}}, want: http.StatusUnauthorized},
+		{name: "wrong signature", req: request{
+			method: http.MethodPost, path: "/v1/screens/events", body: boss(s.ID),
+			header: map[string]string{"X-Signature": "sha256=" + strings.Repeat("ab", 32)},
+		}, want: http.StatusUnauthorized},
+		{name: "signature of another body", req: request{
+			method: http.MethodPost, path: "/v1/screens/events", body: boss(s.ID),
+			header: map[string]string{"X-Signature": signedEvent([]byte("{}")).header["X-Signature"]},
+		}, want: http.StatusUnauthorized},
 		{name: "bearer instead of signature", req: request{method: http.MethodPost, path: "/v1/screens/events", body: boss(s.ID), token: s.Token}, want: http.StatusUnauthorized},
 		{name: "signed garbage", req: signedEvent([]byte("not json at all")), want: http.StatusBadRequest},
 		{name: "signed too deep", req: signedEvent([]byte(deep)), want: http.StatusBadRequest},

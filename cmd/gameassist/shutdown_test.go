@@ -62,8 +62,10 @@ func TestGracefulShutdown(t *testing.T) {
 	go func() {
 		// Its own client: the connection must be the in-flight one.
 		c := &http.Client{Timeout: clientTimeout, Transport: &http.Transport{DisableKeepAlives: true}}
-		resp, body, err := sendTo(context.Background(), t, c, v, base, request{method: http.MethodPost, path: "/v1/chat", token: s.Token,
-			json: chatBody(s, "who beats the Fire Knight?")})
+		resp, body, err := sendTo(context.Background(), t, c, v, base, request{
+			method: http.MethodPost, path: "/v1/chat", token: s.Token,
+			json: chatBody(s, "who beats the Fire Knight?"),
+		})
 		turn <- result{resp, body, err}
 	}()
 	fake.WaitRequests(1) // the turn is waiting on the LLM
@@ -157,8 +159,10 @@ func TestShutdownTimeoutCutsSlowTurns(t *testing.T) {
 	})
 	turn := make(chan error, 1)
 	go func() {
-		_, _, err := sendTo(context.Background(), t, cl, v, base, request{method: http.MethodPost, path: "/v1/chat", token: s.Token,
-			json: chatBody(s, "who beats the Fire Knight?")})
+		_, _, err := sendTo(context.Background(), t, cl, v, base, request{
+			method: http.MethodPost, path: "/v1/chat", token: s.Token,
+			json: chatBody(s, "who beats the Fire Knight?"),
+		})
 		turn <- err
 	}()
 	fake.WaitRequests(1)

@@ -26,8 +26,16 @@ func championDoc(ix *index, c gamedata.Champion) Document {
 	for _, row := range []struct {
 		k string
 		v string
-	}{{"HP", thousands(s.HP)}, {"ATK", fmt.Sprint(s.ATK)}, {"DEF", fmt.Sprint(s.DEF)}, {"SPD", fmt.Sprint(s.SPD)},
-		{"C.RATE", fmt.Sprintf("%d%%", s.CRate)}, {"C.DMG", fmt.Sprintf("%d%%", s.CDmg)}, {"RES", fmt.Sprint(s.RES)}, {"ACC", fmt.Sprint(s.ACC)}} {
+	}{
+		{"HP", thousands(s.HP)},
+		{"ATK", fmt.Sprint(s.ATK)},
+		{"DEF", fmt.Sprint(s.DEF)},
+		{"SPD", fmt.Sprint(s.SPD)},
+		{"C.RATE", fmt.Sprintf("%d%%", s.CRate)},
+		{"C.DMG", fmt.Sprintf("%d%%", s.CDmg)},
+		{"RES", fmt.Sprint(s.RES)},
+		{"ACC", fmt.Sprint(s.ACC)},
+	} {
 		fmt.Fprintf(&b, "| %s | %s |\n", row.k, row.v)
 	}
 	fmt.Fprintf(&b, "\n%s has %s base speed (%d SPD) and %s ATK for %s.\n\n", c.Name,

@@ -154,9 +154,11 @@ type index struct {
 }
 
 func newIndex(g gamedata.Game) *index {
-	ix := &index{g: g, champions: map[int]gamedata.Champion{}, factions: map[int]gamedata.Faction{},
+	ix := &index{
+		g: g, champions: map[int]gamedata.Champion{}, factions: map[int]gamedata.Faction{},
 		bosses: map[int]gamedata.Boss{}, dungeons: map[int]gamedata.Dungeon{}, gear: map[int]gamedata.GearSet{},
-		gearByKey: map[string]gamedata.GearSet{}, mastery: map[string]gamedata.Mastery{}, bossByKey: map[string]gamedata.Boss{}}
+		gearByKey: map[string]gamedata.GearSet{}, mastery: map[string]gamedata.Mastery{}, bossByKey: map[string]gamedata.Boss{},
+	}
 	for _, c := range g.Champions {
 		ix.champions[c.ID] = c
 	}

@@ -55,8 +55,14 @@ func TestCategoryCounts(t *testing.T) {
 		category string
 		min      int
 	}{
-		{CategoryChampion, 150}, {CategoryBoss, 15}, {CategoryDungeon, 12}, {CategoryFaction, 12},
-		{CategoryUX, 11}, {CategoryFAQ, 40}, {CategoryMechanics, 20}, {CategoryPatchNotes, 5},
+		{CategoryChampion, 150},
+		{CategoryBoss, 15},
+		{CategoryDungeon, 12},
+		{CategoryFaction, 12},
+		{CategoryUX, 11},
+		{CategoryFAQ, 40},
+		{CategoryMechanics, 20},
+		{CategoryPatchNotes, 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.category, func(t *testing.T) {
@@ -133,9 +139,11 @@ func TestSectionsConsistentPerCategory(t *testing.T) {
 
 func TestUXPagesCoverScreens(t *testing.T) {
 	_, docs := render(t)
-	screens := []string{"MainMenuPresenter", "ChampionFeatureModelsPresenter", "ChampionCollectionPresenter",
+	screens := []string{
+		"MainMenuPresenter", "ChampionFeatureModelsPresenter", "ChampionCollectionPresenter",
 		"BossBattlePresenter", "TeamSetupPresenter", "DungeonSelectPresenter", "GearInventoryPresenter",
-		"FactionOverviewPresenter", "MarketPresenter", "MasteryTreePresenter", "CampaignMapPresenter"}
+		"FactionOverviewPresenter", "MarketPresenter", "MasteryTreePresenter", "CampaignMapPresenter",
+	}
 	byID := map[string]Document{}
 	for _, d := range docs {
 		byID[d.DocID] = d

@@ -141,28 +141,36 @@ func TestValidate(t *testing.T) {
 		},
 		{
 			name: "screen event without injection",
-			ex: exchange{method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "sha256=00"},
+			ex: exchange{
+				method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "sha256=00"},
 				reqBody: `{"session_id":"` + sessionID + `","screen":{"name":"Inventory","data":{}}}`,
-				status:  200, respCT: jsonCT, respBody: `{"screen":"Inventory","matched":false,"tools":[],"prompt_injection":null}`},
+				status:  200, respCT: jsonCT, respBody: `{"screen":"Inventory","matched":false,"tools":[],"prompt_injection":null}`,
+			},
 		},
 		{
 			name: "screen event with a skipped tool",
-			ex: exchange{method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "sha256=00"},
+			ex: exchange{
+				method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "sha256=00"},
 				reqBody: `{"session_id":"` + sessionID + `","screen":{"name":"ChampionFeatureModelsPresenter","data":{}}}`,
 				status:  200, respCT: jsonCT, respBody: `{"screen":"ChampionFeatureModelsPresenter","matched":true,"prompt_injection":"You are on Champion Details",` +
-					`"tools":[{"name":"gcs_get_character_details_by_id","arguments":null,"source":"skipped","status":"error","duration_ms":0,"reason":"field ChampionConfigId absent"}]}`},
+					`"tools":[{"name":"gcs_get_character_details_by_id","arguments":null,"source":"skipped","status":"error","duration_ms":0,"reason":"field ChampionConfigId absent"}]}`,
+			},
 		},
 		{
 			name: "screen event with a non-string injection",
-			ex: exchange{method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "sha256=00"},
+			ex: exchange{
+				method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "sha256=00"},
 				reqBody: `{"session_id":"` + sessionID + `","screen":{"name":"Inventory","data":{}}}`,
-				status:  200, respCT: jsonCT, respBody: `{"screen":"Inventory","matched":false,"tools":[],"prompt_injection":7}`},
+				status:  200, respCT: jsonCT, respBody: `{"screen":"Inventory","matched":false,"tools":[],"prompt_injection":7}`,
+			},
 			wantErr: "prompt_injection",
 		},
 		{
 			name: "readiness down",
-			ex: exchange{method: "GET", path: "/readyz", status: 503, respCT: jsonCT,
-				respBody: `{"status":"unavailable","checks":{"redis":{"status":"unavailable","required":true,"error":"dial tcp: refused"},"qdrant":{"status":"ok","required":false}}}`},
+			ex: exchange{
+				method: "GET", path: "/readyz", status: 503, respCT: jsonCT,
+				respBody: `{"status":"unavailable","checks":{"redis":{"status":"unavailable","required":true,"error":"dial tcp: refused"},"qdrant":{"status":"ok","required":false}}}`,
+			},
 		},
 		{
 			name: "metrics are text",
@@ -179,40 +187,52 @@ func TestValidate(t *testing.T) {
 		},
 		{
 			name: "admin cache view",
-			ex: exchange{method: "GET", path: "/admin/sessions/" + sessionID + "/cache", status: 200, respCT: jsonCT,
+			ex: exchange{
+				method: "GET", path: "/admin/sessions/" + sessionID + "/cache", status: 200, respCT: jsonCT,
 				respBody: `{"exchange":4,"entries":[{"key":"0cc175b9c0f1b6a831c399e269772661","tool":"gcs_get_champion_details","parameters":{"champion_name":"Kaelith"},` +
-					`"cached_at_exchange":2,"expires_after_exchange":5,"remaining_exchanges":1,"hits":2,"size_bytes":812}]}`},
+					`"cached_at_exchange":2,"expires_after_exchange":5,"remaining_exchanges":1,"hits":2,"size_bytes":812}]}`,
+			},
 		},
 		{
 			name: "admin session view",
-			ex: exchange{method: "GET", path: "/admin/sessions/" + sessionID, status: 200, respCT: jsonCT,
+			ex: exchange{
+				method: "GET", path: "/admin/sessions/" + sessionID, status: 200, respCT: jsonCT,
 				respBody: `{"session":{"id":"` + sessionID + `","locale":"en","created_at":"2025-01-02T03:04:05Z","exchange":1,"screen":{"name":"Inventory","hash":"ab"}},` +
-					`"history":[{"role":"user","content":"hi","exchange":1,"at":"2025-01-02T03:04:06Z"},{"role":"assistant","content":"Hello","exchange":1,"at":"2025-01-02T03:04:07Z","tools":["cache_get_champions_list"]}]}`},
+					`"history":[{"role":"user","content":"hi","exchange":1,"at":"2025-01-02T03:04:06Z"},{"role":"assistant","content":"Hello","exchange":1,"at":"2025-01-02T03:04:07Z","tools":["cache_get_champions_list"]}]}`,
+			},
 		},
 		{
 			name: "admin execute",
-			ex: exchange{method: "POST", path: "/admin/tools/execute", reqCT: "application/json",
+			ex: exchange{
+				method: "POST", path: "/admin/tools/execute", reqCT: "application/json",
 				reqBody: `{"tool_calls":[{"name":"gcs_get_champion_details","arguments":{"champion_name":"Kaelith"}}]}`,
-				status:  200, respCT: jsonCT, respBody: `{"results":[` + envelope + `]}`},
+				status:  200, respCT: jsonCT, respBody: `{"results":[` + envelope + `]}`,
+			},
 		},
 		{
 			name: "admin execute with too many calls",
-			ex: exchange{method: "POST", path: "/admin/tools/execute", reqCT: "application/json",
+			ex: exchange{
+				method: "POST", path: "/admin/tools/execute", reqCT: "application/json",
 				reqBody: `{"tool_calls":[` + strings.Repeat(`{"name":"x"},`, 20) + `{"name":"x"}]}`,
-				status:  400, respCT: jsonCT, respBody: errBody},
+				status:  400, respCT: jsonCT, respBody: errBody,
+			},
 			wantErr: "request does not match",
 		},
 		{
 			name: "admin execute envelope without internal_info",
-			ex: exchange{method: "POST", path: "/admin/tools/execute", reqCT: "application/json",
+			ex: exchange{
+				method: "POST", path: "/admin/tools/execute", reqCT: "application/json",
 				reqBody: `{"tool_calls":[{"name":"x"}]}`,
-				status:  200, respCT: jsonCT, respBody: `{"results":[{"status":"error","message":"Unknown tool","data":null,"llm_cache_duration":0}]}`},
+				status:  200, respCT: jsonCT, respBody: `{"results":[{"status":"error","message":"Unknown tool","data":null,"llm_cache_duration":0}]}`,
+			},
 			wantErr: "internal_info",
 		},
 		{
 			name: "admin tools",
-			ex: exchange{method: "GET", path: "/admin/tools", status: 200, respCT: jsonCT,
-				respBody: `{"tools":[{"name":"gcs_get_champion_details","description":"d","category":"gcs","aliases":[],"parameters":{"type":"object"},"cache_duration":3,"offered_to_llm":true}]}`},
+			ex: exchange{
+				method: "GET", path: "/admin/tools", status: 200, respCT: jsonCT,
+				respBody: `{"tools":[{"name":"gcs_get_champion_details","description":"d","category":"gcs","aliases":[],"parameters":{"type":"object"},"cache_duration":3,"offered_to_llm":true}]}`,
+			},
 		},
 		{
 			name: "screens reload refused",
@@ -275,8 +295,10 @@ func TestValidateConcurrently(t *testing.T) {
 
 func TestValidateResponseIgnoresTheRequest(t *testing.T) {
 	v := Load(t)
-	ex := exchange{method: "POST", path: "/v1/chat", reqCT: "application/json", reqBody: `{"session_id":"not-a-uuid","message":""}`,
-		status: 400, respCT: jsonCT, respBody: `{"error":{"code":"bad_json","message":"message is required"}}`}
+	ex := exchange{
+		method: "POST", path: "/v1/chat", reqCT: "application/json", reqBody: `{"session_id":"not-a-uuid","message":""}`,
+		status: 400, respCT: jsonCT, respBody: `{"error":{"code":"bad_json","message":"message is required"}}`,
+	}
 	req, reqBody, resp, respBody := ex.build()
 	if err := v.Validate(req, reqBody, resp, respBody); err == nil {
 		t.Fatal("Validate: want the bad request reported")

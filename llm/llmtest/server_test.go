@@ -380,12 +380,16 @@ func TestStatusAndHeaders(t *testing.T) {
 		wantStatus int
 		wantHeader map[string]string
 	}{
-		{name: "default 429 body", reply: llmtest.Status(429, nil).WithRetryAfter(1500 * time.Millisecond), wantStatus: 429,
-			wantHeader: map[string]string{"Retry-After": "2", "Retry-After-Ms": "1500"}},
+		{
+			name: "default 429 body", reply: llmtest.Status(429, nil).WithRetryAfter(1500 * time.Millisecond), wantStatus: 429,
+			wantHeader: map[string]string{"Retry-After": "2", "Retry-After-Ms": "1500"},
+		},
 		{name: "default 503 body", reply: llmtest.Status(503, nil), wantStatus: 503},
 		{name: "html body", reply: llmtest.Status(502, []byte("<html>bad gateway</html>")), wantStatus: 502},
-		{name: "date header", reply: llmtest.Status(429, nil).WithHeader("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT"), wantStatus: 429,
-			wantHeader: map[string]string{"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}},
+		{
+			name: "date header", reply: llmtest.Status(429, nil).WithHeader("Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT"), wantStatus: 429,
+			wantHeader: map[string]string{"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,10 +15,14 @@ func TestParse(t *testing.T) {
 		wantErr string
 		want    Document
 	}{
-		{name: "full", in: "---\ndoc_id: champion-kaelith\ntitle: Kaelith\ncategory: champion\nentity: Kaelith\nentity_id: 1001\nlocale: en\n---\n# Kaelith\n## Bio\ntext\n",
-			want: Document{DocID: "champion-kaelith", Title: "Kaelith", Category: "champion", Entity: "Kaelith", EntityID: 1001, Locale: "en", Body: "# Kaelith\n## Bio\ntext\n"}},
-		{name: "quoted values crlf bom", in: "\ufeff---\r\ndoc_id: faq-1\r\ntitle: \"Why: \\\"energy\\\"?\"\r\ncategory: faq\r\nlocale: 'en'\r\n---\r\nbody",
-			want: Document{DocID: "faq-1", Title: `Why: "energy"?`, Category: "faq", Locale: "en", Body: "body"}},
+		{
+			name: "full", in: "---\ndoc_id: champion-kaelith\ntitle: Kaelith\ncategory: champion\nentity: Kaelith\nentity_id: 1001\nlocale: en\n---\n# Kaelith\n## Bio\ntext\n",
+			want: Document{DocID: "champion-kaelith", Title: "Kaelith", Category: "champion", Entity: "Kaelith", EntityID: 1001, Locale: "en", Body: "# Kaelith\n## Bio\ntext\n"},
+		},
+		{
+			name: "quoted values crlf bom", in: "\ufeff---\r\ndoc_id: faq-1\r\ntitle: \"Why: \\\"energy\\\"?\"\r\ncategory: faq\r\nlocale: 'en'\r\n---\r\nbody",
+			want: Document{DocID: "faq-1", Title: `Why: "energy"?`, Category: "faq", Locale: "en", Body: "body"},
+		},
 		{name: "no front matter", in: "# title\n", wantErr: "missing front matter"},
 		{name: "unclosed", in: "---\ndoc_id: x\n", wantErr: "not closed"},
 		{name: "missing fields", in: "---\ndoc_id: x\n---\n", wantErr: "missing title, category, locale"},

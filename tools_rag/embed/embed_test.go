@@ -172,8 +172,10 @@ func fakeEmbeddings(t *testing.T, mode *atomic.Value, requests *atomic.Int64) *h
 			data = data[:len(data)-1]
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model,
-			"usage": map[string]int{"prompt_tokens": 1, "total_tokens": 1}})
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"object": "list", "data": data, "model": req.Model,
+			"usage": map[string]int{"prompt_tokens": 1, "total_tokens": 1},
+		})
 	}))
 	t.Cleanup(srv.Close)
 	return srv

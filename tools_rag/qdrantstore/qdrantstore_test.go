@@ -87,12 +87,18 @@ func TestHybridQueryAndFilters(t *testing.T) {
 		wantAll   func(h vectorstore.Hit) bool
 	}{
 		{name: "hybrid", text: "how does energy refill", wantFirst: "faq-energy"},
-		{name: "category", text: "Moonshot defense", filter: vectorstore.Filter{Categories: []string{"patch_notes"}}, wantFirst: "patch-1-2",
-			wantAll: func(h vectorstore.Hit) bool { return h.Chunk.Category == "patch_notes" }},
-		{name: "categories", text: "Gorath", filter: vectorstore.Filter{Categories: []string{"boss", "dungeon"}},
-			wantAll: func(h vectorstore.Hit) bool { return h.Chunk.Category == "boss" || h.Chunk.Category == "dungeon" }},
-		{name: "entity case-insensitive", text: "abilities", filter: vectorstore.Filter{Entity: "KAELITH"}, wantFirst: "champion-kaelith",
-			wantAll: func(h vectorstore.Hit) bool { return h.Chunk.Entity == "Kaelith" }},
+		{
+			name: "category", text: "Moonshot defense", filter: vectorstore.Filter{Categories: []string{"patch_notes"}}, wantFirst: "patch-1-2",
+			wantAll: func(h vectorstore.Hit) bool { return h.Chunk.Category == "patch_notes" },
+		},
+		{
+			name: "categories", text: "Gorath", filter: vectorstore.Filter{Categories: []string{"boss", "dungeon"}},
+			wantAll: func(h vectorstore.Hit) bool { return h.Chunk.Category == "boss" || h.Chunk.Category == "dungeon" },
+		},
+		{
+			name: "entity case-insensitive", text: "abilities", filter: vectorstore.Filter{Entity: "KAELITH"}, wantFirst: "champion-kaelith",
+			wantAll: func(h vectorstore.Hit) bool { return h.Chunk.Entity == "Kaelith" },
+		},
 		{name: "locale", text: "energy", filter: vectorstore.Filter{Locale: "fr"}, wantAll: func(vectorstore.Hit) bool { return false }},
 	}
 	for _, tt := range tests {

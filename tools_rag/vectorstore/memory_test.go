@@ -63,27 +63,33 @@ func TestMemorySearch(t *testing.T) {
 		check     func(t *testing.T, hits []Hit)
 	}{
 		{name: "keyword and dense agree", text: "energy refill", wantFirst: "faq-energy/Answer"},
-		{name: "entity named ranks its chunks first", text: "does Kaelith decrease defense like poison against the beast", filter: Filter{Locale: "en"},
+		{
+			name: "entity named ranks its chunks first", text: "does Kaelith decrease defense like poison against the beast", filter: Filter{Locale: "en"},
 			check: func(t *testing.T, hits []Hit) {
 				if len(hits) < 2 || hits[0].Chunk.Entity != "Kaelith" || hits[1].Chunk.Entity != "Kaelith" {
 					t.Fatalf("Kaelith chunks not first: %v", sections(hits))
 				}
-			}},
+			},
+		},
 		{name: "multi-word entity case-insensitive", text: "gorath THE devourer", wantFirst: "boss-gorath/Weaknesses"},
-		{name: "category filter", text: "abilities", filter: Filter{Categories: []string{"boss", "faq"}},
+		{
+			name: "category filter", text: "abilities", filter: Filter{Categories: []string{"boss", "faq"}},
 			check: func(t *testing.T, hits []Hit) {
 				for _, h := range hits {
 					if h.Chunk.Category != "boss" && h.Chunk.Category != "faq" {
 						t.Fatalf("filter leaked %s", h.Chunk.DocID)
 					}
 				}
-			}},
-		{name: "entity filter", text: "abilities", filter: Filter{Entity: "brannoc"}, wantFirst: "champion-brannoc/Abilities",
+			},
+		},
+		{
+			name: "entity filter", text: "abilities", filter: Filter{Entity: "brannoc"}, wantFirst: "champion-brannoc/Abilities",
 			check: func(t *testing.T, hits []Hit) {
 				if len(hits) != 1 {
 					t.Fatalf("got %v", sections(hits))
 				}
-			}},
+			},
+		},
 		{name: "locale filter", text: "Kaelith", filter: Filter{Locale: "fr"}, wantFirst: "champion-kaelith-fr/Biographie"},
 		{name: "doc filter", text: "defense", filter: Filter{DocID: "champion-kaelith"}, wantFirst: "champion-kaelith/Abilities"},
 		{name: "limit", text: "defense archer energy", check: func(t *testing.T, hits []Hit) {}},
