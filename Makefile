@@ -20,5 +20,5 @@ bench: ## every benchmark; figures go in BENCHMARKS.md
 fuzz: ## a short fuzzing pass over the executor's argument handling
 	$(GO) test -run '^$$' -fuzz FuzzExecutorArguments -fuzztime 30s ./tool/
 
-lint:
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+lint: ## golangci-lint v2 with .golangci.yml (a cold install takes about 3 minutes)
+	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0 run ./...

@@ -76,7 +76,7 @@ func jsonErrorText(err error) string {
 }
 
 // checkDepth refuses JSON nested deeper than max, without decoding it.
-func checkDepth(b []byte, max int) error {
+func checkDepth(b []byte, limit int) error {
 	depth := 0
 	inString, escaped := false, false
 	for _, ch := range b {
@@ -94,8 +94,8 @@ func checkDepth(b []byte, max int) error {
 			inString = true
 		case ch == '{' || ch == '[':
 			depth++
-			if depth > max {
-				return fmt.Errorf("JSON is nested deeper than %d levels", max)
+			if depth > limit {
+				return fmt.Errorf("JSON is nested deeper than %d levels", limit)
 			}
 		case ch == '}' || ch == ']':
 			depth--

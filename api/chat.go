@@ -132,7 +132,7 @@ func (s *Server) streamTurn(ctx context.Context, c *gin.Context, turn chat.TurnR
 			return // the client went away: nobody to tell
 		}
 		he := s.classify(err)
-		s.log.WarnContext(c.Request.Context(), "streamed turn failed", "request_id", requestID(c), "status", he.Status, "error", he.Error())
+		s.log.WarnContext(ctx, "streamed turn failed", "request_id", requestID(c), "status", he.Status, "error", he.Error())
 		write("error", errorBody{Error: errorDetail{Code: he.Code, Message: he.Msg}})
 		return
 	}

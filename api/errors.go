@@ -74,7 +74,7 @@ func (s *Server) classify(err error) *HTTPError {
 	for _, m := range s.errorMap {
 		if errors.Is(err, m.target) {
 			msg := m.msg
-			if m.target == chat.ErrInvalid || m.target == screens.ErrBadScreen || m.target == screens.ErrInvalidRules {
+			if m.clientText {
 				msg = clientMessage(err)
 			}
 			return httpErr(m.status, m.code, msg, err)
@@ -92,22 +92,24 @@ type errorMapping struct {
 	status int
 	code   string
 	msg    string
+	// clientText: the error's own text is written for clients and replaces msg.
+	clientText bool
 }
 
 // defaultErrorMap maps the services' sentinel errors to answers.
 func defaultErrorMap() []errorMapping {
 	return []errorMapping{
-		{chat.ErrUnauthorized, http.StatusUnauthorized, "unauthorized", "a valid session token is required"},
-		{chat.ErrForbidden, http.StatusForbidden, "forbidden", "this token does not open this session"},
-		{chat.ErrInvalid, http.StatusBadRequest, "bad_request", "invalid request"},
-		{memory.ErrNotFound, http.StatusNotFound, "not_found", "no such session or entry"},
-		{memory.ErrBusy, http.StatusConflict, "session_busy", "another turn of this session is still running; try again"},
-		{screens.ErrBadScreen, http.StatusBadRequest, "bad_screen", "screen data is not acceptable"},
-		{screens.ErrInvalidRules, http.StatusUnprocessableEntity, "invalid_rules", "the screen rules file is invalid; the running rules stay"},
-		{redis.ErrClosed, http.StatusServiceUnavailable, "unavailable", "session store is unavailable"},
-		{redis.ErrPoolTimeout, http.StatusServiceUnavailable, "unavailable", "session store is unavailable"},
-		{context.DeadlineExceeded, http.StatusServiceUnavailable, "timeout", "a dependency did not answer in time"},
-		{syscall.ECONNREFUSED, http.StatusServiceUnavailable, "unavailable", "a dependency is unavailable"},
+		{chat.ErrUnauthorized, http.StatusUnauthorized, "unauthorized", "a valid session token is required", false},
+		{chat.ErrForbidden, http.StatusForbidden, "forbidden", "this token does not open this session", false},
+		{chat.ErrInvalid, http.StatusBadRequest, "bad_request", "invalid request", true},
+		{memory.ErrNotFound, http.StatusNotFound, "not_found", "no such session or entry", false},
+		{memory.ErrBusy, http.StatusConflict, "session_busy", "another turn of this session is still running; try again", false},
+		{screens.ErrBadScreen, http.StatusBadRequest, "bad_screen", "screen data is not acceptable", true},
+		{screens.ErrInvalidRules, http.StatusUnprocessableEntity, "invalid_rules", "the screen rules file is invalid; the running rules stay", true},
+		{redis.ErrClosed, http.StatusServiceUnavailable, "unavailable", "session store is unavailable", false},
+		{redis.ErrPoolTimeout, http.StatusServiceUnavailable, "unavailable", "session store is unavailable", false},
+		{context.DeadlineExceeded, http.StatusServiceUnavailable, "timeout", "a dependency did not answer in time", false},
+		{syscall.ECONNREFUSED, http.StatusServiceUnavailable, "unavailable", "a dependency is unavailable", false},
 	}
 }
 

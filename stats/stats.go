@@ -128,7 +128,7 @@ func cleanName(name string) string {
 		return InvalidToolName
 	}
 	for _, c := range name {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+		if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && c != '_' && c != '-' && c != '.' {
 			return InvalidToolName
 		}
 	}
@@ -340,10 +340,11 @@ func (h hist) meanMS() float64 {
 	return float64(h.sumUS) / float64(h.timed) / 1000
 }
 
-// quantileMS estimates quantile q in milliseconds, interpolating linearly
-// within the bucket that holds it; the unbounded bucket reports the last
-// bound.
-func (h hist) quantileMS(bounds []int64, q float64) float64 {
+// p95MS estimates the 95th percentile in milliseconds, interpolating
+// linearly within the bucket that holds it; the unbounded bucket reports the
+// last bound.
+func (h hist) p95MS(bounds []int64) float64 {
+	const q = 0.95
 	var total int64
 	for _, n := range h.buckets {
 		total += n
@@ -437,7 +438,7 @@ func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
 	}
 	for _, c := range cats {
 		c.stats.MeanMS = c.hist.meanMS()
-		c.stats.P95MS = c.hist.quantileMS(r.bounds, 0.95)
+		c.stats.P95MS = c.hist.p95MS(r.bounds)
 		c.stats.ErrorRate = ratio(c.stats.Errors, c.stats.Calls)
 		rep.Categories = append(rep.Categories, c.stats)
 	}
@@ -460,7 +461,7 @@ func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("stats: snapshot: turns: %w", err)
 	}
-	rep.Turns.MeanMS, rep.Turns.P95MS = th.meanMS(), th.quantileMS(r.bounds, 0.95)
+	rep.Turns.MeanMS, rep.Turns.P95MS = th.meanMS(), th.p95MS(r.bounds)
 	return rep, nil
 }
 
@@ -489,7 +490,7 @@ func (r *Recorder) decodeTool(name string, f map[string]string) (ToolStats, hist
 		return ToolStats{}, hist{}, err
 	}
 	ts.MeanMS = h.meanMS()
-	ts.P95MS = h.quantileMS(r.bounds, 0.95)
+	ts.P95MS = h.p95MS(r.bounds)
 	ts.ErrorRate = ratio(ts.Errors, ts.Calls)
 	return ts, h, nil
 }
@@ -517,7 +518,7 @@ func (r *Recorder) decodeLLM(f map[string]string) (LLMStats, error) {
 		return LLMStats{}, err
 	}
 	s.TotalTokens = s.PromptTokens + s.CompletionTokens
-	s.MeanMS, s.P95MS = h.meanMS(), h.quantileMS(r.bounds, 0.95)
+	s.MeanMS, s.P95MS = h.meanMS(), h.p95MS(r.bounds)
 	s.ErrorRate = ratio(s.Errors, s.Calls)
 	return s, nil
 }

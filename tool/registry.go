@@ -142,7 +142,7 @@ func validate(s *jsonschema.Schema, args json.RawMessage) error {
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return fmt.Errorf("arguments are not valid JSON: %v", err)
+		return fmt.Errorf("arguments are not valid JSON: %w", err)
 	}
 	if err := s.Validate(v); err != nil {
 		var ve *jsonschema.ValidationError

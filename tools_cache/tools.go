@@ -104,7 +104,7 @@ func page[T any](items []T, keep func(T) bool, a pageArgs) ([]T, int, int, int) 
 }
 
 // listResult builds the envelope every list returns.
-func listResult[T any](noun string, d *data, key string, items []T, total, offset, limit int) tool.Result {
+func listResult[T any](noun string, d *data, key string, items []T, total, offset, _ int) tool.Result {
 	body := map[string]any{
 		"total":        total,
 		"returned":     len(items),

@@ -103,8 +103,8 @@ func (t *DBSchema) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 	var b strings.Builder
 	found := 0
 	for _, name := range a.Tables {
-		var real string
-		err := t.db.QueryRowContext(ctx, `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND lower(name) = lower(?)`, name).Scan(&real)
+		var stored string
+		err := t.db.QueryRowContext(ctx, `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND lower(name) = lower(?)`, name).Scan(&stored)
 		if errors.Is(err, sql.ErrNoRows) {
 			fmt.Fprintf(&b, "%s: [table not found]\n\n", clipRunes(name, 100))
 			continue
@@ -113,7 +113,7 @@ func (t *DBSchema) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 			return tool.Result{}, backendErr("schema "+name, err)
 		}
 		found++
-		if err := t.describe(ctx, &b, real); err != nil {
+		if err := t.describe(ctx, &b, stored); err != nil {
 			return tool.Result{}, err
 		}
 	}
@@ -127,28 +127,29 @@ func (t *DBSchema) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 
 func (t *DBSchema) describe(ctx context.Context, b *strings.Builder, table string) error {
 	fks := map[string][]string{}
-	rows, err := t.db.QueryContext(ctx, `SELECT "from", "table", coalesce("to", '') FROM pragma_foreign_key_list(?) ORDER BY id, seq`, table)
-	if err != nil {
+	readFKs := func() error {
+		rows, err := t.db.QueryContext(ctx, `SELECT "from", "table", coalesce("to", '') FROM pragma_foreign_key_list(?) ORDER BY id, seq`, table)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var from, parent, to string
+			if err := rows.Scan(&from, &parent, &to); err != nil {
+				return err
+			}
+			if to == "" {
+				to = "id"
+			}
+			fks[from] = append(fks[from], parent+"."+to)
+		}
+		return rows.Err()
+	}
+	if err := readFKs(); err != nil {
 		return backendErr("foreign keys of "+table, err)
 	}
-	for rows.Next() {
-		var from, parent, to string
-		if err := rows.Scan(&from, &parent, &to); err != nil {
-			rows.Close()
-			return backendErr("foreign keys of "+table, err)
-		}
-		if to == "" {
-			to = "id"
-		}
-		fks[from] = append(fks[from], parent+"."+to)
-	}
-	if err := rows.Err(); err != nil {
-		rows.Close()
-		return backendErr("foreign keys of "+table, err)
-	}
-	rows.Close()
 
-	rows, err = t.db.QueryContext(ctx, `SELECT name, type, "notnull", pk FROM pragma_table_info(?) ORDER BY cid`, table)
+	rows, err := t.db.QueryContext(ctx, `SELECT name, type, "notnull", pk FROM pragma_table_info(?) ORDER BY cid`, table)
 	if err != nil {
 		return backendErr("columns of "+table, err)
 	}
@@ -329,7 +330,9 @@ func validParamName(s string) bool {
 		return false
 	}
 	for i, r := range s {
-		if r != '_' && !(r < 128 && unicode.IsLetter(r)) && (i == 0 || !(r < 128 && unicode.IsDigit(r))) {
+		letter := r < 128 && unicode.IsLetter(r)
+		digit := r < 128 && unicode.IsDigit(r)
+		if r != '_' && !letter && (i == 0 || !digit) {
 			return false
 		}
 	}

@@ -263,7 +263,7 @@ func nameTokens(name string) []string {
 // "Ka'zul's" is "kazul" and "Éloïse" is "eloise".
 func tokens(s string) []string {
 	fields := strings.FieldsFunc(foldAccents(strings.ToLower(s)), func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’')
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
 	})
 	out := fields[:0]
 	for _, f := range fields {

@@ -48,7 +48,7 @@ func runServe(ctx context.Context, args []string, cfg config.Config, logger *slo
 	}
 	defer a.close()
 
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: listen %s: %w", cfg.Addr, err)
 	}
@@ -208,7 +208,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	a.chat = svc
 
-	srv, err := api.New(api.Deps{
+	srv, err := api.New(api.Deps{ //nolint:contextcheck // builds routes; handlers use their request's context
 		Executor:     exec,
 		OfferedToLLM: func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL },
 		Chat:         svc, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter,
@@ -263,7 +263,7 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	a.log.Info("shutting down: no new requests, in-flight turns may finish", "timeout", a.cfg.ShutdownTimeout)
-	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownTimeout)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
 		// Turns still running after the timeout are cut: closing their
@@ -299,7 +299,7 @@ func openGCS(ctx context.Context, cfg config.Config, logger *slog.Logger) (*sql.
 		return nil, "", err
 	}
 	if dir := filepath.Dir(cfg.GCSDBPath); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return nil, "", fmt.Errorf("gcs: %w", err)
 		}
 	}

@@ -156,6 +156,6 @@ func Open(tb testing.TB, g gamedata.Game) *sql.DB {
 	if err != nil {
 		tb.Fatalf("gcsdbtest: open read-only: %v", err)
 	}
-	tb.Cleanup(func() { db.Close() })
+	tb.Cleanup(func() { _ = db.Close() })
 	return db
 }

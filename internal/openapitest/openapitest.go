@@ -103,7 +103,7 @@ func (v *Validator) Validate(req *http.Request, reqBody []byte, resp *http.Respo
 	if err := openapi3filter.ValidateRequest(req.Context(), in); err != nil {
 		errs = append(errs, fmt.Errorf("request does not match the document: %w", err))
 	}
-	if err := v.validateResponse(in, resp, respBody); err != nil {
+	if err := v.validateResponse(in, resp, respBody); err != nil { //nolint:contextcheck // the input carries the request's context
 		errs = append(errs, err)
 	}
 	if len(errs) > 0 {

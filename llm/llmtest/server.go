@@ -386,7 +386,8 @@ func validateChat(req openai.ChatCompletionRequest) string {
 			}
 		case openai.ChatMessageRoleTool:
 			if !pending[m.ToolCallID] {
-				return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."
+				// The real API's wording, spelling included.
+				return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'." //nolint:misspell // verbatim API text
 			}
 			delete(pending, m.ToolCallID)
 		default:
