@@ -72,9 +72,11 @@ type Limiter interface {
 
 // Options configure the HTTP edge.
 type Options struct {
-	AdminToken           string
-	WebhookSecret        string
-	AllowedOrigins       []string
+	AdminToken     string
+	WebhookSecret  string
+	AllowedOrigins []string
+	// TrustedProxies are the load balancers whose X-Forwarded-For is believed.
+	TrustedProxies       []string
 	BodyLimit            int64 // default 1 MiB
 	MaxMessageChars      int   // default 4000
 	ChatRatePerMinute    int   // 0 disables
@@ -148,10 +150,12 @@ func New(deps Deps, opts Options) (*Server, error) {
 	s.engine = gin.New()
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.ContextWithFallback = true
-	// The client IP is the connection's peer: X-Forwarded-For is not trusted,
-	// so a player cannot dodge the per-IP limit by sending the header.
-	if err := s.engine.SetTrustedProxies(nil); err != nil {
-		return nil, err
+	// The client IP is the connection's peer unless it is one of the
+	// configured proxies: then X-Forwarded-For names the player. With no
+	// proxy configured the header is ignored, so a player cannot dodge the
+	// per-IP limit by sending it.
+	if err := s.engine.SetTrustedProxies(opts.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("api: TRUSTED_PROXIES: %w", err)
 	}
 	s.routes()
 	return s, nil

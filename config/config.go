@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -37,6 +38,7 @@ type Config struct {
 	SessionRatePerMinute int
 	SQLToolsForLLM       bool
 	AllowedOrigins       []string
+	TrustedProxies       []string // IPs or CIDRs whose X-Forwarded-For is believed
 	ShutdownTimeout      time.Duration
 	ToolTimeout          time.Duration
 	LLMTimeout           time.Duration
@@ -78,6 +80,7 @@ func Load(getenv func(string) string) (Config, error) {
 		SessionRatePerMinute: p.integer("SESSION_RATE_PER_MINUTE", 20, 1, 100_000),
 		SQLToolsForLLM:       p.boolean("SQL_TOOLS_FOR_LLM", false),
 		AllowedOrigins:       p.list("ALLOWED_ORIGINS"),
+		TrustedProxies:       p.list("TRUSTED_PROXIES"),
 		ShutdownTimeout:      p.duration("SHUTDOWN_TIMEOUT", 15*time.Second),
 		ToolTimeout:          p.duration("TOOL_TIMEOUT", 10*time.Second),
 		LLMTimeout:           p.duration("LLM_TIMEOUT", 30*time.Second),
@@ -96,6 +99,13 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 		if pu, err := url.Parse(u.val); err != nil || pu.Host == "" {
 			p.errs = append(p.errs, fmt.Errorf("%s: %q is not an absolute URL", u.name, u.val))
+		}
+	}
+	for _, tp := range c.TrustedProxies {
+		if _, err := netip.ParsePrefix(tp); err != nil {
+			if _, err := netip.ParseAddr(tp); err != nil {
+				p.errs = append(p.errs, fmt.Errorf("TRUSTED_PROXIES: %q is not an IP address or CIDR", tp))
+			}
 		}
 	}
 	if err := errors.Join(p.errs...); err != nil {
@@ -128,6 +138,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("session_rate_per_minute", c.SessionRatePerMinute),
 		slog.Bool("sql_tools_for_llm", c.SQLToolsForLLM),
 		slog.String("allowed_origins", strings.Join(c.AllowedOrigins, ",")),
+		slog.String("trusted_proxies", strings.Join(c.TrustedProxies, ",")),
 		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
 	)
 }

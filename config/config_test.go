@@ -51,6 +51,7 @@ func TestLoadRefusesBadValues(t *testing.T) {
 		{name: "log level", key: "LOG_LEVEL", value: "loud"},
 		{name: "relative qdrant url", key: "QDRANT_URL", value: "localhost"},
 		{name: "rate", key: "CHAT_RATE_PER_MINUTE", value: "-3"},
+		{name: "trusted proxy", key: "TRUSTED_PROXIES", value: "10.0.0.0/8,lb.example"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

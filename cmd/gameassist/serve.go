@@ -215,6 +215,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger,
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
+		TrustedProxies:  cfg.TrustedProxies,
 		MaxMessageChars: cfg.MaxMessageChars, ChatRatePerMinute: cfg.ChatRatePerMinute,
 		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: cfg.LLMTimeout * 3,
 	})
