@@ -99,8 +99,10 @@ func TestTrustedProxy(t *testing.T) {
 		"SESSION_RATE_PER_MINUTE": "1", "TRUSTED_PROXIES": "127.0.0.1",
 	}})
 	create := func(ip string) (*http.Response, []byte) {
-		return f.do(t, request{method: http.MethodPost, path: "/v1/sessions", body: []byte(`{}`),
-			header: map[string]string{"X-Forwarded-For": ip}})
+		return f.do(t, request{
+			method: http.MethodPost, path: "/v1/sessions", body: []byte(`{}`),
+			header: map[string]string{"X-Forwarded-For": ip},
+		})
 	}
 	resp, body := create("203.0.113.1")
 	expect(t, resp, body, http.StatusCreated)
