@@ -176,29 +176,26 @@ func named(d *data, id int64, name string) Named {
 // slice is a copy; the name maps are shared and must not be modified.
 func (s *Snapshot) Champions() []Named {
 	d := s.cur.Load()
-	out := make([]Named, len(d.champions))
-	for i, c := range d.champions {
-		out[i] = named(d, c.ID, c.Name)
-	}
-	return out
+	return namedList(d, d.champions, func(c ChampionEntry) (int64, string) { return c.ID, c.Name })
 }
 
 // Bosses returns every boss with its names in all locales (see Champions).
 func (s *Snapshot) Bosses() []Named {
 	d := s.cur.Load()
-	out := make([]Named, len(d.bosses))
-	for i, b := range d.bosses {
-		out[i] = named(d, b.ID, b.Name)
-	}
-	return out
+	return namedList(d, d.bosses, func(b BossEntry) (int64, string) { return b.ID, b.Name })
 }
 
 // Factions returns every faction with its names in all locales (see Champions).
 func (s *Snapshot) Factions() []Named {
 	d := s.cur.Load()
-	out := make([]Named, len(d.factions))
-	for i, f := range d.factions {
-		out[i] = named(d, f.ID, f.Name)
+	return namedList(d, d.factions, func(f FactionEntry) (int64, string) { return f.ID, f.Name })
+}
+
+func namedList[T any](d *data, items []T, key func(T) (int64, string)) []Named {
+	out := make([]Named, len(items))
+	for i, it := range items {
+		id, name := key(it)
+		out[i] = named(d, id, name)
 	}
 	return out
 }

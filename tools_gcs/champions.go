@@ -188,6 +188,18 @@ func (b *base) championByName(ctx context.Context, toolName, name string) (int64
 	return b.byNameOrID(ctx, kindChampion(), toolName, &name, nil)
 }
 
+// championArg reads the {"champion_name"} argument of a tool and resolves
+// it; a bad argument or an unknown name is an envelope for the model.
+func (b *base) championArg(ctx context.Context, args json.RawMessage) (int64, *tool.Result, error) {
+	var a struct {
+		ChampionName string `json:"champion_name"`
+	}
+	if r, ok := tool.DecodeArgs(b.spec.Name, args, &a); !ok {
+		return 0, &r, nil
+	}
+	return b.championByName(ctx, b.spec.Name, a.ChampionName)
+}
+
 // ChampionDetails is gcs_get_champion_details: a champion by name.
 type ChampionDetails struct{ base }
 
@@ -195,13 +207,7 @@ func (*ChampionDetails) toolName() string { return "gcs_get_champion_details" }
 
 // Call looks the champion up by name, case-insensitively and in any locale.
 func (t *ChampionDetails) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		ChampionName string `json:"champion_name"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
-	id, r, err := t.championByName(ctx, t.spec.Name, a.ChampionName)
+	id, r, err := t.championArg(ctx, args)
 	if err != nil || r != nil {
 		return deref(r), err
 	}
@@ -256,13 +262,7 @@ func (*ChampionSkills) toolName() string { return "gcs_get_champion_skills" }
 
 // Call returns the named champion's skills.
 func (t *ChampionSkills) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		ChampionName string `json:"champion_name"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
-	id, r, err := t.championByName(ctx, t.spec.Name, a.ChampionName)
+	id, r, err := t.championArg(ctx, args)
 	if err != nil || r != nil {
 		return deref(r), err
 	}
@@ -693,13 +693,7 @@ func statForRole(role string) string {
 // Call ranks gear sets for the champion: sets made for its role first, then
 // sets boosting the stat its role scales with, then speed.
 func (t *RecommendGear) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		ChampionName string `json:"champion_name"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
-	id, r, err := t.championByName(ctx, t.spec.Name, a.ChampionName)
+	id, r, err := t.championArg(ctx, args)
 	if err != nil || r != nil {
 		return deref(r), err
 	}
