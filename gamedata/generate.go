@@ -537,31 +537,84 @@ func kaelith(factionID int) Champion {
 	return c
 }
 
-// CounterScore rates how well champion c fits against boss b: matching
-// weaknesses count most, affinity advantage next, rarity breaks ties and
-// effects the boss is immune to count against. Generate uses it for
-// strong_against and recommended_counters.
-func CounterScore(c Champion, b Boss) (score, matches int) {
+// CounterFacts are what the game's one counter-scoring rule weighs about a
+// champion against a boss. The generator knows only the fit (weaknesses,
+// immunities, affinity, rarity); the read model (gcsdb) adds the designers'
+// recommended rank and the strong-against list it stored.
+type CounterFacts struct {
+	// DesignerRank is the champion's place among the boss's recommended
+	// counters, 1 being best; 0 when it is not one.
+	DesignerRank int
+	// StrongAgainst is set when the champion is listed strong against the boss.
+	StrongAgainst bool
+	// WeaknessHits counts boss weaknesses its skills apply that the boss is
+	// not also immune to.
+	WeaknessHits int
+	// ImmuneHits counts effects of its skills the boss is immune to.
+	ImmuneHits int
+	// Advantage is AffinityAdvantage(champion, boss): 1, 0 or -1.
+	Advantage int
+	// RarityRank is RarityRank of the champion's rarity.
+	RarityRank int
+}
+
+// Score is the one counter-scoring rule: a recommended counter gets 100
+// minus its rank (rank capped at 50), strong-against 40, each weakness hit
+// 10, affinity advantage 6 (disadvantage -6), rarity 2 per rank and each
+// immune effect -3. Higher is better; ties go to higher rarity, then lower id.
+func (f CounterFacts) Score() int {
+	s := f.WeaknessHits*10 + f.Advantage*6 + f.RarityRank*2 - f.ImmuneHits*3
+	if f.DesignerRank > 0 {
+		s += 100 - min(f.DesignerRank, 50)
+	}
+	if f.StrongAgainst {
+		s += 40
+	}
+	return s
+}
+
+// Fit returns the content facts of champion c against boss b (no designer
+// rank, not strong-against: those are what Generate derives from the fit).
+func Fit(c Champion, b Boss) CounterFacts {
 	effects := map[string]bool{}
 	for _, s := range c.Skills {
 		for _, e := range s.Effects {
 			effects[e] = true
 		}
 	}
-	immune := 0
-	for _, w := range b.Weaknesses {
+	f := CounterFacts{Advantage: AffinityAdvantage(c.Affinity, b.Affinity), RarityRank: RarityRank(c.Rarity)}
+	for _, w := range uniqStrings(b.Weaknesses) {
 		if effects[w] && !contains(b.Immunities, w) {
-			matches++
+			f.WeaknessHits++
 		}
 	}
-	for _, im := range b.Immunities {
+	for _, im := range uniqStrings(b.Immunities) {
 		if effects[im] {
-			immune++
+			f.ImmuneHits++
 		}
 	}
-	adv := AffinityAdvantage(c.Affinity, b.Affinity)
-	score = matches*10 + adv*6 + RarityRank(c.Rarity)*2 - immune*3
-	return score, matches
+	return f
+}
+
+func uniqStrings(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// CounterScore rates how well champion c fits against boss b by the one
+// rule (CounterFacts.Score) on its fit alone, and returns how many of the
+// boss's weaknesses it hits. Generate uses it for strong_against and
+// recommended_counters.
+func CounterScore(c Champion, b Boss) (score, matches int) {
+	f := Fit(c, b)
+	return f.Score(), f.WeaknessHits
 }
 
 // Counters reports whether champion c is a sensible counter to boss b: two

@@ -104,10 +104,10 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	}
 	name, ok := e.reg.Resolve(call.Name)
 	if !ok {
-		r := Failure(fmt.Sprintf("Unknown tool %q.", clip(call.Name, 80)),
+		r := Failure(fmt.Sprintf("Unknown tool %q.", Clip(call.Name, 80)),
 			"no tool is registered under this name",
 			"Use one of: "+strings.Join(e.reg.Closest(call.Name, 3), ", ")+".")
-		r.InternalInfo = InternalInfo{FunctionName: clip(call.Name, 200), Parameters: safeRaw(args)}
+		r.InternalInfo = InternalInfo{FunctionName: Clip(call.Name, 200), Parameters: safeRaw(args)}
 		return r
 	}
 	ent := e.reg.tools[name]
@@ -132,6 +132,11 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 		r.LLMCacheDuration = 0
 	}
 	r.InternalInfo.Rows = rowCount(r.Data)
+	if r.Data != nil {
+		r.Value = r.Data
+		f := FactsOf(r.Data)
+		r.InternalInfo.Summary, r.InternalInfo.Entities, r.InternalInfo.Page = f.Summary, f.Entities, f.Page
+	}
 	e.fit(&r)
 	return r
 }
@@ -353,18 +358,11 @@ func keepLines(s string, limit int) (string, int, int) {
 	return s, len(lines), len(lines)
 }
 
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
-
 // safeRaw returns args when they are valid JSON, or the text as a JSON string.
 func safeRaw(args json.RawMessage) json.RawMessage {
 	if json.Valid(args) {
 		return args
 	}
-	b, _ := json.Marshal(clip(string(args), 1000))
+	b, _ := json.Marshal(Clip(string(args), 1000))
 	return b
 }

@@ -40,6 +40,14 @@ type Spec struct {
 	Aliases []string `json:"aliases,omitempty"`
 	// Timeout overrides the executor's per-call timeout when positive.
 	Timeout time.Duration `json:"-"`
+	// Instruction is the llm_instruction a successful result carries when
+	// the tool sets none.
+	Instruction string `json:"llm_instruction,omitempty"`
+	// Version is the tool's version; 0 means unversioned.
+	Version int `json:"version,omitempty"`
+	// Paging says how the tool pages, nil when it does not; a caller reading
+	// a whole list follows it instead of guessing from the schema text.
+	Paging *Paging `json:"paging,omitempty"`
 }
 
 // Tool is one callable capability over the game's data.
@@ -73,6 +81,12 @@ type InternalInfo struct {
 	// Rows is how many items the data held before any cut (1 for a single
 	// object, 0 for none), for logs.
 	Rows int `json:"rows,omitempty"`
+	// Summary, Entities and Page are what the typed data declared through
+	// Summarizer, Entities and Pager (see Result.Facts); kept with a cached
+	// result so its consumers need no second look at the data.
+	Summary  string      `json:"summary,omitempty"`
+	Entities []EntityRef `json:"entities,omitempty"`
+	Page     *Page       `json:"page,omitempty"`
 }
 
 // Result is the envelope every tool returns (see DESIGN.md).
@@ -85,6 +99,10 @@ type Result struct {
 	ErrorDetails     string       `json:"error_details,omitempty"`
 	Guidance         string       `json:"guidance,omitempty"`
 	InternalInfo     InternalInfo `json:"internal_info"`
+	// Value is the typed data as the tool returned it, before the executor
+	// encoded Data to JSON; nil for a result read back from a cache. Ask it
+	// for capabilities with Facts.
+	Value any `json:"-"`
 }
 
 // Success builds a success envelope; the executor fills the cache duration

@@ -16,13 +16,6 @@ import (
 	"github.com/gameassist/gameassist/tool"
 )
 
-// Compile-time checks that the SQL tools are tools.
-var (
-	_ tool.Tool = (*DBTables)(nil)
-	_ tool.Tool = (*DBSchema)(nil)
-	_ tool.Tool = (*DBQuery)(nil)
-)
-
 const (
 	defaultQueryTimeout = 2 * time.Second
 	defaultRowCap       = 50
@@ -36,17 +29,14 @@ func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 // DBTables is gcs_db_tables: the tables of the GCS database.
 type DBTables struct{ base }
 
-func (*DBTables) toolName() string { return "gcs_db_tables" }
+// TablesArgs are the arguments of gcs_db_tables.
+type TablesArgs struct {
+	Filter     string `json:"filter"`
+	IgnoreCase *bool  `json:"ignore_case"`
+}
 
-// Call lists tables with their row counts, optionally filtered by name.
-func (t *DBTables) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		Filter     string `json:"filter"`
-		IgnoreCase *bool  `json:"ignore_case"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
+// answer lists tables with their row counts, optionally filtered by name.
+func (t *DBTables) answer(ctx context.Context, a TablesArgs) (tool.Result, error) {
 	ignore := a.IgnoreCase == nil || *a.IgnoreCase
 	names, err := t.strs(ctx, "list tables", `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
 	if err != nil {
@@ -83,17 +73,14 @@ func (t *DBTables) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 // DBSchema is gcs_db_schema: columns and keys of tables.
 type DBSchema struct{ base }
 
-func (*DBSchema) toolName() string { return "gcs_db_schema" }
+// SchemaArgs are the arguments of gcs_db_schema.
+type SchemaArgs struct {
+	Tables []string `json:"tables"`
+}
 
-// Call describes each table; an unknown table is reported in place while the
-// others still answer.
-func (t *DBSchema) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		Tables []string `json:"tables"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
+// answer describes each table; an unknown table is reported in place while
+// the others still answer.
+func (t *DBSchema) answer(ctx context.Context, a SchemaArgs) (tool.Result, error) {
 	if len(a.Tables) == 0 {
 		return tool.Failure("No tables given.", "tables is empty", "Call gcs_db_tables to see the table names."), nil
 	}
@@ -106,7 +93,7 @@ func (t *DBSchema) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 		var stored string
 		err := t.db.QueryRowContext(ctx, `SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND lower(name) = lower(?)`, name).Scan(&stored)
 		if errors.Is(err, sql.ErrNoRows) {
-			fmt.Fprintf(&b, "%s: [table not found]\n\n", clipRunes(name, 100))
+			fmt.Fprintf(&b, "%s: [table not found]\n\n", tool.Clip(name, 100))
 			continue
 		}
 		if err != nil {
@@ -198,8 +185,6 @@ type DBQuery struct {
 	rowCap       int
 }
 
-func (*DBQuery) toolName() string { return "gcs_db_query" }
-
 // The authorizer action codes of sqlite3.h a SELECT needs.
 const (
 	authRead      = 20 // SQLITE_READ
@@ -229,15 +214,14 @@ func (e errParams) Error() string {
 	return fmt.Sprintf("the statement has %d parameters but %d were given", e.want, e.got)
 }
 
-// Call runs the query.
-func (t *DBQuery) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		SQL    string          `json:"sql"`
-		Params json.RawMessage `json:"params"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
+// QueryArgs are the arguments of gcs_db_query.
+type QueryArgs struct {
+	SQL    string          `json:"sql"`
+	Params json.RawMessage `json:"params"`
+}
+
+// answer runs the query.
+func (t *DBQuery) answer(ctx context.Context, a QueryArgs) (tool.Result, error) {
 	params, bad := decodeParams(a.Params)
 	if bad != "" {
 		return tool.Failure("Invalid params.", bad, `Pass params as an object of names to values, e.g. {"name": "Kaelith"} for :name.`), nil
@@ -284,7 +268,7 @@ func (t *DBQuery) classify(ctx, qctx context.Context, err error) (tool.Result, e
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return tool.Result{}, tool.Transient(fmt.Errorf("toolsgcs: query: %w", err))
 		case sqlite3.ErrError, sqlite3.ErrRange, sqlite3.ErrMismatch, sqlite3.ErrTooBig, sqlite3.ErrConstraint:
-			return tool.Failure("The query failed.", clipRunes(se.Error(), 300),
+			return tool.Failure("The query failed.", tool.Clip(se.Error(), 300),
 				"Fix the SQL; check table and column names with gcs_db_schema."), nil
 		}
 	}
@@ -438,9 +422,9 @@ func cell(v any) string {
 	case nil:
 		return "NULL"
 	case []byte:
-		return clipRunes(string(x), maxCellRunes)
+		return tool.Clip(string(x), maxCellRunes)
 	case string:
-		return clipRunes(strings.ReplaceAll(x, "\n", `\n`), maxCellRunes)
+		return tool.Clip(strings.ReplaceAll(x, "\n", `\n`), maxCellRunes)
 	case time.Time:
 		return x.Format(time.RFC3339)
 	default:

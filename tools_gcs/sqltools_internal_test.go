@@ -8,30 +8,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/gcsdb/gcsdbtest"
 	"github.com/gameassist/gameassist/tool"
 )
 
 func queryTool(t *testing.T) *DBQuery {
 	t.Helper()
-	tools, err := New(gcsdbtest.Open(t, gcsdbtest.Game()), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tl := range tools {
-		if q, ok := tl.(*DBQuery); ok {
-			return q
-		}
-	}
-	t.Fatal("no gcs_db_query tool")
-	return nil
+	db := gcsdb.NewStmtDB(gcsdbtest.Open(t, gcsdbtest.Game()))
+	return &DBQuery{base: base{db: db, log: slog.New(slog.DiscardHandler)}, queryTimeout: defaultQueryTimeout, rowCap: defaultRowCap}
 }
 
 func TestDBQueryOwnTimeout(t *testing.T) {
 	q := queryTool(t)
 	q.queryTimeout = 30 * time.Millisecond
 	reg := tool.NewRegistry()
-	if err := reg.Register(q); err != nil {
+	g := &gcs{}
+	if err := reg.Register(g.queryDef(q)); err != nil || g.err != nil {
 		t.Fatal(err)
 	}
 	ex, err := tool.NewExecutor(reg, tool.ExecutorOptions{MaxAttempts: 1})
@@ -63,7 +56,7 @@ func TestDBQueryOwnTimeout(t *testing.T) {
 func TestDBQueryRowCap(t *testing.T) {
 	q := queryTool(t)
 	q.rowCap = 2
-	r, err := q.Call(context.Background(), json.RawMessage(`{"sql": "SELECT id FROM champions ORDER BY id"}`))
+	r, err := q.answer(context.Background(), QueryArgs{SQL: "SELECT id FROM champions ORDER BY id"})
 	if err != nil {
 		t.Fatal(err)
 	}

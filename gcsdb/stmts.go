@@ -1,4 +1,4 @@
-package toolsgcs
+package gcsdb
 
 import (
 	"context"
@@ -10,22 +10,23 @@ import (
 // unprepared (tools build some queries from optional filters).
 const maxCachedStmts = 512
 
-// stmtDB is the read-only GCS handle with a cache of prepared statements
-// (go-sqlite3 compiles a statement on every unprepared query).
-
-type stmtDB struct {
+// StmtDB is the read-only GCS handle with a cache of prepared statements
+// (go-sqlite3 compiles a statement on every unprepared query); the read model
+// and the SQL tools share one.
+type StmtDB struct {
 	*sql.DB
 	mu    sync.RWMutex
 	stmts map[string]*sql.Stmt
 }
 
-func newStmtDB(db *sql.DB) *stmtDB {
-	return &stmtDB{DB: db, stmts: map[string]*sql.Stmt{}}
+// NewStmtDB wraps db with a statement cache.
+func NewStmtDB(db *sql.DB) *StmtDB {
+	return &StmtDB{DB: db, stmts: map[string]*sql.Stmt{}}
 }
 
 // stmt returns the prepared statement of query, preparing it once; nil
 // when the cache is full.
-func (d *stmtDB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+func (d *StmtDB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	d.mu.RLock()
 	st, ok := d.stmts[query]
 	full := len(d.stmts) >= maxCachedStmts
@@ -51,7 +52,7 @@ func (d *stmtDB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 // rows, the statement lives as long as the cache.
 //
 //nolint:sqlclosecheck // see above
-func (d *stmtDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+func (d *StmtDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	st, err := d.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func (d *stmtDB) QueryContext(ctx context.Context, query string, args ...any) (*
 // Scan, and the statement lives as long as the cache.
 //
 //nolint:sqlclosecheck // see above
-func (d *stmtDB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+func (d *StmtDB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	st, err := d.stmt(ctx, query)
 	if err != nil || st == nil {
 		return d.DB.QueryRowContext(ctx, query, args...)

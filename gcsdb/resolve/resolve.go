@@ -1,0 +1,503 @@
+// Package resolve is gameassist's one name resolver: it turns what a player
+// or a model typed ("kaelith", "Kaëlith", "Gorath", "Fire Kinght") into the
+// game entity meant, and finds every entity named in a sentence. The GCS read
+// model (gcsdb), the cache tools and the RAG tools' entity lookups all resolve
+// through it, so a name that works in one place works in every place. It is
+// pure Go over a list of candidates and knows no database.
+//
+// Matching, in order (the first rule that finds exactly one entity wins):
+//
+//  1. exact: the canonical name as written;
+//  2. folded: Unicode case folding, accents dropped, punctuation, "_" and
+//     "-" read as spaces, against the canonical name and every alias
+//     (localized names, keys);
+//  3. partial: the query's words are whole words of one entity's name
+//     ("Gorath" for "Gorath the Devourer") or the reverse ("Kaelith the
+//     Dawnblade" for "Kaelith"), or the query is a prefix of one name of
+//     at least 3 letters;
+//  4. typo: optimal-string-alignment distance (substitution, dropped or
+//     doubled letter, adjacent transposition) of at most 1 for names of
+//     5-7 letters and 2 from 8 letters, against whole names and the long
+//     words of multi-word names.
+//
+// Ties between different entities never resolve; Suggest offers the closest
+// names instead.
+package resolve
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Candidate is one entity that can be named.
+type Candidate struct {
+	// Kind is the entity kind (champion, boss, ...); lookups may filter by it.
+	Kind string
+	// ID is the entity's id; 0 when the source has none.
+	ID int64
+	// Name is the canonical name, returned by every match.
+	Name string
+	// Aliases are other names: localized display names, keys, titles.
+	Aliases []string
+}
+
+// How says which rule matched.
+type How int
+
+// The matching rules, strongest first.
+const (
+	Exact How = iota + 1
+	Folded
+	Partial
+	Typo
+)
+
+// String names the rule.
+func (h How) String() string {
+	switch h {
+	case Exact:
+		return "exact"
+	case Folded:
+		return "folded"
+	case Partial:
+		return "partial"
+	case Typo:
+		return "typo"
+	}
+	return "none"
+}
+
+// Match is a resolved name.
+type Match struct {
+	Candidate
+	// How is the rule that matched.
+	How How
+	// Text is the part of the input that named the entity (FindAll).
+	Text string
+	// Start is the byte offset of Text in the input (FindAll).
+	Start int
+}
+
+// Resolver resolves names against a fixed list of candidates. It is
+// immutable once built and safe for concurrent use; build a new one when the
+// names change.
+type Resolver struct {
+	cands []Candidate
+	// forms are every name and alias of every candidate, folded.
+	forms  []form
+	byFold map[string][]int // folded form -> form indexes
+	// maxWords is the most words any form has.
+	maxWords int
+}
+
+type form struct {
+	cand  int
+	text  string   // folded
+	words []string // folded words
+	alias bool
+}
+
+// New builds a resolver over cands; empty names and aliases are skipped.
+func New(cands []Candidate) *Resolver {
+	r := &Resolver{cands: cands, byFold: map[string][]int{}}
+	for i, c := range cands {
+		seen := map[string]bool{}
+		for j, n := range append([]string{c.Name}, c.Aliases...) {
+			f := Fold(n)
+			if f == "" || seen[f] {
+				continue
+			}
+			seen[f] = true
+			words := strings.Fields(f)
+			r.byFold[f] = append(r.byFold[f], len(r.forms))
+			r.forms = append(r.forms, form{cand: i, text: f, words: words, alias: j > 0})
+			r.maxWords = max(r.maxWords, len(words))
+		}
+	}
+	return r
+}
+
+// Len is how many candidates the resolver holds.
+func (r *Resolver) Len() int { return len(r.cands) }
+
+var folder = cases.Fold()
+
+// Fold is the comparison form of a name: case-folded (Unicode, so "ß" meets
+// "ss" and "Σ" meets "σ"), accents dropped, every run of characters that
+// are not letters or digits turned into one space, trimmed.
+func Fold(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	plain, _, err := transform.String(t, s)
+	if err != nil {
+		plain = s
+	}
+	plain = folder.String(plain)
+	var b strings.Builder
+	b.Grow(len(plain))
+	space := false
+	for _, c := range plain {
+		if unicode.IsLetter(c) || unicode.IsDigit(c) {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(c)
+			continue
+		}
+		if c == '\'' || c == '’' {
+			continue // "Kael'ith" meets "Kaelith"
+		}
+		space = true
+	}
+	return b.String()
+}
+
+// Lookup resolves one name among candidates of kind ("" for any kind) by
+// every rule.
+func (r *Resolver) Lookup(kind, name string) (Match, bool) { return r.LookupUpTo(kind, name, Typo) }
+
+// LookupUpTo resolves one name by the rules up to and including upto. A
+// tool answering a model uses a stricter rule than a free-text reader: a
+// model given "Did you mean: Kaelith?" corrects itself, and a silent guess
+// could describe the wrong entity.
+func (r *Resolver) LookupUpTo(kind, name string, upto How) (Match, bool) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return Match{}, false
+	}
+	for i, c := range r.cands {
+		if c.Name == name && (kind == "" || c.Kind == kind) {
+			return Match{Candidate: r.cands[i], How: Exact, Text: name}, true
+		}
+	}
+	q := Fold(name)
+	if q == "" {
+		return Match{}, false
+	}
+	if i, ok := r.unique(kind, r.byFold[q]); ok {
+		return Match{Candidate: r.cands[i], How: Folded, Text: name}, true
+	}
+	if upto < Partial {
+		return Match{}, false
+	}
+	if i, ok := r.partial(kind, q); ok {
+		return Match{Candidate: r.cands[i], How: Partial, Text: name}, true
+	}
+	if upto < Typo {
+		return Match{}, false
+	}
+	if i, ok := r.typo(kind, q); ok {
+		return Match{Candidate: r.cands[i], How: Typo, Text: name}, true
+	}
+	return Match{}, false
+}
+
+// unique returns the one candidate of kind among forms, if exactly one.
+func (r *Resolver) unique(kind string, forms []int) (int, bool) {
+	found := -1
+	for _, fi := range forms {
+		ci := r.forms[fi].cand
+		if kind != "" && r.cands[ci].Kind != kind {
+			continue
+		}
+		if found >= 0 && found != ci {
+			return 0, false
+		}
+		found = ci
+	}
+	return found, found >= 0
+}
+
+// partial matches a query whose words are whole words of one name, or a
+// prefix of one name.
+func (r *Resolver) partial(kind, q string) (int, bool) {
+	qw := strings.Fields(q)
+	var hits []int
+	for fi, f := range r.forms {
+		if kind != "" && r.cands[f.cand].Kind != kind {
+			continue
+		}
+		if containsWords(f.words, qw) && longEnough(qw) || containsWords(qw, f.words) && longEnough(f.words) ||
+			len(q) >= 3 && strings.HasPrefix(f.text, q) {
+			hits = append(hits, fi)
+		}
+	}
+	return r.unique(kind, hits)
+}
+
+// longEnough refuses partial matches on short filler words alone ("the").
+func longEnough(words []string) bool {
+	n := 0
+	for _, w := range words {
+		n += len([]rune(w))
+	}
+	return n >= 4
+}
+
+// containsWords reports whether sub occurs as consecutive whole words of words.
+func containsWords(words, sub []string) bool {
+	if len(sub) == 0 || len(sub) > len(words) {
+		return false
+	}
+outer:
+	for i := 0; i+len(sub) <= len(words); i++ {
+		for j, w := range sub {
+			if words[i+j] != w {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// allowed is the largest typo distance tolerated for a name of n runes.
+func allowed(n int) int {
+	switch {
+	case n >= 8:
+		return 2
+	case n >= 5:
+		return 1
+	}
+	return 0
+}
+
+// typo finds the one candidate within the allowed distance, the closest
+// winning; a tie between entities is no match.
+func (r *Resolver) typo(kind, q string) (int, bool) {
+	ql := len([]rune(q))
+	best, bestD, tie := -1, 1<<30, false
+	consider := func(ci, d int) {
+		switch {
+		case d < bestD:
+			best, bestD, tie = ci, d, false
+		case d == bestD && ci != best:
+			tie = true
+		}
+	}
+	for _, f := range r.forms {
+		if kind != "" && r.cands[f.cand].Kind != kind {
+			continue
+		}
+		if limit := allowed(min(ql, len([]rune(f.text)))); limit > 0 {
+			if d := Distance(q, f.text); d <= limit {
+				consider(f.cand, d)
+			}
+		}
+		if len(f.words) > 1 && !strings.Contains(q, " ") {
+			for _, w := range f.words {
+				if limit := allowed(min(ql, len([]rune(w)))); limit > 0 {
+					if d := Distance(q, w); d <= limit {
+						consider(f.cand, d+1) // a word of the name is a weaker match than the name
+					}
+				}
+			}
+		}
+	}
+	if best < 0 || tie {
+		return 0, false
+	}
+	return best, true
+}
+
+// Suggest returns up to n canonical names of kind closest to name, for "did
+// you mean" guidance; names sharing a prefix or a word with the query rank
+// first.
+func (r *Resolver) Suggest(kind, name string, n int) []string {
+	q := Fold(name)
+	if q == "" || n <= 0 {
+		return nil
+	}
+	best := map[int]int{}
+	for _, f := range r.forms {
+		if kind != "" && r.cands[f.cand].Kind != kind {
+			continue
+		}
+		d := Distance(q, f.text)
+		for _, w := range f.words {
+			if len(f.words) > 1 && len(w) > 3 {
+				d = min(d, Distance(q, w)+1)
+			}
+		}
+		if strings.HasPrefix(f.text, q) || len(q) >= 3 && strings.Contains(f.text, q) {
+			d /= 3
+		}
+		if old, ok := best[f.cand]; !ok || d < old {
+			best[f.cand] = d
+		}
+	}
+	type cand struct {
+		name string
+		d    int
+	}
+	cs := make([]cand, 0, len(best))
+	seen := map[string]bool{}
+	for ci, d := range best {
+		cs = append(cs, cand{r.cands[ci].Name, d})
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].name < cs[j].name
+	})
+	var out []string
+	for _, c := range cs {
+		if len(out) == n {
+			break
+		}
+		if !seen[c.name] {
+			seen[c.name] = true
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// token is one word of an input text with its byte span.
+type token struct {
+	fold       string
+	start, end int
+}
+
+// tokens splits text into words the way Fold does, keeping byte offsets.
+func tokens(text string) []token {
+	var out []token
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			if f := Fold(text[start:end]); f != "" {
+				out = append(out, token{fold: f, start: start, end: end})
+			}
+			start = -1
+		}
+	}
+	for i, c := range text {
+		if unicode.IsLetter(c) || unicode.IsDigit(c) || unicode.Is(unicode.Mn, c) || c == '\'' || c == '’' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(text))
+	return out
+}
+
+// FindAll finds every entity of kind ("" for any) named in text, in text
+// order, without overlaps: longer names win over the words inside them
+// ("Fire Knight" over "Knight"). A span matches a whole name or alias
+// (folded), a distinctive word of a multi-word name ("Gorath" for "Gorath
+// the Devourer", when no other entity has that word), or a name within the
+// typo distance of its length. One entity named twice is reported once.
+func (r *Resolver) FindAll(kind, text string) []Match {
+	toks := tokens(text)
+	var out []Match
+	seen := map[int]bool{}
+	for i := 0; i < len(toks); {
+		matched := false
+		for n := min(r.maxWords, len(toks)-i); n >= 1 && !matched; n-- {
+			words := make([]string, n)
+			for j := range n {
+				words[j] = toks[i+j].fold
+			}
+			q := strings.Join(words, " ")
+			ci, how, ok := r.spanMatch(kind, q, n)
+			if !ok {
+				continue
+			}
+			matched = true
+			span := text[toks[i].start:toks[i+n-1].end]
+			if !seen[ci] {
+				seen[ci] = true
+				out = append(out, Match{Candidate: r.cands[ci], How: how, Text: span, Start: toks[i].start})
+			}
+			i += n
+		}
+		if !matched {
+			i++
+		}
+	}
+	return out
+}
+
+// spanMatch matches n folded words of a text against the candidates.
+func (r *Resolver) spanMatch(kind, q string, n int) (int, How, bool) {
+	if ci, ok := r.unique(kind, r.byFold[q]); ok {
+		return ci, Folded, true
+	}
+	if n == 1 && len([]rune(q)) >= 4 {
+		// A distinctive word of a multi-word name.
+		var hits []int
+		for fi, f := range r.forms {
+			if len(f.words) > 1 && (kind == "" || r.cands[f.cand].Kind == kind) && containsWords(f.words, []string{q}) {
+				hits = append(hits, fi)
+			}
+		}
+		if ci, ok := r.unique(kind, hits); ok {
+			return ci, Partial, true
+		}
+	}
+	if len([]rune(q)) >= 5 {
+		best, bestD, tie := -1, 1<<30, false
+		for _, f := range r.forms {
+			if len(f.words) != n || (kind != "" && r.cands[f.cand].Kind != kind) {
+				continue
+			}
+			limit := allowed(min(len([]rune(q)), len([]rune(f.text))))
+			if d := Distance(q, f.text); d > 0 && d <= limit {
+				switch {
+				case d < bestD:
+					best, bestD, tie = f.cand, d, false
+				case d == bestD && f.cand != best:
+					tie = true
+				}
+			}
+		}
+		if best >= 0 && !tie {
+			return best, Typo, true
+		}
+	}
+	return 0, 0, false
+}
+
+// Distance is the optimal-string-alignment distance between a and b by rune:
+// insertions, deletions, substitutions and adjacent transpositions cost 1.
+func Distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) == 0 {
+		return len(rb)
+	}
+	if len(rb) == 0 {
+		return len(ra)
+	}
+	// Three rows: two back (for transpositions), previous, current.
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,82 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"time"
+)
+
+// Def is one tool written as one value: its metadata, the JSON Schema of its
+// arguments (the single source of the parameters, usually an embedded file),
+// the Go struct the arguments decode into and the function that answers.
+// The registry and executor do validation, decoding, the envelope, timeouts
+// and metrics once for every Def, so a tool body is only its query:
+//
+//	tool.Def[ChampionArgs]{
+//		Name: "gcs_get_champion_details", Category: tool.CategoryGCS, CacheFor: 3,
+//		Schema: params,
+//		Run: func(ctx context.Context, a ChampionArgs) (tool.Result, error) { ... },
+//	}
+//
+// *Def implements Tool, so it registers like any other tool.
+type Def[A any] struct {
+	// Name is what the LLM calls; never renamed once published.
+	Name string
+	// Description tells the LLM when to use the tool.
+	Description string
+	// Category is the tool family.
+	Category Category
+	// CacheFor is the default llm_cache_duration in exchanges; 0 = not cached.
+	CacheFor int
+	// Instruction is the llm_instruction of a successful result that sets none.
+	Instruction string
+	// Aliases are extra names the tool answers to.
+	Aliases []string
+	// Version is the tool's version; 0 means unversioned.
+	Version int
+	// Schema is the JSON Schema of the arguments object; every property maps
+	// to a json tag of A and back (CheckArgs proves it).
+	Schema json.RawMessage
+	// Timeout overrides the executor's per-call timeout when positive.
+	Timeout time.Duration
+	// Run answers one call with decoded arguments. Bad arguments the schema
+	// cannot express are a Failure result; a backend failure is an error.
+	Run func(ctx context.Context, args A) (Result, error)
+}
+
+// Spec implements Tool.
+func (d *Def[A]) Spec() Spec {
+	return Spec{
+		Name: d.Name, Description: d.Description, Category: d.Category, Parameters: d.Schema,
+		CacheDuration: d.CacheFor, Aliases: d.Aliases, Timeout: d.Timeout,
+		Version: d.Version, Instruction: d.Instruction,
+	}
+}
+
+// Call implements Tool: it decodes args into A (unknown fields refused, the
+// executor has already checked the schema) and runs the definition.
+func (d *Def[A]) Call(ctx context.Context, args json.RawMessage) (Result, error) {
+	var a A
+	if r, ok := DecodeArgs(d.Name, args, &a); !ok {
+		return r, nil
+	}
+	r, err := d.Run(ctx, a)
+	if err != nil {
+		return r, err
+	}
+	if r.OK() && r.LLMInstruction == "" {
+		r.LLMInstruction = d.Instruction
+	}
+	return r, nil
+}
+
+// ArgsType implements Typed: the Go type the arguments decode into.
+func (d *Def[A]) ArgsType() reflect.Type { return reflect.TypeFor[A]() }
+
+// Typed is implemented by tools whose arguments decode into a Go struct
+// (every Def); CheckArgs uses it to prove schema and struct agree.
+type Typed interface {
+	Tool
+	ArgsType() reflect.Type
+}
