@@ -73,7 +73,9 @@ func (g *gcs) bossDetails() tool.Tool {
 		"Exact data of one boss by name or id: affinity, HP, difficulty, phases, mechanics, weaknesses, "+
 			"immunities, its dungeon and recommended counters.",
 		gcsdb.KindBoss, func(a BossArgs) (*string, *int64) { return a.BossName, a.BossID }, g.game.Boss,
-		func(b gcsdb.Boss) string { return fmt.Sprintf("Details of %s (%s, %s).", b.Name, b.Affinity, b.Difficulty) })
+		func(b gcsdb.Boss) string {
+			return fmt.Sprintf("Details of %s (%s, %s).", b.Name, b.Affinity, b.Difficulty)
+		})
 }
 
 func (g *gcs) factionDetails() tool.Tool {
@@ -89,14 +91,18 @@ func (g *gcs) dungeonDetails() tool.Tool {
 	return details(g, "gcs_get_dungeon_details",
 		"One dungeon or campaign area by name or id: kind, stages, energy cost, boss and the gear sets it drops.",
 		gcsdb.KindDungeon, func(a DungeonArgs) (*string, *int64) { return a.DungeonName, a.DungeonID }, g.game.Dungeon,
-		func(d gcsdb.Dungeon) string { return fmt.Sprintf("Details of %s (%s, %d stages).", d.Name, d.Kind, d.Stages) })
+		func(d gcsdb.Dungeon) string {
+			return fmt.Sprintf("Details of %s (%s, %d stages).", d.Name, d.Kind, d.Stages)
+		})
 }
 
 func (g *gcs) gearSetDetails() tool.Tool {
 	return details(g, "gcs_get_gear_set_details",
 		"One gear set by name or id: pieces, set bonus, stat bonus, the role it suits and where it drops.",
 		gcsdb.KindGearSet, func(a GearSetArgs) (*string, *int64) { return a.GearSetName, a.GearSetID }, g.game.GearSet,
-		func(x gcsdb.GearSet) string { return fmt.Sprintf("Details of the %s gear set (%d pieces).", x.Name, x.Pieces) })
+		func(x gcsdb.GearSet) string {
+			return fmt.Sprintf("Details of the %s gear set (%d pieces).", x.Name, x.Pieces)
+		})
 }
 
 func (g *gcs) masteryDetails() tool.Tool {
