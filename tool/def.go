@@ -40,6 +40,8 @@ type Def[A any] struct {
 	Schema json.RawMessage
 	// Timeout overrides the executor's per-call timeout when positive.
 	Timeout time.Duration
+	// Paging declares how the tool pages; nil when it does not.
+	Paging *Paging
 	// Run answers one call with decoded arguments. Bad arguments the schema
 	// cannot express are a Failure result; a backend failure is an error.
 	Run func(ctx context.Context, args A) (Result, error)
@@ -50,7 +52,7 @@ func (d *Def[A]) Spec() Spec {
 	return Spec{
 		Name: d.Name, Description: d.Description, Category: d.Category, Parameters: d.Schema,
 		CacheDuration: d.CacheFor, Aliases: d.Aliases, Timeout: d.Timeout,
-		Version: d.Version, Instruction: d.Instruction,
+		Version: d.Version, Instruction: d.Instruction, Paging: d.Paging,
 	}
 }
 

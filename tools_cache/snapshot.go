@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/gameassist/gameassist/gcsdb/resolve"
 )
 
 // Named is an entity with its display names in every locale; the offline
@@ -95,6 +97,8 @@ type data struct {
 	gearSets    []GearSetEntry
 	names       map[int64]map[string]string
 	factionByID map[int64]FactionEntry
+	// factionNames resolves the faction filter (the one name resolver).
+	factionNames *resolve.Resolver
 }
 
 // Snapshot is an in-process copy of the GCS lists, swapped atomically on
@@ -285,6 +289,11 @@ func load(ctx context.Context, db *sql.DB) (*data, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("gear sets: %w", err)
 	}
+	fcands := make([]resolve.Candidate, len(d.factions))
+	for i, f := range d.factions {
+		fcands[i] = resolve.Candidate{Kind: "faction", ID: f.ID, Name: f.Name, Aliases: f.search}
+	}
+	d.factionNames = resolve.New(fcands)
 	return d, nil
 }
 
@@ -317,12 +326,13 @@ func otherNames(name string, names map[string]string) map[string]string {
 	return out
 }
 
-// searchNames returns the lower-cased names of an entity, deduplicated.
+// searchNames returns the folded names of an entity (resolve.Fold: case,
+// accents and punctuation ignored), deduplicated.
 func searchNames(name string, names map[string]string) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(n string) {
-		n = strings.ToLower(strings.TrimSpace(n))
+		n = resolve.Fold(n)
 		if n != "" && !seen[n] {
 			seen[n] = true
 			out = append(out, n)
@@ -341,7 +351,7 @@ func searchNames(name string, names map[string]string) []string {
 }
 
 // matchPrefix reports whether any name, or any word of one, starts with q
-// (already lower-cased).
+// (already folded).
 func matchPrefix(search []string, q string) bool {
 	for _, n := range search {
 		if strings.HasPrefix(n, q) || strings.Contains(n, " "+q) {

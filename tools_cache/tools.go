@@ -2,69 +2,76 @@ package toolscache
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/gameassist/gameassist/gcsdb/resolve"
 	"github.com/gameassist/gameassist/schemas"
 	"github.com/gameassist/gameassist/tool"
-)
-
-// Compile-time checks that every list tool is a tool.Tool.
-var (
-	_ tool.Tool = (*ChampionsList)(nil)
-	_ tool.Tool = (*BossesList)(nil)
-	_ tool.Tool = (*FactionsList)(nil)
-	_ tool.Tool = (*DungeonsList)(nil)
-	_ tool.Tool = (*GearSetsList)(nil)
 )
 
 const (
 	defaultLimit = 60
 	maxLimit     = 200
+	instruction  = "Use the exact names and ids from this list; call the gcs_* details tools for stats and descriptions."
 )
 
-// Tools returns the cache_* tools served from s.
+// Tools returns the cache_* tools served from s. A missing schema file is
+// caught by the tests (CheckArgs) and leaves the tool with an empty schema
+// that accepts no arguments.
 func (s *Snapshot) Tools() []tool.Tool {
 	return []tool.Tool{
-		&ChampionsList{listBase{snap: s, spec: spec("cache_get_champions_list",
+		list("cache_get_champions_list",
 			"Every champion with id, faction, rarity, affinity and role, from an in-memory snapshot (fast). "+
-				"Filter by name_prefix, faction, rarity, affinity or role. Use it to find a champion's exact name or id, or to list a group.")}},
-		&BossesList{listBase{snap: s, spec: spec("cache_get_bosses_list",
-			"Every boss with id, affinity, difficulty and dungeon, from an in-memory snapshot (fast). Filter by name_prefix, affinity or difficulty.")}},
-		&FactionsList{listBase{snap: s, spec: spec("cache_get_factions_list",
-			"Every faction with id, alignment and how many champions it has, from an in-memory snapshot (fast).")}},
-		&DungeonsList{listBase{snap: s, spec: spec("cache_get_dungeons_list",
-			"Every dungeon and campaign area with id, kind, stages and boss, from an in-memory snapshot (fast). Filter by name_prefix or kind.")}},
-		&GearSetsList{listBase{snap: s, spec: spec("cache_get_gear_sets_list",
-			"Every gear set with id, pieces, stat bonus and the role it suits, from an in-memory snapshot (fast). Filter by name_prefix or best_for.")}},
+				"Filter by name_prefix, faction, rarity, affinity or role. Use it to find a champion's exact name or id, or to list a group.",
+			s.champions),
+		list("cache_get_bosses_list",
+			"Every boss with id, affinity, difficulty and dungeon, from an in-memory snapshot (fast). Filter by name_prefix, affinity or difficulty.",
+			s.bosses),
+		list("cache_get_factions_list",
+			"Every faction with id, alignment and how many champions it has, from an in-memory snapshot (fast).",
+			s.factions),
+		list("cache_get_dungeons_list",
+			"Every dungeon and campaign area with id, kind, stages and boss, from an in-memory snapshot (fast). Filter by name_prefix or kind.",
+			s.dungeons),
+		list("cache_get_gear_sets_list",
+			"Every gear set with id, pieces, stat bonus and the role it suits, from an in-memory snapshot (fast). Filter by name_prefix or best_for.",
+			s.gearSets),
 	}
 }
 
-// spec builds a cache tool spec; a missing schema file is caught by the
-// tests and by registration (an empty schema accepts no arguments).
-func spec(name, desc string) tool.Spec {
+func list[A any](name, desc string, run func(context.Context, A) (tool.Result, error)) tool.Tool {
 	params, err := schemas.Tool(name)
 	if err != nil {
 		params = nil
 	}
-	return tool.Spec{Name: name, Description: desc, Category: tool.CategoryCache, Parameters: params}
+	return &tool.Def[A]{
+		Name: name, Description: desc, Category: tool.CategoryCache, Instruction: instruction, Schema: params,
+		Paging: &tool.Paging{LimitParam: "limit", OffsetParam: "offset", MaxLimit: maxLimit},
+		Run:    run,
+	}
 }
 
-type listBase struct {
-	snap *Snapshot
-	spec tool.Spec
-}
-
-// Spec describes the tool.
-func (l *listBase) Spec() tool.Spec { return l.spec }
-
-// pageArgs are the arguments every list shares.
-type pageArgs struct {
+// PageArgs are the arguments every list shares.
+type PageArgs struct {
 	NamePrefix *string `json:"name_prefix"`
 	Limit      *int    `json:"limit"`
 	Offset     *int    `json:"offset"`
+}
+
+// ListPage is the paging part every list result carries.
+type ListPage struct {
+	LastUpdated string `json:"last_updated"`
+	NextOffset  int    `json:"next_offset,omitempty"`
+	Returned    int    `json:"returned"`
+	Total       int    `json:"total"`
+	offset      int
+}
+
+// Page implements tool.Pager.
+func (p ListPage) Page() tool.Page {
+	return tool.Page{Total: p.Total, Offset: p.offset, Returned: p.Returned, NextOffset: p.NextOffset}
 }
 
 // eq compares an optional filter case-insensitively.
@@ -76,12 +83,12 @@ func prefix(p *string) string {
 	if p == nil {
 		return ""
 	}
-	return strings.ToLower(strings.TrimSpace(*p))
+	return resolve.Fold(*p)
 }
 
 // page filters items and cuts the requested page; entries carry search
 // names so the prefix filter matches any locale.
-func page[T any](items []T, keep func(T) bool, a pageArgs) ([]T, int, int, int) {
+func page[T any](d *data, items []T, keep func(T) bool, a PageArgs) ([]T, ListPage) {
 	limit, offset := defaultLimit, 0
 	if a.Limit != nil {
 		limit = min(max(*a.Limit, 1), maxLimit)
@@ -100,157 +107,172 @@ func page[T any](items []T, keep func(T) bool, a pageArgs) ([]T, int, int, int) 
 		}
 		total++
 	}
-	return out, total, offset, limit
+	p := ListPage{LastUpdated: d.loadedAt.Format(time.RFC3339), Returned: len(out), Total: total, offset: offset}
+	if offset+len(out) < total {
+		p.NextOffset = offset + len(out)
+	}
+	return out, p
 }
 
 // listResult builds the envelope every list returns.
-func listResult[T any](noun string, d *data, key string, items []T, total, offset, _ int) tool.Result {
-	body := map[string]any{
-		"total":        total,
-		"returned":     len(items),
-		"last_updated": d.loadedAt.Format(time.RFC3339),
-		key:            items,
-	}
-	if offset+len(items) < total {
-		body["next_offset"] = offset + len(items)
-	}
-	msg := fmt.Sprintf("%d %s.", total, noun)
+func listResult(noun string, p ListPage, data any) tool.Result {
+	msg := fmt.Sprintf("%d %s.", p.Total, noun)
 	switch {
-	case total == 0:
+	case p.Total == 0:
 		msg = "No " + noun + " match these filters."
-	case len(items) < total:
-		msg = fmt.Sprintf("%d %s; showing %d from offset %d. Call again with offset %d for more.", total, noun, len(items), offset, offset+len(items))
+	case p.Returned < p.Total:
+		msg = fmt.Sprintf("%d %s; showing %d from offset %d. Call again with offset %d for more.", p.Total, noun, p.Returned, p.offset, p.offset+p.Returned)
 	}
-	r := tool.Success(msg, body)
-	r.LLMInstruction = "Use the exact names and ids from this list; call the gcs_* details tools for stats and descriptions."
-	return r
+	return tool.Success(msg, data)
 }
 
-// ChampionsList is cache_get_champions_list.
-type ChampionsList struct{ listBase }
+func refs[T any](kind string, items []T, key func(T) (int64, string)) []tool.EntityRef {
+	out := make([]tool.EntityRef, len(items))
+	for i, it := range items {
+		id, name := key(it)
+		out[i] = tool.EntityRef{Kind: kind, ID: id, Name: name}
+	}
+	return out
+}
 
-// Call lists champions.
-func (t *ChampionsList) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		pageArgs
-		Faction  *string `json:"faction"`
-		Rarity   *string `json:"rarity"`
-		Affinity *string `json:"affinity"`
-		Role     *string `json:"role"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
-	d := t.snap.cur.Load()
+// ChampionsArgs are the arguments of cache_get_champions_list.
+type ChampionsArgs struct {
+	PageArgs
+	Faction  *string `json:"faction"`
+	Rarity   *string `json:"rarity"`
+	Affinity *string `json:"affinity"`
+	Role     *string `json:"role"`
+}
+
+// ChampionList is the data of cache_get_champions_list.
+type ChampionList struct {
+	Champions []ChampionEntry `json:"champions"`
+	ListPage
+}
+
+// Entities implements tool.Entities.
+func (l ChampionList) Entities() []tool.EntityRef {
+	return refs("champion", l.Champions, func(c ChampionEntry) (int64, string) { return c.ID, c.Name })
+}
+
+func (s *Snapshot) champions(_ context.Context, a ChampionsArgs) (tool.Result, error) {
+	d := s.cur.Load()
 	var factionID int64 = -1
 	if a.Faction != nil {
-		q := strings.ToLower(strings.TrimSpace(*a.Faction))
-		for _, f := range d.factions {
-			for _, n := range f.search {
-				if n == q {
-					factionID = f.ID
-				}
-			}
-		}
-		if factionID < 0 {
+		m, ok := d.factionNames.LookupUpTo("faction", *a.Faction, resolve.Folded)
+		if !ok {
 			names := make([]string, len(d.factions))
 			for i, f := range d.factions {
 				names[i] = f.Name
 			}
-			return tool.Failure("No faction is called "+fmt.Sprintf("%q", clip(*a.Faction))+".", "unknown faction",
+			return tool.Failure("No faction is called "+fmt.Sprintf("%q", tool.Clip(*a.Faction, 60))+".", "unknown faction",
 				"Use one of: "+strings.Join(names, ", ")+"."), nil
 		}
+		factionID = m.ID
 	}
 	q := prefix(a.NamePrefix)
-	items, total, off, lim := page(d.champions, func(c ChampionEntry) bool {
+	items, p := page(d, d.champions, func(c ChampionEntry) bool {
 		return (factionID < 0 || c.factionID == factionID) && eq(a.Rarity, c.Rarity) && eq(a.Affinity, c.Affinity) &&
 			eq(a.Role, c.Role) && (q == "" || matchPrefix(c.search, q))
-	}, a.pageArgs)
-	return listResult("champions", d, "champions", items, total, off, lim), nil
+	}, a.PageArgs)
+	return listResult("champions", p, ChampionList{Champions: items, ListPage: p}), nil
 }
 
-func clip(s string) string {
-	r := []rune(s)
-	if len(r) > 60 {
-		return string(r[:60]) + "…"
-	}
-	return s
+// BossesArgs are the arguments of cache_get_bosses_list.
+type BossesArgs struct {
+	PageArgs
+	Affinity   *string `json:"affinity"`
+	Difficulty *string `json:"difficulty"`
 }
 
-// BossesList is cache_get_bosses_list.
-type BossesList struct{ listBase }
+// BossList is the data of cache_get_bosses_list.
+type BossList struct {
+	Bosses []BossEntry `json:"bosses"`
+	ListPage
+}
 
-// Call lists bosses.
-func (t *BossesList) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		pageArgs
-		Affinity   *string `json:"affinity"`
-		Difficulty *string `json:"difficulty"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
-	d := t.snap.cur.Load()
+// Entities implements tool.Entities.
+func (l BossList) Entities() []tool.EntityRef {
+	return refs("boss", l.Bosses, func(b BossEntry) (int64, string) { return b.ID, b.Name })
+}
+
+func (s *Snapshot) bosses(_ context.Context, a BossesArgs) (tool.Result, error) {
+	d := s.cur.Load()
 	q := prefix(a.NamePrefix)
-	items, total, off, lim := page(d.bosses, func(b BossEntry) bool {
+	items, p := page(d, d.bosses, func(b BossEntry) bool {
 		return eq(a.Affinity, b.Affinity) && eq(a.Difficulty, b.Difficulty) && (q == "" || matchPrefix(b.search, q))
-	}, a.pageArgs)
-	return listResult("bosses", d, "bosses", items, total, off, lim), nil
+	}, a.PageArgs)
+	return listResult("bosses", p, BossList{Bosses: items, ListPage: p}), nil
 }
 
-// FactionsList is cache_get_factions_list.
-type FactionsList struct{ listBase }
+// FactionList is the data of cache_get_factions_list.
+type FactionList struct {
+	Factions []FactionEntry `json:"factions"`
+	ListPage
+}
 
-// Call lists factions.
-func (t *FactionsList) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
-	var a pageArgs
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
-	d := t.snap.cur.Load()
+// Entities implements tool.Entities.
+func (l FactionList) Entities() []tool.EntityRef {
+	return refs("faction", l.Factions, func(f FactionEntry) (int64, string) { return f.ID, f.Name })
+}
+
+func (s *Snapshot) factions(_ context.Context, a PageArgs) (tool.Result, error) {
+	d := s.cur.Load()
 	q := prefix(a.NamePrefix)
-	items, total, off, lim := page(d.factions, func(f FactionEntry) bool {
+	items, p := page(d, d.factions, func(f FactionEntry) bool {
 		return q == "" || matchPrefix(f.search, q)
 	}, a)
-	return listResult("factions", d, "factions", items, total, off, lim), nil
+	return listResult("factions", p, FactionList{Factions: items, ListPage: p}), nil
 }
 
-// DungeonsList is cache_get_dungeons_list.
-type DungeonsList struct{ listBase }
+// DungeonsArgs are the arguments of cache_get_dungeons_list.
+type DungeonsArgs struct {
+	PageArgs
+	Kind *string `json:"kind"`
+}
 
-// Call lists dungeons.
-func (t *DungeonsList) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		pageArgs
-		Kind *string `json:"kind"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
-	d := t.snap.cur.Load()
+// DungeonList is the data of cache_get_dungeons_list.
+type DungeonList struct {
+	Dungeons []DungeonEntry `json:"dungeons"`
+	ListPage
+}
+
+// Entities implements tool.Entities.
+func (l DungeonList) Entities() []tool.EntityRef {
+	return refs("dungeon", l.Dungeons, func(x DungeonEntry) (int64, string) { return x.ID, x.Name })
+}
+
+func (s *Snapshot) dungeons(_ context.Context, a DungeonsArgs) (tool.Result, error) {
+	d := s.cur.Load()
 	q := prefix(a.NamePrefix)
-	items, total, off, lim := page(d.dungeons, func(x DungeonEntry) bool {
+	items, p := page(d, d.dungeons, func(x DungeonEntry) bool {
 		return eq(a.Kind, x.Kind) && (q == "" || matchPrefix(x.search, q))
-	}, a.pageArgs)
-	return listResult("dungeons", d, "dungeons", items, total, off, lim), nil
+	}, a.PageArgs)
+	return listResult("dungeons", p, DungeonList{Dungeons: items, ListPage: p}), nil
 }
 
-// GearSetsList is cache_get_gear_sets_list.
-type GearSetsList struct{ listBase }
+// GearSetsArgs are the arguments of cache_get_gear_sets_list.
+type GearSetsArgs struct {
+	PageArgs
+	BestFor *string `json:"best_for"`
+}
 
-// Call lists gear sets.
-func (t *GearSetsList) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct {
-		pageArgs
-		BestFor *string `json:"best_for"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &a); !ok {
-		return r, nil
-	}
-	d := t.snap.cur.Load()
+// GearSetList is the data of cache_get_gear_sets_list.
+type GearSetList struct {
+	GearSets []GearSetEntry `json:"gear_sets"`
+	ListPage
+}
+
+// Entities implements tool.Entities.
+func (l GearSetList) Entities() []tool.EntityRef {
+	return refs("gear_set", l.GearSets, func(g GearSetEntry) (int64, string) { return g.ID, g.Name })
+}
+
+func (s *Snapshot) gearSets(_ context.Context, a GearSetsArgs) (tool.Result, error) {
+	d := s.cur.Load()
 	q := prefix(a.NamePrefix)
-	items, total, off, lim := page(d.gearSets, func(g GearSetEntry) bool {
+	items, p := page(d, d.gearSets, func(g GearSetEntry) bool {
 		return eq(a.BestFor, g.BestFor) && (q == "" || matchPrefix(g.search, q))
-	}, a.pageArgs)
-	return listResult("gear sets", d, "gear_sets", items, total, off, lim), nil
+	}, a.PageArgs)
+	return listResult("gear sets", p, GearSetList{GearSets: items, ListPage: p}), nil
 }
