@@ -2,7 +2,6 @@ package toolsrag
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gameassist/gameassist/gcsdb/resolve"
 	"github.com/gameassist/gameassist/schemas"
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/tools_rag/chunk"
@@ -81,7 +81,8 @@ const (
 	instruction     = "Answer from these passages only; cite document_id and section for each fact."
 )
 
-// NewTools returns the RAG tools over retriever, ready to register.
+// NewTools returns the RAG tools over retriever, ready to register; each is
+// a tool.Def over its arguments struct and its schema file.
 func NewTools(retriever *Retriever, logger *slog.Logger, opts ToolsOptions) ([]tool.Tool, error) {
 	if retriever == nil || logger == nil {
 		return nil, errors.New("toolsrag: tools need a retriever and a logger")
@@ -93,59 +94,97 @@ func NewTools(retriever *Retriever, logger *slog.Logger, opts ToolsOptions) ([]t
 		}
 		cfgs[name] = c
 	}
-	base := func(name string, cache int, desc string) (tool.Spec, error) {
-		params, err := schemas.Tool(name)
-		if err != nil {
-			return tool.Spec{}, fmt.Errorf("toolsrag: %w", err)
-		}
-		return tool.Spec{Name: name, Description: desc, Category: tool.CategoryRAG, Parameters: params, CacheDuration: cache}, nil
+	b := &builder{r: retriever, log: logger, cfgs: cfgs}
+	out := []tool.Tool{
+		entityDef[ChampionNameArgs](b, "rag_get_champion_details", "champion_name", "champion", "Lore, abilities and guide text of one champion, by name."),
+		entityDef[BossNameArgs](b, "rag_get_boss_details", "boss_name", "boss", "Lore, phases, mechanics and strategy text of one boss, by name."),
+		entityDef[FactionNameArgs](b, "rag_get_faction_lore", "faction_name", "faction", "History and lore of one faction, by name."),
+		entityDef[DungeonNameArgs](b, "rag_get_dungeon_guide", "dungeon_name", "dungeon", "Guide to one dungeon or campaign area: stages, strategy, rewards."),
+		searchDef[QueryArgs](b, "db_get_ux_details", "query", "ux", 2,
+			"How a screen or feature of the game's interface works; pass a screen name such as ChampionFeatureModelsPresenter or a question."),
+		searchDef[QueryArgs](b, "db_get_lore_details", "query", "lore", 3,
+			"Search the game's lore (champions, bosses, factions, dungeons) for a person, place or event."),
+		searchDef[QueryArgs](b, "rag_search_faq", "query", "faq", 0, "Search the frequently asked questions."),
+		searchDef[TopicArgs](b, "rag_get_game_mechanics", "topic", "mechanics", 0, "Explain a game mechanic (e.g. speed, turn meter, buffs, affinities)."),
+		searchDef[QueryArgs](b, "rag_search_patch_notes", "query", "patch_notes", 0, "Search the patch notes for changes, fixes and balance updates."),
+		ragDef(b, "rag_semantic_search", 0, "Semantic and keyword search over every game document, with optional filters; use when no specialised tool fits.",
+			b.semantic(cfgs["rag_semantic_search"])),
+		ragDefWith(b, "rag_list_documents", 0, "", "List the indexed documents (id, title, category, entity), optionally filtered.", b.list),
+		ragDef(b, "rag_get_document", 0, "The full text of one document, by document_id (from a citation or rag_list_documents).", b.document),
 	}
-	type def struct {
-		name, param, kind, desc string
-		cache                   int
-		entity                  bool
+	if b.err != nil {
+		return nil, b.err
 	}
-	defs := []def{
-		{"rag_get_champion_details", "champion_name", "champion", "Lore, abilities and guide text of one champion, by name.", 0, true},
-		{"rag_get_boss_details", "boss_name", "boss", "Lore, phases, mechanics and strategy text of one boss, by name.", 0, true},
-		{"rag_get_faction_lore", "faction_name", "faction", "History and lore of one faction, by name.", 0, true},
-		{"rag_get_dungeon_guide", "dungeon_name", "dungeon", "Guide to one dungeon or campaign area: stages, strategy, rewards.", 0, true},
-		{"db_get_ux_details", "query", "ux", "How a screen or feature of the game's interface works; pass a screen name such as ChampionFeatureModelsPresenter or a question.", 2, false},
-		{"db_get_lore_details", "query", "lore", "Search the game's lore (champions, bosses, factions, dungeons) for a person, place or event.", 3, false},
-		{"rag_search_faq", "query", "faq", "Search the frequently asked questions.", 0, false},
-		{"rag_get_game_mechanics", "topic", "mechanics", "Explain a game mechanic (e.g. speed, turn meter, buffs, affinities).", 0, false},
-		{"rag_search_patch_notes", "query", "patch_notes", "Search the patch notes for changes, fixes and balance updates.", 0, false},
-	}
-	var out []tool.Tool
-	for _, d := range defs {
-		spec, err := base(d.name, d.cache, d.desc)
-		if err != nil {
-			return nil, err
-		}
-		c := cfgs[d.name]
-		if d.entity {
-			out = append(out, &entityTool{spec: spec, param: d.param, kind: d.kind, cfg: c, r: retriever, log: logger})
-		} else {
-			out = append(out, &searchTool{spec: spec, param: d.param, kind: d.kind, cfg: c, r: retriever})
-		}
-	}
-	spec, err := base("rag_semantic_search", 0, "Semantic and keyword search over every game document, with optional filters; use when no specialised tool fits.")
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, &semanticTool{spec: spec, cfg: cfgs["rag_semantic_search"], r: retriever})
-	spec, err = base("rag_list_documents", 0, "List the indexed documents (id, title, category, entity), optionally filtered.")
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, &listTool{spec: spec, r: retriever})
-	spec, err = base("rag_get_document", 0, "The full text of one document, by document_id (from a citation or rag_list_documents).")
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, &documentTool{spec: spec, r: retriever})
 	return out, nil
 }
+
+// builder holds what the RAG tools share and the first schema error.
+type builder struct {
+	r    *Retriever
+	log  *slog.Logger
+	cfgs map[string]SearchConfig
+	err  error
+}
+
+func ragDef[A any](b *builder, name string, cache int, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
+	return ragDefWith(b, name, cache, instruction, desc, run)
+}
+
+func ragDefWith[A any](b *builder, name string, cache int, instr, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
+	params, err := schemas.Tool(name)
+	if err != nil && b.err == nil {
+		b.err = fmt.Errorf("toolsrag: %w", err)
+	}
+	return &tool.Def[A]{
+		Name: name, Description: desc, Category: tool.CategoryRAG, CacheFor: cache, Instruction: instr,
+		Schema: params, Run: run,
+	}
+}
+
+// texter is an arguments struct with one text argument.
+type texter interface{ text() string }
+
+// ChampionNameArgs are the arguments of rag_get_champion_details.
+type ChampionNameArgs struct {
+	ChampionName string `json:"champion_name"`
+}
+
+func (a ChampionNameArgs) text() string { return a.ChampionName }
+
+// BossNameArgs are the arguments of rag_get_boss_details.
+type BossNameArgs struct {
+	BossName string `json:"boss_name"`
+}
+
+func (a BossNameArgs) text() string { return a.BossName }
+
+// FactionNameArgs are the arguments of rag_get_faction_lore.
+type FactionNameArgs struct {
+	FactionName string `json:"faction_name"`
+}
+
+func (a FactionNameArgs) text() string { return a.FactionName }
+
+// DungeonNameArgs are the arguments of rag_get_dungeon_guide.
+type DungeonNameArgs struct {
+	DungeonName string `json:"dungeon_name"`
+}
+
+func (a DungeonNameArgs) text() string { return a.DungeonName }
+
+// QueryArgs are the arguments of the free-text search tools.
+type QueryArgs struct {
+	Query string `json:"query"`
+}
+
+func (a QueryArgs) text() string { return a.Query }
+
+// TopicArgs are the arguments of rag_get_game_mechanics.
+type TopicArgs struct {
+	Topic string `json:"topic"`
+}
+
+func (a TopicArgs) text() string { return a.Topic }
 
 func requireText(name, param, v string, maxLen int) (string, tool.Result, bool) {
 	v = strings.TrimSpace(v)
@@ -160,15 +199,8 @@ func requireText(name, param, v string, maxLen int) (string, tool.Result, bool) 
 }
 
 func passage(c chunk.Chunk, score float64) Passage {
-	text := c.Text
-	if len(text) > maxPassageChars {
-		cut := maxPassageChars
-		for cut > 0 && (text[cut]&0xC0) == 0x80 {
-			cut--
-		}
-		text = text[:cut] + "..."
-	}
-	return Passage{DocumentID: c.DocID, Title: c.Title, Section: c.Section, Score: math.Round(score*1e4) / 1e4, Text: text}
+	return Passage{DocumentID: c.DocID, Title: c.Title, Section: c.Section, Score: math.Round(score*1e4) / 1e4,
+		Text: tool.Clip(c.Text, maxPassageChars)}
 }
 
 func passages(hits []vectorstore.Hit) []Passage {
@@ -179,51 +211,69 @@ func passages(hits []vectorstore.Hit) []Passage {
 	return out
 }
 
-// entityTool looks up one named entity's document.
-type entityTool struct {
-	spec  tool.Spec
-	param string
-	kind  string
-	cfg   SearchConfig
-	r     *Retriever
-	log   *slog.Logger
+// EntityPassages is the data of the entity tools: passages of one entity's
+// document.
+type EntityPassages struct {
+	Category   string    `json:"category"`
+	DocumentID string    `json:"document_id"`
+	Entity     string    `json:"entity"`
+	EntityID   int       `json:"entity_id"`
+	Passages   []Passage `json:"passages"`
+	Title      string    `json:"title"`
 }
 
-var _ tool.Tool = (*entityTool)(nil)
+// Entities implements tool.Entities: the entity the passages are about.
+func (e EntityPassages) Entities() []tool.EntityRef {
+	return []tool.EntityRef{{Kind: e.Category, ID: int64(e.EntityID), Name: e.Entity}}
+}
 
-// Spec implements tool.Tool.
-func (t *entityTool) Spec() tool.Spec { return t.spec }
+// Summary implements tool.Summarizer.
+func (e EntityPassages) Summary() string {
+	return fmt.Sprintf("%d passages about %s from %q.", len(e.Passages), e.Entity, e.Title)
+}
 
-// Call implements tool.Tool.
-func (t *entityTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var in map[string]any
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
-		return r, nil
-	}
-	raw, _ := in[t.param].(string)
-	name, r, ok := requireText(t.spec.Name, t.param, raw, 100)
-	if !ok {
-		return r, nil
-	}
-	doc, suggestions, err := t.resolve(ctx, name)
-	if err != nil {
-		return tool.Result{}, err
-	}
-	if doc == nil {
-		t.log.LogAttrs(ctx, slog.LevelDebug, "rag entity not found", slog.String("tool", t.spec.Name), slog.String("name", name))
-		guidance := fmt.Sprintf("Check the spelling of the %s's name.", t.kind)
-		if len(suggestions) > 0 {
-			guidance = "Did you mean: " + strings.Join(suggestions, ", ") + "? Call " + t.spec.Name + " again with the exact name."
+// entityDef defines a tool looking up one named entity's document.
+func entityDef[A texter](b *builder, name, param, kind, desc string) tool.Tool {
+	cfg := b.cfgs[name]
+	return ragDef(b, name, 0, desc, func(ctx context.Context, a A) (tool.Result, error) {
+		entity, r, ok := requireText(name, param, a.text(), 100)
+		if !ok {
+			return r, nil
 		}
-		return tool.Failure(fmt.Sprintf("No %s named %q was found in the documents.", t.kind, name),
-			"unknown "+t.kind, guidance+" rag_list_documents lists every documented "+t.kind+"."), nil
-	}
-	f := t.cfg.BaseFilters
+		doc, suggestions, err := b.resolveEntity(ctx, cfg, entity)
+		if err != nil {
+			return tool.Result{}, err
+		}
+		if doc == nil {
+			b.log.LogAttrs(ctx, slog.LevelDebug, "rag entity not found", slog.String("tool", name), slog.String("name", entity))
+			guidance := fmt.Sprintf("Check the spelling of the %s's name.", kind)
+			if len(suggestions) > 0 {
+				guidance = "Did you mean: " + strings.Join(suggestions, ", ") + "? Call " + name + " again with the exact name."
+			}
+			return tool.Failure(fmt.Sprintf("No %s named %q was found in the documents.", kind, entity),
+				"unknown "+kind, guidance+" rag_list_documents lists every documented "+kind+"."), nil
+		}
+		ps, err := b.entityPassages(ctx, cfg, doc)
+		if err != nil {
+			return tool.Result{}, err
+		}
+		data := EntityPassages{
+			Entity: doc.Entity, EntityID: doc.EntityID, Category: doc.Category,
+			DocumentID: doc.DocID, Title: doc.Title, Passages: ps,
+		}
+		return tool.Success(fmt.Sprintf("%d passages about %s.", len(ps), doc.Entity), data), nil
+	})
+}
+
+// entityPassages returns the best chunks of doc plus its required sections,
+// in document order.
+func (b *builder) entityPassages(ctx context.Context, cfg SearchConfig, doc *DocumentInfo) ([]Passage, error) {
+	f := cfg.BaseFilters
 	f.DocID = doc.DocID
-	k := max(t.cfg.SimilarityChunks, 1)
-	hits, err := t.r.Search(ctx, strings.TrimSpace(doc.Entity+" "+t.cfg.QueryHint), f, k)
+	k := max(cfg.SimilarityChunks, 1)
+	hits, err := b.r.Search(ctx, strings.TrimSpace(doc.Entity+" "+cfg.QueryHint), f, k)
 	if err != nil {
-		return tool.Result{}, err
+		return nil, err
 	}
 	scores := map[int]float64{}
 	picked := map[int]chunk.Chunk{}
@@ -231,13 +281,13 @@ func (t *entityTool) Call(ctx context.Context, args json.RawMessage) (tool.Resul
 		picked[h.Chunk.Index] = h.Chunk
 		scores[h.Chunk.Index] = h.Score
 	}
-	if len(t.cfg.RequiredSections) > 0 {
-		all, err := t.r.Chunks(ctx, vectorstore.Filter{DocID: doc.DocID}, 0)
+	if len(cfg.RequiredSections) > 0 {
+		all, err := b.r.Chunks(ctx, vectorstore.Filter{DocID: doc.DocID}, 0)
 		if err != nil {
-			return tool.Result{}, err
+			return nil, err
 		}
 		for _, c := range all {
-			if slices.ContainsFunc(t.cfg.RequiredSections, func(s string) bool { return strings.EqualFold(s, c.Section) }) {
+			if slices.ContainsFunc(cfg.RequiredSections, func(s string) bool { return strings.EqualFold(s, c.Section) }) {
 				picked[c.Index] = c
 			}
 		}
@@ -251,150 +301,101 @@ func (t *entityTool) Call(ctx context.Context, args json.RawMessage) (tool.Resul
 	for i, ci := range idx {
 		ps[i] = passage(picked[ci], scores[ci])
 	}
-	data := map[string]any{
-		"entity": doc.Entity, "entity_id": doc.EntityID, "category": doc.Category,
-		"document_id": doc.DocID, "title": doc.Title, "passages": ps,
-	}
-	res := tool.Success(fmt.Sprintf("%d passages about %s.", len(ps), doc.Entity), data)
-	res.LLMInstruction = instruction
-	return res, nil
+	return ps, nil
 }
 
-// resolve finds the document of the named entity: an exact name, title or
-// id match, else a unique whole-word partial match; otherwise it returns
-// the closest names as suggestions.
-func (t *entityTool) resolve(ctx context.Context, name string) (*DocumentInfo, []string, error) {
-	docs, err := t.r.Documents(ctx, func(d DocumentInfo) bool {
-		return len(t.cfg.BaseFilters.Categories) == 0 || slices.Contains(t.cfg.BaseFilters.Categories, d.Category)
+// ragNameRule is how a model's entity names resolve against the documents:
+// exact, folded (case, accents, titles, the entity id) or a unique partial
+// name ("gorath", "the sunken crypt"); a typo gets "Did you mean".
+const ragNameRule = resolve.Partial
+
+// resolveEntity finds the document of the named entity through the one name
+// resolver over the documented entities of the tool's categories; otherwise
+// it returns the closest names as suggestions.
+func (b *builder) resolveEntity(ctx context.Context, cfg SearchConfig, name string) (*DocumentInfo, []string, error) {
+	docs, err := b.r.Documents(ctx, func(d DocumentInfo) bool {
+		return len(cfg.BaseFilters.Categories) == 0 || slices.Contains(cfg.BaseFilters.Categories, d.Category)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	key := vectorstore.EntityKey(name)
-	id, _ := strconv.Atoi(strings.TrimSpace(name))
-	var exact, partial []DocumentInfo
+	// One candidate per entity; its id indexes byEntity.
+	var cands []resolve.Candidate
+	var byEntity [][]DocumentInfo
+	index := map[string]int{}
 	for _, d := range docs {
-		ek, tk := vectorstore.EntityKey(d.Entity), vectorstore.EntityKey(d.Title)
-		switch {
-		case key != "" && (ek == key || tk == key), id > 0 && d.EntityID == id:
-			exact = append(exact, d)
-		case key != "" && (strings.Contains(" "+ek+" ", " "+key+" ") || strings.Contains(" "+key+" ", " "+ek+" ") && ek != ""):
-			partial = append(partial, d)
-		}
-	}
-	if d := t.pick(exact); d != nil {
-		return d, nil, nil
-	}
-	if d := t.pick(partial); d != nil && distinctEntities(partial) == 1 {
-		return d, nil, nil
-	}
-	type cand struct {
-		name string
-		d    int
-	}
-	var cs []cand
-	seen := map[string]bool{}
-	for _, d := range docs {
-		if d.Entity == "" || seen[d.Entity] {
+		key := vectorstore.EntityKey(d.Entity)
+		if key == "" {
 			continue
 		}
-		seen[d.Entity] = true
-		cs = append(cs, cand{d.Entity, levenshteinWords(key, vectorstore.EntityKey(d.Entity))})
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	var sug []string
-	for _, c := range cs {
-		if len(sug) == 3 || c.d > max(3, len(key)/2) {
-			break
+		i, ok := index[key]
+		if !ok {
+			i = len(cands)
+			index[key] = i
+			cands = append(cands, resolve.Candidate{Kind: d.Category, ID: int64(i + 1), Name: d.Entity})
+			byEntity = append(byEntity, nil)
 		}
-		sug = append(sug, c.name)
-	}
-	return nil, sug, nil
-}
-
-// levenshteinWords compares a query with a name and with each word of a
-// longer name, so "gorat" is close to "Gorath the Devourer".
-func levenshteinWords(q, name string) int {
-	d := tool.Levenshtein(q, name)
-	if words := strings.Fields(name); len(words) > 1 {
-		for _, w := range words {
-			if len(w) > 3 {
-				d = min(d, tool.Levenshtein(q, w)+1)
-			}
+		byEntity[i] = append(byEntity[i], d)
+		c := &cands[i]
+		c.Aliases = append(c.Aliases, d.Title)
+		if d.EntityID > 0 {
+			c.Aliases = append(c.Aliases, strconv.Itoa(d.EntityID))
 		}
 	}
-	return d
+	r := resolve.New(cands)
+	m, ok := r.LookupUpTo("", name, ragNameRule)
+	if !ok {
+		return nil, r.Suggest("", name, 3), nil
+	}
+	return b.pick(byEntity[m.ID-1]), nil, nil
 }
 
-// pick prefers the retriever's locale among candidates.
-func (t *entityTool) pick(ds []DocumentInfo) *DocumentInfo {
-	if len(ds) == 0 {
-		return nil
-	}
+// pick prefers the retriever's locale among an entity's documents.
+func (b *builder) pick(ds []DocumentInfo) *DocumentInfo {
 	for i := range ds {
-		if ds[i].Locale == t.r.opts.Locale {
+		if ds[i].Locale == b.r.opts.Locale {
 			return &ds[i]
 		}
 	}
 	return &ds[0]
 }
 
-func distinctEntities(ds []DocumentInfo) int {
-	m := map[string]bool{}
-	for _, d := range ds {
-		m[vectorstore.EntityKey(d.Entity)] = true
-	}
-	return len(m)
+// SearchPassages is the data of the search tools.
+type SearchPassages struct {
+	Passages []Passage `json:"passages"`
+	Query    string    `json:"query"`
 }
 
-// searchTool searches one category (or a few) with a free-text query.
-type searchTool struct {
-	spec  tool.Spec
-	param string
-	kind  string
-	cfg   SearchConfig
-	r     *Retriever
+// searchDef defines a tool searching one category (or a few) with free text.
+func searchDef[A texter](b *builder, name, param, kind string, cache int, desc string) tool.Tool {
+	cfg := b.cfgs[name]
+	return ragDef(b, name, cache, desc, func(ctx context.Context, a A) (tool.Result, error) {
+		q, r, ok := requireText(name, param, a.text(), 500)
+		if !ok {
+			return r, nil
+		}
+		hits, err := b.r.Search(ctx, q, cfg.BaseFilters, max(cfg.SimilarityChunks, 1))
+		if err != nil {
+			return tool.Result{}, err
+		}
+		if len(hits) == 0 {
+			res := tool.Success(fmt.Sprintf("No %s document matched %q.", strings.ReplaceAll(kind, "_", " "), q),
+				SearchPassages{Query: q, Passages: []Passage{}})
+			res.LLMInstruction = "Nothing relevant was found: say so, or try rag_semantic_search with other words."
+			return res, nil
+		}
+		return tool.Success(fmt.Sprintf("%d passages matched.", len(hits)), SearchPassages{Query: q, Passages: passages(hits)}), nil
+	})
 }
 
-var _ tool.Tool = (*searchTool)(nil)
-
-// Spec implements tool.Tool.
-func (t *searchTool) Spec() tool.Spec { return t.spec }
-
-// Call implements tool.Tool.
-func (t *searchTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var in map[string]any
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
-		return r, nil
-	}
-	raw, _ := in[t.param].(string)
-	q, r, ok := requireText(t.spec.Name, t.param, raw, 500)
-	if !ok {
-		return r, nil
-	}
-	hits, err := t.r.Search(ctx, q, t.cfg.BaseFilters, max(t.cfg.SimilarityChunks, 1))
-	if err != nil {
-		return tool.Result{}, err
-	}
-	if len(hits) == 0 {
-		res := tool.Success(fmt.Sprintf("No %s document matched %q.", strings.ReplaceAll(t.kind, "_", " "), q),
-			map[string]any{"query": q, "passages": []Passage{}})
-		res.LLMInstruction = "Nothing relevant was found: say so, or try rag_semantic_search with other words."
-		return res, nil
-	}
-	res := tool.Success(fmt.Sprintf("%d passages matched.", len(hits)), map[string]any{"query": q, "passages": passages(hits)})
-	res.LLMInstruction = instruction
-	return res, nil
-}
-
-// filterArgs are the optional filters of the generic tools.
-type filterArgs struct {
+// FilterArgs are the optional filters of the generic tools.
+type FilterArgs struct {
 	Category string `json:"category"`
 	Entity   string `json:"entity"`
 	Locale   string `json:"locale"`
 }
 
-func (f filterArgs) filter() vectorstore.Filter {
+func (f FilterArgs) filter() vectorstore.Filter {
 	out := vectorstore.Filter{Entity: strings.TrimSpace(f.Entity), Locale: strings.TrimSpace(f.Locale)}
 	if c := strings.TrimSpace(f.Category); c != "" {
 		out.Categories = []string{c}
@@ -402,77 +403,72 @@ func (f filterArgs) filter() vectorstore.Filter {
 	return out
 }
 
-// semanticTool is the generic search.
-type semanticTool struct {
-	spec tool.Spec
-	cfg  SearchConfig
-	r    *Retriever
+// SemanticArgs are the arguments of rag_semantic_search.
+type SemanticArgs struct {
+	Query   string     `json:"query"`
+	TopK    *int       `json:"top_k"`
+	Filters FilterArgs `json:"filters"`
 }
 
-var _ tool.Tool = (*semanticTool)(nil)
-
-// Spec implements tool.Tool.
-func (t *semanticTool) Spec() tool.Spec { return t.spec }
-
-// Call implements tool.Tool.
-func (t *semanticTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var in struct {
-		Query   string     `json:"query"`
-		TopK    *int       `json:"top_k"`
-		Filters filterArgs `json:"filters"`
-	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
-		return r, nil
-	}
-	q, r, ok := requireText(t.spec.Name, "query", in.Query, 500)
-	if !ok {
-		return r, nil
-	}
-	k := max(t.cfg.SimilarityChunks, 1)
-	if in.TopK != nil {
-		if *in.TopK < 1 || *in.TopK > 20 {
-			return tool.Failure("top_k is out of range.", fmt.Sprintf("top_k is %d", *in.TopK), "Use a top_k from 1 to 20."), nil
+// semantic is the generic search.
+func (b *builder) semantic(cfg SearchConfig) func(context.Context, SemanticArgs) (tool.Result, error) {
+	const name = "rag_semantic_search"
+	return func(ctx context.Context, in SemanticArgs) (tool.Result, error) {
+		q, r, ok := requireText(name, "query", in.Query, 500)
+		if !ok {
+			return r, nil
 		}
-		k = *in.TopK
+		k := max(cfg.SimilarityChunks, 1)
+		if in.TopK != nil {
+			if *in.TopK < 1 || *in.TopK > 20 {
+				return tool.Failure("top_k is out of range.", fmt.Sprintf("top_k is %d", *in.TopK), "Use a top_k from 1 to 20."), nil
+			}
+			k = *in.TopK
+		}
+		f := in.Filters.filter()
+		if len(f.Categories) == 0 {
+			f.Categories = cfg.BaseFilters.Categories
+		}
+		hits, err := b.r.Search(ctx, q, f, k)
+		if err != nil {
+			return tool.Result{}, err
+		}
+		if len(hits) == 0 {
+			return tool.Failure("No document matched.", "no results for the query and filters",
+				"Remove filters or use other words; rag_list_documents shows the categories and entities."), nil
+		}
+		return tool.Success(fmt.Sprintf("%d passages matched.", len(hits)), SearchPassages{Query: q, Passages: passages(hits)}), nil
 	}
-	f := in.Filters.filter()
-	base := t.cfg.BaseFilters
-	if len(f.Categories) == 0 {
-		f.Categories = base.Categories
-	}
-	hits, err := t.r.Search(ctx, q, f, k)
-	if err != nil {
-		return tool.Result{}, err
-	}
-	if len(hits) == 0 {
-		return tool.Failure("No document matched.", "no results for the query and filters",
-			"Remove filters or use other words; rag_list_documents shows the categories and entities."), nil
-	}
-	res := tool.Success(fmt.Sprintf("%d passages matched.", len(hits)), map[string]any{"query": q, "passages": passages(hits)})
-	res.LLMInstruction = instruction
-	return res, nil
 }
 
-// listTool lists documents.
-type listTool struct {
-	spec tool.Spec
-	r    *Retriever
+// ListArgs are the arguments of rag_list_documents.
+type ListArgs struct {
+	Filters FilterArgs `json:"filters"`
+	Limit   *int       `json:"limit"`
 }
 
-var _ tool.Tool = (*listTool)(nil)
+// DocumentList is the data of rag_list_documents.
+type DocumentList struct {
+	Documents []DocumentInfo `json:"documents"`
+	Total     int            `json:"total"`
+}
 
-// Spec implements tool.Tool.
-func (t *listTool) Spec() tool.Spec { return t.spec }
+// Page implements tool.Pager: the first Returned of Total documents.
+func (l DocumentList) Page() tool.Page { return tool.Page{Total: l.Total, Returned: len(l.Documents)} }
 
-// Call implements tool.Tool.
-func (t *listTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var in struct {
-		Filters filterArgs `json:"filters"`
-		Limit   *int       `json:"limit"`
+// Entities implements tool.Entities: the documented entities in order.
+func (l DocumentList) Entities() []tool.EntityRef {
+	var out []tool.EntityRef
+	for _, d := range l.Documents {
+		if d.Entity != "" {
+			out = append(out, tool.EntityRef{Kind: d.Category, ID: int64(d.EntityID), Name: d.Entity})
+		}
 	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
-		return r, nil
-	}
+	return out
+}
+
+// list lists documents.
+func (b *builder) list(ctx context.Context, in ListArgs) (tool.Result, error) {
 	limit := 50
 	if in.Limit != nil {
 		if *in.Limit < 1 || *in.Limit > 200 {
@@ -482,7 +478,7 @@ func (t *listTool) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 	}
 	f := in.Filters.filter()
 	ek := vectorstore.EntityKey(f.Entity)
-	docs, err := t.r.Documents(ctx, func(d DocumentInfo) bool {
+	docs, err := b.r.Documents(ctx, func(d DocumentInfo) bool {
 		return (len(f.Categories) == 0 || d.Category == f.Categories[0]) &&
 			(f.Locale == "" || d.Locale == f.Locale) &&
 			(ek == "" || vectorstore.EntityKey(d.Entity) == ek)
@@ -501,43 +497,57 @@ func (t *listTool) Call(ctx context.Context, args json.RawMessage) (tool.Result,
 	if total > limit {
 		msg = fmt.Sprintf("%d of %d documents; raise limit or add filters for more.", limit, total)
 	}
-	return tool.Success(msg, map[string]any{"total": total, "documents": docs}), nil
+	return tool.Success(msg, DocumentList{Total: total, Documents: docs}), nil
 }
 
-// documentTool returns one document's full text by section.
-type documentTool struct {
-	spec tool.Spec
-	r    *Retriever
+// DocumentArgs are the arguments of rag_get_document.
+type DocumentArgs struct {
+	DocumentID string `json:"document_id"`
 }
 
-var _ tool.Tool = (*documentTool)(nil)
+// Section is one section of a document's full text.
+type Section struct {
+	Section string `json:"section"`
+	Text    string `json:"text"`
+}
 
-// Spec implements tool.Tool.
-func (t *documentTool) Spec() tool.Spec { return t.spec }
+// Document is the data of rag_get_document.
+type Document struct {
+	Category   string    `json:"category"`
+	DocumentID string    `json:"document_id"`
+	Entity     string    `json:"entity"`
+	EntityID   int       `json:"entity_id"`
+	Locale     string    `json:"locale"`
+	Sections   []Section `json:"sections"`
+	Title      string    `json:"title"`
+}
 
-// Call implements tool.Tool.
-func (t *documentTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
-	var in struct {
-		DocumentID string `json:"document_id"`
+// Entities implements tool.Entities: the entity the document is about, if any.
+func (d Document) Entities() []tool.EntityRef {
+	if d.Entity == "" {
+		return nil
 	}
-	if r, ok := tool.DecodeArgs(t.spec.Name, args, &in); !ok {
-		return r, nil
-	}
-	id, r, ok := requireText(t.spec.Name, "document_id", in.DocumentID, 128)
+	return []tool.EntityRef{{Kind: d.Category, ID: int64(d.EntityID), Name: d.Entity}}
+}
+
+// document returns one document's full text by section.
+func (b *builder) document(ctx context.Context, in DocumentArgs) (tool.Result, error) {
+	const name = "rag_get_document"
+	id, r, ok := requireText(name, "document_id", in.DocumentID, 128)
 	if !ok {
 		return r, nil
 	}
-	chunks, err := t.r.Chunks(ctx, vectorstore.Filter{DocID: id}, 0)
+	chunks, err := b.r.Chunks(ctx, vectorstore.Filter{DocID: id}, 0)
 	if err != nil {
 		return tool.Result{}, err
 	}
 	if len(chunks) == 0 {
-		docs, err := t.r.Documents(ctx, nil)
+		docs, err := b.r.Documents(ctx, nil)
 		if err != nil {
 			return tool.Result{}, err
 		}
 		sort.SliceStable(docs, func(i, j int) bool {
-			return tool.Levenshtein(id, docs[i].DocID) < tool.Levenshtein(id, docs[j].DocID)
+			return resolve.Distance(id, docs[i].DocID) < resolve.Distance(id, docs[j].DocID)
 		})
 		var sug []string
 		for i := 0; i < len(docs) && i < 3; i++ {
@@ -549,22 +559,18 @@ func (t *documentTool) Call(ctx context.Context, args json.RawMessage) (tool.Res
 		}
 		return tool.Failure(fmt.Sprintf("No document with id %q.", id), "unknown document_id", guidance), nil
 	}
-	type sec struct {
-		Section string `json:"section"`
-		Text    string `json:"text"`
-	}
-	var secs []sec
+	var secs []Section
 	for _, c := range chunks {
 		if n := len(secs); n > 0 && secs[n-1].Section == c.Section {
 			secs[n-1].Text = joinOverlap(secs[n-1].Text, c.Text)
 			continue
 		}
-		secs = append(secs, sec{c.Section, c.Text})
+		secs = append(secs, Section{c.Section, c.Text})
 	}
 	c0 := chunks[0]
-	data := map[string]any{
-		"document_id": c0.DocID, "title": c0.Title, "category": c0.Category,
-		"entity": c0.Entity, "entity_id": c0.EntityID, "locale": c0.Locale, "sections": secs,
+	data := Document{
+		DocumentID: c0.DocID, Title: c0.Title, Category: c0.Category,
+		Entity: c0.Entity, EntityID: c0.EntityID, Locale: c0.Locale, Sections: secs,
 	}
 	res := tool.Success(fmt.Sprintf("Document %s, %d sections.", c0.DocID, len(secs)), data)
 	res.LLMInstruction = "Cite document_id and section for each fact you use."

@@ -217,7 +217,7 @@ func TestEntityToolReturnsRequiredSections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := res.Data.(map[string]any)["passages"].([]Passage)
+	ps := res.Data.(EntityPassages).Passages
 	var secs []string
 	for _, p := range ps {
 		secs = append(secs, p.Section)
