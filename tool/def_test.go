@@ -116,7 +116,9 @@ func TestExecutorRecordsCapabilities(t *testing.T) {
 		return tool.Success("hi", greeting{Hello: a.Name, Names: []string{"a", "b"}, Total: 5}), nil
 	})
 	plain := &tool.Def[greetArgs]{Name: "gcs_plain", Category: tool.CategoryGCS, Schema: json.RawMessage(nameSchema),
-		Run: func(context.Context, greetArgs) (tool.Result, error) { return tool.Success("x", map[string]int{"a": 1}), nil }}
+		Run: func(context.Context, greetArgs) (tool.Result, error) {
+			return tool.Success("x", map[string]int{"a": 1}), nil
+		}}
 	ex := newExec(t, tool.ExecutorOptions{}, d, plain)
 	r := ex.Execute(context.Background(), tool.Call{Name: "greet", Arguments: json.RawMessage(`{"name":"Kaelith"}`)})
 	if !r.OK() || r.LLMCacheDuration != 2 || r.LLMInstruction != "Say hello." {
