@@ -1,0 +1,186 @@
+package gcsdb_test
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/gameassist/gameassist/gamedata"
+	"github.com/gameassist/gameassist/gcsdb"
+	"github.com/gameassist/gameassist/gcsdb/gcsdbtest"
+	"github.com/gameassist/gameassist/gcsdb/resolve"
+)
+
+func newGame(t *testing.T, g gamedata.Game) *gcsdb.Game {
+	t.Helper()
+	game, err := gcsdb.NewGame(gcsdbtest.Open(t, g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return game
+}
+
+func TestResolve(t *testing.T) {
+	game := newGame(t, gcsdbtest.Game())
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		kind     gcsdb.Kind
+		query    string
+		upto     resolve.How
+		wantID   int64
+		wantSugg string
+	}{
+		{name: "exact", kind: gcsdb.KindChampion, query: "Kaelith", upto: resolve.Folded, wantID: 1001},
+		{name: "case folded", kind: gcsdb.KindChampion, query: "KAELITH", upto: resolve.Folded, wantID: 1001},
+		{name: "accents folded", kind: gcsdb.KindChampion, query: "eloise", upto: resolve.Folded, wantID: 1003},
+		{name: "french name", kind: gcsdb.KindFaction, query: "garde solaire", upto: resolve.Folded, wantID: 101},
+		{name: "german name with umlaut", kind: gcsdb.KindBoss, query: "Ertrunkener Konig", upto: resolve.Folded, wantID: 5001},
+		{name: "key", kind: gcsdb.KindBoss, query: "drowned_king", upto: resolve.Folded, wantID: 5001},
+		{name: "kind respected", kind: gcsdb.KindGearSet, query: "Bulwark", upto: resolve.Folded, wantID: 8002},
+		{name: "typo refused under folded", kind: gcsdb.KindChampion, query: "Kaelit", upto: resolve.Folded, wantSugg: "Kaelith"},
+		{name: "typo resolved under typo", kind: gcsdb.KindChampion, query: "Kealith", upto: resolve.Typo, wantID: 1001},
+		{name: "dropped letter", kind: gcsdb.KindMastery, query: "Iron Skn", upto: resolve.Typo, wantID: 9002},
+		{name: "partial", kind: gcsdb.KindBoss, query: "drowned", upto: resolve.Partial, wantID: 5001},
+		{name: "unknown", kind: gcsdb.KindChampion, query: "Nobody At All", upto: resolve.Typo},
+		{name: "injection shaped", kind: gcsdb.KindChampion, query: "' OR '1'='1", upto: resolve.Typo},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := game.Resolve(ctx, tt.kind, tt.query, tt.upto)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.ID != tt.wantID {
+				t.Fatalf("Resolve(%q) = %+v, want id %d", tt.query, r, tt.wantID)
+			}
+			if tt.wantSugg != "" && (len(r.Suggestions) == 0 || r.Suggestions[0] != tt.wantSugg) {
+				t.Fatalf("suggestions %v, want %q first", r.Suggestions, tt.wantSugg)
+			}
+		})
+	}
+}
+
+func TestFindNames(t *testing.T) {
+	game := newGame(t, gcsdbtest.Game())
+	ms, err := game.FindNames(context.Background(), "Is Kaelith or Eloise better against the Roi Noyé in Sunken Hals?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, m := range ms {
+		got = append(got, m.ID)
+	}
+	if want := []int64{1001, 1003, 5001, 7001}; !slices.Equal(got, want) {
+		t.Fatalf("FindNames = %v, want %v", got, want)
+	}
+}
+
+func TestResolverFollowsDataVersion(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "gcs.db")
+	g := gamedata.Game{Factions: []gamedata.Faction{{ID: 101, Key: "a", Name: "Old Name"}}}
+	if _, err := gcsdb.Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	db, err := gcsdb.OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	game, err := gcsdb.NewGame(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := game.Resolve(ctx, gcsdb.KindFaction, "old name", resolve.Folded); err != nil || r.ID != 101 {
+		t.Fatalf("before reload: %+v, %v", r, err)
+	}
+	g.Factions[0].Name = "New Name"
+	if _, err := gcsdb.Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := game.Resolve(ctx, gcsdb.KindFaction, "new name", resolve.Folded); err != nil || r.ID != 101 {
+		t.Fatalf("after reload: %+v, %v", r, err)
+	}
+	if r, _ := game.Resolve(ctx, gcsdb.KindFaction, "old name", resolve.Folded); r.Found() {
+		t.Fatal("the old name still resolves after a reload")
+	}
+}
+
+// TestCountersFollowTheOneRule ranks every boss of a generated game through
+// the read model and recomputes each score in Go from the content with
+// gamedata.CounterFacts.Score, the rule the generator uses too.
+func TestCountersFollowTheOneRule(t *testing.T) {
+	g := gamedata.Generate(7)
+	game := newGame(t, g)
+	ctx := context.Background()
+	champs := map[int64]gamedata.Champion{}
+	for _, c := range g.Champions {
+		champs[int64(c.ID)] = c
+	}
+	checked := 0
+	for _, b := range g.Bosses {
+		list, boss, total, err := game.Counters(ctx, int64(b.ID), gcsdb.MaxCounters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if boss.Name != b.Name {
+			t.Fatalf("boss %q, want %q", boss.Name, b.Name)
+		}
+		// The candidates: recommended, strong against, or hitting a weakness.
+		want := 0
+		for _, c := range g.Champions {
+			f := facts(c, b)
+			if f.DesignerRank > 0 || f.StrongAgainst || f.WeaknessHits > 0 {
+				want++
+			}
+		}
+		if total != want {
+			t.Fatalf("boss %s: %d candidates, want %d", b.Name, total, want)
+		}
+		for i, rc := range list {
+			f := facts(champs[rc.ID], b)
+			if rc.Score != f.Score() {
+				t.Fatalf("boss %s, %s: score %d, the rule gives %d (%+v)", b.Name, rc.Name, rc.Score, f.Score(), f)
+			}
+			if i > 0 && list[i-1].Score < rc.Score {
+				t.Fatalf("boss %s: not best first at %d", b.Name, i)
+			}
+			checked++
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("only %d rankings checked", checked)
+	}
+}
+
+func facts(c gamedata.Champion, b gamedata.Boss) gamedata.CounterFacts {
+	f := gamedata.Fit(c, b)
+	if i := slices.Index(b.RecommendedCounters, c.ID); i >= 0 {
+		f.DesignerRank = i + 1
+	}
+	f.StrongAgainst = slices.Contains(c.StrongAgainst, b.ID)
+	return f
+}
+
+func TestCountersLimitAndCache(t *testing.T) {
+	game := newGame(t, gcsdbtest.Game())
+	ctx := context.Background()
+	all, _, total, err := game.Counters(ctx, 5001, gcsdb.MaxCounters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, _, total2, err := game.Counters(ctx, 5001, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != total2 || len(one) != 1 || len(all) != total || one[0] != all[0] {
+		t.Fatalf("limit 1 = %+v of %d; all %+v of %d", one, total2, all, total)
+	}
+	if !sort.SliceIsSorted(all, func(i, j int) bool { return all[i].Score > all[j].Score }) {
+		t.Fatalf("ranking not sorted: %+v", all)
+	}
+}
