@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // Rendering limits: screen values are player-controlled, so each is cut short
@@ -108,13 +110,13 @@ func placeholder(name string, declared map[string]bool) (part, error) {
 	if !declared[name] {
 		base, ok := strings.CutSuffix(name, translatedSuffix)
 		if !ok || !declared[base] {
-			return part{}, fmt.Errorf("placeholder {%s} refers to no declared field (declare it in required_fields or as a data tool's json_field)", clipString(name, 100))
+			return part{}, fmt.Errorf("placeholder {%s} refers to no declared field (declare it in required_fields or as a data tool's json_field)", tool.Clip(name, 100))
 		}
 		target, translated = base, true
 	}
 	f, err := parseField(target)
 	if err != nil {
-		return part{}, fmt.Errorf("placeholder {%s}: %w", clipString(name, 100), err)
+		return part{}, fmt.Errorf("placeholder {%s}: %w", tool.Clip(name, 100), err)
 	}
 	return part{isField: true, field: f, translated: translated}, nil
 }
@@ -165,7 +167,7 @@ func translateValue(ctx context.Context, v any, tr Translator, locale string, lo
 				return "", fmt.Errorf("screens: translate %d: %w", id, ctx.Err())
 			}
 			log.LogAttrs(ctx, slog.LevelDebug, "screen value not translated",
-				slog.Int64("id", id), slog.String("locale", clipString(locale, 20)), slog.String("error", err.Error()))
+				slog.Int64("id", id), slog.String("locale", tool.Clip(locale, 20)), slog.String("error", err.Error()))
 			return string(n), nil
 		}
 		if strings.TrimSpace(name) == "" {

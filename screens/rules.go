@@ -219,7 +219,7 @@ func ruleLabel(name string) string {
 	if validRuleName(name) {
 		return name
 	}
-	return fmt.Sprintf("%q", clipString(name, MaxRuleNameLen))
+	return fmt.Sprintf("%q", tool.Clip(name, MaxRuleNameLen))
 }
 
 func validRuleName(name string) bool {
@@ -236,16 +236,6 @@ func validRuleName(name string) bool {
 
 func isNameChar(c rune) bool {
 	return c == '_' || c == '-' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
-}
-
-func clipString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
 }
 
 // compileRule validates one rule and returns it ready to plan, or every
@@ -380,7 +370,7 @@ func resolveTool(name string, v Validator) (string, error) {
 	if c, ok := v.Resolve(name); ok {
 		return c, nil
 	}
-	label := clipString(name, 100)
+	label := tool.Clip(name, 100)
 	if s, ok := v.(suggester); ok {
 		if near := s.Closest(name, 1); len(near) == 1 && tool.Levenshtein(strings.ToLower(name), near[0]) <= max(3, len(near[0])/4) {
 			return "", fmt.Errorf("tool %s does not exist (did you mean %s?)", label, near[0])

@@ -56,13 +56,31 @@ func (d *Def[A]) Spec() Spec {
 	}
 }
 
-// Call implements Tool: it decodes args into A (unknown fields refused, the
-// executor has already checked the schema) and runs the definition.
+// Call implements Tool: it decodes args into A, refusing unknown fields, and
+// runs the definition.
 func (d *Def[A]) Call(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a A
 	if r, ok := DecodeArgs(d.Name, args, &a); !ok {
 		return r, nil
 	}
+	return d.run(ctx, a)
+}
+
+// callValidated is Call for arguments the executor has already validated
+// against the schema, whose properties CheckArgs proves are exactly A's
+// fields: plain decoding suffices, without the strict decoder's cost.
+func (d *Def[A]) callValidated(ctx context.Context, args json.RawMessage) (Result, error) {
+	var a A
+	if len(args) > 0 && string(args) != "{}" {
+		if err := json.Unmarshal(args, &a); err != nil {
+			return Failure("Invalid arguments for "+d.Name+".", err.Error(),
+				"Call "+d.Name+" again with arguments that match its parameter schema."), nil
+		}
+	}
+	return d.run(ctx, a)
+}
+
+func (d *Def[A]) run(ctx context.Context, a A) (Result, error) {
 	r, err := d.Run(ctx, a)
 	if err != nil {
 		return r, err
@@ -75,6 +93,12 @@ func (d *Def[A]) Call(ctx context.Context, args json.RawMessage) (Result, error)
 
 // ArgsType implements Typed: the Go type the arguments decode into.
 func (d *Def[A]) ArgsType() reflect.Type { return reflect.TypeFor[A]() }
+
+// validatedCaller is implemented by Def: the executor calls it after
+// validating the arguments against the tool's schema.
+type validatedCaller interface {
+	callValidated(ctx context.Context, args json.RawMessage) (Result, error)
+}
 
 // Typed is implemented by tools whose arguments decode into a Go struct
 // (every Def); CheckArgs uses it to prove schema and struct agree.

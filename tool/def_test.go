@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -264,4 +265,57 @@ func FuzzClip(f *testing.F) {
 			t.Fatalf("Clip(%q) = %q is not a prefix", s, got)
 		}
 	})
+}
+
+// typedBench is a typed tool whose handler does no work, so the benchmarks
+// below measure only what the definition and the executor add.
+func typedBench() (*tool.Def[greetArgs], func(context.Context, greetArgs) (tool.Result, error)) {
+	run := func(_ context.Context, a greetArgs) (tool.Result, error) {
+		return tool.Success("ok", greeting{Hello: a.Name, Names: []string{a.Name}, Total: 1}), nil
+	}
+	d := greetDef(run)
+	return d, run
+}
+
+// BenchmarkTypedExecutor is a typed definition through the executor:
+// validation (memoized for repeated arguments), decoding into the struct,
+// the handler, capabilities recorded, the envelope.
+func BenchmarkTypedExecutor(b *testing.B) {
+	d, _ := typedBench()
+	ex := newExec(b, tool.ExecutorOptions{}, d)
+	ctx := context.Background()
+	call := tool.Call{Name: "gcs_greet", Arguments: json.RawMessage(`{"name":"Kaelith","limit":5}`)}
+	b.Run("repeated-args", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ex.Execute(ctx, call)
+		}
+	})
+	b.Run("new-args", func(b *testing.B) {
+		args := make([]json.RawMessage, 10000)
+		for i := range args {
+			args[i] = json.RawMessage(fmt.Sprintf(`{"name":"Kaelith %d","limit":5}`, i))
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			ex.Execute(ctx, tool.Call{Name: "gcs_greet", Arguments: args[i%len(args)]})
+			i++
+		}
+	})
+}
+
+// BenchmarkBaselineTypedHandler calls the typed handler directly with
+// arguments already decoded and encodes its data: the baseline of
+// BenchmarkTypedExecutor.
+func BenchmarkBaselineTypedHandler(b *testing.B) {
+	_, run := typedBench()
+	ctx := context.Background()
+	limit := 5
+	a := greetArgs{Name: "Kaelith", Limit: &limit}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, _ := run(ctx, a)
+		_, _ = json.Marshal(r.Data)
+	}
 }

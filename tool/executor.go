@@ -223,7 +223,13 @@ func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, t
 				done <- outcome{r: Failure("The tool failed unexpectedly.", "internal error", "Try a different tool or different arguments.")}
 			}
 		}()
-		r, err := t.Call(ctx, args)
+		var r Result
+		var err error
+		if v, ok := t.(validatedCaller); ok {
+			r, err = v.callValidated(ctx, args)
+		} else {
+			r, err = t.Call(ctx, args)
+		}
 		done <- outcome{r: r, err: err}
 	}()
 	select {

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gameassist/gameassist/tools_rag/corpus"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // Chunk is one retrievable piece of a document and the payload stored with
@@ -101,7 +103,7 @@ func sections(body string) []section {
 			if name == "" {
 				name = OverviewSection
 			}
-			cur = section{name: clipRunes(name, 120)}
+			cur = section{name: tool.Clip(name, 120)}
 			continue
 		}
 		if !fenced && strings.HasPrefix(line, "# ") && cur.name == OverviewSection && buf.Len() == 0 {
@@ -163,11 +165,4 @@ func boundary(runes []rune, start, end int) int {
 		}
 	}
 	return end
-}
-
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
 }

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // MaxFileBytes caps one document file; larger files are refused rather than
@@ -102,7 +104,7 @@ func splitFrontMatter(text string) (map[string]string, string, error) {
 		key, val, found := strings.Cut(t, ":")
 		key = strings.TrimSpace(key)
 		if !found || key == "" || strings.ContainsAny(key, " \t\"'") {
-			return nil, "", fmt.Errorf("front matter line %d: want \"key: value\", got %q", line, clip(t, 60))
+			return nil, "", fmt.Errorf("front matter line %d: want \"key: value\", got %q", line, tool.Clip(t, 60))
 		}
 		if _, dup := fields[key]; dup {
 			return nil, "", fmt.Errorf("front matter line %d: duplicate key %q", line, key)
@@ -151,13 +153,13 @@ func fromFields(f map[string]string) (Document, error) {
 		Locale:   f["locale"],
 	}
 	if !validID(d.DocID, 128) {
-		return Document{}, fmt.Errorf("doc_id %q: use 1-128 characters a-z, 0-9, '-', '_' or '.'", clip(d.DocID, 40))
+		return Document{}, fmt.Errorf("doc_id %q: use 1-128 characters a-z, 0-9, '-', '_' or '.'", tool.Clip(d.DocID, 40))
 	}
 	if !validID(d.Category, 40) {
-		return Document{}, fmt.Errorf("category %q: use 1-40 characters a-z, 0-9, '-' or '_'", clip(d.Category, 40))
+		return Document{}, fmt.Errorf("category %q: use 1-40 characters a-z, 0-9, '-' or '_'", tool.Clip(d.Category, 40))
 	}
 	if !validID(d.Locale, 16) {
-		return Document{}, fmt.Errorf("locale %q: use a short code such as en", clip(d.Locale, 20))
+		return Document{}, fmt.Errorf("locale %q: use a short code such as en", tool.Clip(d.Locale, 20))
 	}
 	if len(d.Title) > 200 || len(d.Entity) > 200 {
 		return Document{}, errors.New("title and entity must be at most 200 bytes")
@@ -165,7 +167,7 @@ func fromFields(f map[string]string) (Document, error) {
 	if s := strings.TrimSpace(f["entity_id"]); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
-			return Document{}, fmt.Errorf("entity_id %q: want a non-negative integer", clip(s, 20))
+			return Document{}, fmt.Errorf("entity_id %q: want a non-negative integer", tool.Clip(s, 20))
 		}
 		d.EntityID = n
 	}
@@ -184,16 +186,6 @@ func validID(s string, maxLen int) bool {
 		}
 	}
 	return true
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
 }
 
 // Load reads every *.md file under dir (recursively, in name order, never
