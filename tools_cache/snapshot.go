@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/gcsdb/resolve"
 )
 
@@ -104,9 +105,9 @@ type data struct {
 // Snapshot is an in-process copy of the GCS lists, swapped atomically on
 // refresh so readers never lock.
 type Snapshot struct {
-	db  *sql.DB
-	log *slog.Logger
-	cur atomic.Pointer[data]
+	game *gcsdb.Game
+	log  *slog.Logger
+	cur  atomic.Pointer[data]
 }
 
 // NewSnapshot loads the first snapshot from db (the read-only GCS handle).
@@ -117,7 +118,11 @@ func NewSnapshot(ctx context.Context, db *sql.DB, logger *slog.Logger) (*Snapsho
 	if logger == nil {
 		return nil, errors.New("toolscache: nil logger")
 	}
-	s := &Snapshot{db: db, log: logger}
+	game, err := gcsdb.NewGame(db)
+	if err != nil {
+		return nil, fmt.Errorf("toolscache: %w", err)
+	}
+	s := &Snapshot{game: game, log: logger}
 	if err := s.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -147,21 +152,19 @@ func (s *Snapshot) Run(ctx context.Context, every time.Duration) {
 // Refresh reloads the snapshot when the database's data version changed
 // since the last load.
 func (s *Snapshot) Refresh(ctx context.Context) error {
-	var version string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'data_version'`).Scan(&version)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	version, err := s.game.Version(ctx)
+	if err != nil {
 		return fmt.Errorf("toolscache: refresh: %w", err)
 	}
 	if old := s.cur.Load(); old != nil && old.version == version && version != "" {
 		return nil
 	}
-	d, err := load(ctx, s.db)
+	d, err := load(ctx, s.game)
 	if err != nil {
 		return fmt.Errorf("toolscache: refresh: %w", err)
 	}
-	d.version = version
 	s.cur.Store(d)
-	s.log.LogAttrs(ctx, slog.LevelInfo, "cache snapshot loaded", slog.String("data_version", version),
+	s.log.LogAttrs(ctx, slog.LevelInfo, "cache snapshot loaded", slog.String("data_version", d.version),
 		slog.Int("champions", len(d.champions)), slog.Int("bosses", len(d.bosses)))
 	return nil
 }
@@ -204,90 +207,34 @@ func namedList[T any](d *data, items []T, key func(T) (int64, string)) []Named {
 	return out
 }
 
-// load reads every list in one read transaction, so the lists agree.
-func load(ctx context.Context, db *sql.DB) (*data, error) {
-	tx, err := db.BeginTx(ctx, nil)
+// load reads every list through the read model, in one read transaction.
+func load(ctx context.Context, game *gcsdb.Game) (*data, error) {
+	l, err := game.Lists(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = tx.Rollback() }()
-	d := &data{loadedAt: time.Now().UTC(), names: map[int64]map[string]string{}, factionByID: map[int64]FactionEntry{}}
-
-	if err := each(ctx, tx, `SELECT entity_id, locale, name FROM display_names`, func(r *sql.Rows) error {
-		var id int64
-		var loc, name string
-		if err := r.Scan(&id, &loc, &name); err != nil {
-			return err
-		}
-		if d.names[id] == nil {
-			d.names[id] = map[string]string{}
-		}
-		d.names[id][loc] = name
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("names: %w", err)
-	}
-	if err := each(ctx, tx, `SELECT f.id, f.name, f.alignment, (SELECT count(*) FROM champions c WHERE c.faction_id = f.id)
-		FROM factions f ORDER BY f.name, f.id`, func(r *sql.Rows) error {
-		var f FactionEntry
-		if err := r.Scan(&f.ID, &f.Name, &f.Alignment, &f.Champions); err != nil {
-			return err
-		}
-		f.search = searchNames(f.Name, d.names[f.ID])
-		f.Names = otherNames(f.Name, d.names[f.ID])
+	d := &data{version: l.Version, loadedAt: time.Now().UTC(), names: l.Names, factionByID: map[int64]FactionEntry{}}
+	for _, r := range l.Factions {
+		f := FactionEntry{ID: r.ID, Name: r.Name, Alignment: r.Alignment, Champions: r.Champions,
+			Names: otherNames(r.Name, d.names[r.ID]), search: searchNames(r.Name, d.names[r.ID])}
 		d.factions = append(d.factions, f)
 		d.factionByID[f.ID] = f
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("factions: %w", err)
 	}
-	if err := each(ctx, tx, `SELECT c.id, c.name, c.faction_id, f.name, c.rarity, c.affinity, c.role
-		FROM champions c JOIN factions f ON f.id = c.faction_id ORDER BY c.name, c.id`, func(r *sql.Rows) error {
-		var c ChampionEntry
-		if err := r.Scan(&c.ID, &c.Name, &c.factionID, &c.Faction, &c.Rarity, &c.Affinity, &c.Role); err != nil {
-			return err
-		}
-		c.search = searchNames(c.Name, d.names[c.ID])
-		d.champions = append(d.champions, c)
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("champions: %w", err)
+	for _, r := range l.Champions {
+		d.champions = append(d.champions, ChampionEntry{ID: r.ID, Name: r.Name, Faction: r.Faction, Rarity: r.Rarity,
+			Affinity: r.Affinity, Role: r.Role, factionID: r.FactionID, search: searchNames(r.Name, d.names[r.ID])})
 	}
-	if err := each(ctx, tx, `SELECT b.id, b.name, b.affinity, b.difficulty, coalesce(d.name, '')
-		FROM bosses b LEFT JOIN dungeons d ON d.id = b.dungeon_id ORDER BY b.name, b.id`, func(r *sql.Rows) error {
-		var b BossEntry
-		if err := r.Scan(&b.ID, &b.Name, &b.Affinity, &b.Difficulty, &b.Dungeon); err != nil {
-			return err
-		}
-		b.search = searchNames(b.Name, d.names[b.ID])
-		b.Names = otherNames(b.Name, d.names[b.ID])
-		d.bosses = append(d.bosses, b)
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("bosses: %w", err)
+	for _, r := range l.Bosses {
+		d.bosses = append(d.bosses, BossEntry{ID: r.ID, Name: r.Name, Affinity: r.Affinity, Difficulty: r.Difficulty,
+			Dungeon: r.Dungeon, Names: otherNames(r.Name, d.names[r.ID]), search: searchNames(r.Name, d.names[r.ID])})
 	}
-	if err := each(ctx, tx, `SELECT d.id, d.name, d.kind, d.stages, coalesce(b.name, '')
-		FROM dungeons d LEFT JOIN bosses b ON b.id = d.boss_id ORDER BY d.name, d.id`, func(r *sql.Rows) error {
-		var x DungeonEntry
-		if err := r.Scan(&x.ID, &x.Name, &x.Kind, &x.Stages, &x.Boss); err != nil {
-			return err
-		}
-		x.search = searchNames(x.Name, d.names[x.ID])
-		d.dungeons = append(d.dungeons, x)
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("dungeons: %w", err)
+	for _, r := range l.Dungeons {
+		d.dungeons = append(d.dungeons, DungeonEntry{ID: r.ID, Name: r.Name, Kind: r.Kind, Stages: r.Stages, Boss: r.Boss,
+			search: searchNames(r.Name, d.names[r.ID])})
 	}
-	if err := each(ctx, tx, `SELECT id, name, pieces, stat_bonus, best_for FROM gear_sets ORDER BY name, id`, func(r *sql.Rows) error {
-		var g GearSetEntry
-		if err := r.Scan(&g.ID, &g.Name, &g.Pieces, &g.StatBonus, &g.BestFor); err != nil {
-			return err
-		}
-		g.search = searchNames(g.Name, d.names[g.ID])
-		d.gearSets = append(d.gearSets, g)
-		return nil
-	}); err != nil {
-		return nil, fmt.Errorf("gear sets: %w", err)
+	for _, r := range l.GearSets {
+		d.gearSets = append(d.gearSets, GearSetEntry{ID: r.ID, Name: r.Name, Pieces: r.Pieces, StatBonus: r.StatBonus,
+			BestFor: r.BestFor, search: searchNames(r.Name, d.names[r.ID])})
 	}
 	fcands := make([]resolve.Candidate, len(d.factions))
 	for i, f := range d.factions {
@@ -295,20 +242,6 @@ func load(ctx context.Context, db *sql.DB) (*data, error) {
 	}
 	d.factionNames = resolve.New(fcands)
 	return d, nil
-}
-
-func each(ctx context.Context, tx *sql.Tx, query string, fn func(*sql.Rows) error) error {
-	rows, err := tx.QueryContext(ctx, query)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }
 
 // otherNames returns the display names that differ from name, so players
