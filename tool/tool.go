@@ -1,6 +1,8 @@
 // Package tool is the contract every gameassist tool family builds on: the Tool
-// interface, its Spec, the Registry, the result envelope and the safe Executor
-// that every call goes through. It imports nothing of gameassist's own.
+// interface, its Spec, the typed definition Def that implements it, the
+// optional capabilities of typed results (Summarizer, Entities, Pager), the
+// Registry, the result envelope, the safe Executor that every call goes
+// through, and Clip. It imports nothing of gameassist's own.
 package tool
 
 import (
