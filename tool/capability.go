@@ -97,11 +97,32 @@ func FactsOf(data any) ResultFacts {
 	return f
 }
 
-// Facts returns what the result's typed data declared: from the typed value
-// when the result was just run, else from internal_info (a cached result).
+// recordFacts writes what data declared into info, without allocating for
+// the interfaces data does not implement.
+func recordFacts(info *InternalInfo, data any) {
+	if s, ok := data.(Summarizer); ok {
+		info.Summary = s.Summary()
+	}
+	if e, ok := data.(Entities); ok {
+		info.Entities = e.Entities()
+	}
+	if p, ok := data.(Pager); ok {
+		info.Page = p.Page()
+	}
+}
+
+// Facts returns what the result's typed data declared, as the executor
+// recorded it in internal_info (kept by the session cache), or from the
+// typed value when the result did not go through the executor.
 func (r Result) Facts() ResultFacts {
-	if r.Value != nil {
+	i := r.InternalInfo
+	if i.Summary == "" && i.Entities == nil && i.Page == (Page{}) && r.Value != nil {
 		return FactsOf(r.Value)
 	}
-	return ResultFacts{Summary: r.InternalInfo.Summary, Entities: r.InternalInfo.Entities, Page: r.InternalInfo.Page}
+	f := ResultFacts{Summary: i.Summary, Entities: i.Entities}
+	if i.Page != (Page{}) {
+		pg := i.Page
+		f.Page = &pg
+	}
+	return f
 }

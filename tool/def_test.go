@@ -305,6 +305,43 @@ func BenchmarkTypedExecutor(b *testing.B) {
 	})
 }
 
+// BenchmarkTypedPlumbing is a typed definition returning the same data as
+// BenchmarkExecutorOverhead's untyped tool (no capabilities): what the
+// definition itself adds to the executor, like for like.
+func BenchmarkTypedPlumbing(b *testing.B) {
+	d := &tool.Def[greetArgs]{Name: "gcs_noop", Schema: json.RawMessage(nameSchema),
+		Run: func(context.Context, greetArgs) (tool.Result, error) {
+			return tool.Success("ok", map[string]int{"id": 1}), nil
+		}}
+	ex := newExec(b, tool.ExecutorOptions{}, d)
+	ctx := context.Background()
+	call := tool.Call{Name: "gcs_noop", Arguments: json.RawMessage(`{"name":"Kaelith","limit":5}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		ex.Execute(ctx, call)
+	}
+}
+
+// BenchmarkUntypedDecoding is the way every tool was written before Def: an
+// untyped tool decoding its own arguments strictly, through the executor.
+func BenchmarkUntypedDecoding(b *testing.B) {
+	t := &fakeTool{spec: tool.Spec{Name: "gcs_noop", Parameters: json.RawMessage(nameSchema)},
+		fn: func(_ context.Context, args json.RawMessage, _ int) (tool.Result, error) {
+			var a greetArgs
+			if r, ok := tool.DecodeArgs("gcs_noop", args, &a); !ok {
+				return r, nil
+			}
+			return tool.Success("ok", map[string]int{"id": 1}), nil
+		}}
+	ex := newExec(b, tool.ExecutorOptions{}, t)
+	ctx := context.Background()
+	call := tool.Call{Name: "gcs_noop", Arguments: json.RawMessage(`{"name":"Kaelith","limit":5}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		ex.Execute(ctx, call)
+	}
+}
+
 // BenchmarkBaselineTypedHandler calls the typed handler directly with
 // arguments already decoded and encodes its data: the baseline of
 // BenchmarkTypedExecutor.

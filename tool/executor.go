@@ -134,8 +134,7 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	r.InternalInfo.Rows = rowCount(r.Data)
 	if r.Data != nil {
 		r.Value = r.Data
-		f := FactsOf(r.Data)
-		r.InternalInfo.Summary, r.InternalInfo.Entities, r.InternalInfo.Page = f.Summary, f.Entities, f.Page
+		recordFacts(&r.InternalInfo, r.Data)
 	}
 	e.fit(&r)
 	return r

@@ -85,10 +85,11 @@ type InternalInfo struct {
 	Rows int `json:"rows,omitempty"`
 	// Summary, Entities and Page are what the typed data declared through
 	// Summarizer, Entities and Pager (see Result.Facts); kept with a cached
-	// result so its consumers need no second look at the data.
+	// result so its consumers need no second look at the data. An empty
+	// page (nothing matched) is not recorded.
 	Summary  string      `json:"summary,omitempty"`
 	Entities []EntityRef `json:"entities,omitempty"`
-	Page     *Page       `json:"page,omitempty"`
+	Page     Page        `json:"page,omitzero"`
 }
 
 // Result is the envelope every tool returns (see DESIGN.md).
