@@ -99,8 +99,36 @@ type Resolver struct {
 type form struct {
 	cand  int
 	text  string   // folded
+	runes int      // runes in text
 	words []string // folded words
 	alias bool
+}
+
+// Input bounds: a name longer than MaxNameRunes is cut before matching, and
+// FindAll reads at most MaxTextWords words, so hostile input costs bounded
+// time.
+const (
+	MaxNameRunes = 200
+	MaxTextWords = 400
+)
+
+// near reports whether two lengths are within the distance limit, the cheap
+// test before Distance.
+func near(a, b, limit int) bool { return a-b <= limit && b-a <= limit }
+
+// cut bounds a query to MaxNameRunes runes.
+func cut(s string) string {
+	if len(s) <= MaxNameRunes {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == MaxNameRunes {
+			return s[:i]
+		}
+		n++
+	}
+	return s
 }
 
 // New builds a resolver over cands; empty names and aliases are skipped.
@@ -116,7 +144,7 @@ func New(cands []Candidate) *Resolver {
 			seen[f] = true
 			words := strings.Fields(f)
 			r.byFold[f] = append(r.byFold[f], len(r.forms))
-			r.forms = append(r.forms, form{cand: i, text: f, words: words, alias: j > 0})
+			r.forms = append(r.forms, form{cand: i, text: f, runes: len([]rune(f)), words: words, alias: j > 0})
 			r.maxWords = max(r.maxWords, len(words))
 		}
 	}
@@ -167,7 +195,7 @@ func (r *Resolver) Lookup(kind, name string) (Match, bool) { return r.LookupUpTo
 // model given "Did you mean: Kaelith?" corrects itself, and a silent guess
 // could describe the wrong entity.
 func (r *Resolver) LookupUpTo(kind, name string, upto How) (Match, bool) {
-	name = strings.TrimSpace(name)
+	name = strings.TrimSpace(cut(name))
 	if name == "" {
 		return Match{}, false
 	}
@@ -285,17 +313,20 @@ func (r *Resolver) typo(kind, q string) (int, bool) {
 		if kind != "" && r.cands[f.cand].Kind != kind {
 			continue
 		}
-		if limit := allowed(min(ql, len([]rune(f.text)))); limit > 0 {
+		if limit := allowed(min(ql, f.runes)); limit > 0 && near(ql, f.runes, limit) {
 			if d := Distance(q, f.text); d <= limit {
 				consider(f.cand, d)
 			}
 		}
 		if len(f.words) > 1 && !strings.Contains(q, " ") {
 			for _, w := range f.words {
-				if limit := allowed(min(ql, len([]rune(w)))); limit > 0 {
-					if d := Distance(q, w); d <= limit {
-						consider(f.cand, d+1) // a word of the name is a weaker match than the name
-					}
+				wl := len([]rune(w))
+				limit := allowed(min(ql, wl))
+				if limit == 0 || !near(ql, wl, limit) {
+					continue
+				}
+				if d := Distance(q, w); d <= limit {
+					consider(f.cand, d+1) // a word of the name is a weaker match than the name
 				}
 			}
 		}
@@ -310,7 +341,7 @@ func (r *Resolver) typo(kind, q string) (int, bool) {
 // you mean" guidance; names sharing a prefix or a word with the query rank
 // first.
 func (r *Resolver) Suggest(kind, name string, n int) []string {
-	q := Fold(name)
+	q := Fold(cut(name))
 	if q == "" || n <= 0 {
 		return nil
 	}
@@ -399,6 +430,9 @@ func tokens(text string) []token {
 // typo distance of its length. One entity named twice is reported once.
 func (r *Resolver) FindAll(kind, text string) []Match {
 	toks := tokens(text)
+	if len(toks) > MaxTextWords {
+		toks = toks[:MaxTextWords]
+	}
 	var out []Match
 	seen := map[int]bool{}
 	for i := 0; i < len(toks); {
@@ -445,13 +479,16 @@ func (r *Resolver) spanMatch(kind, q string, n int) (int, How, bool) {
 			return ci, Partial, true
 		}
 	}
-	if len([]rune(q)) >= 5 {
+	if ql := len([]rune(q)); ql >= 5 {
 		best, bestD, tie := -1, 1<<30, false
 		for _, f := range r.forms {
 			if len(f.words) != n || (kind != "" && r.cands[f.cand].Kind != kind) {
 				continue
 			}
-			limit := allowed(min(len([]rune(q)), len([]rune(f.text))))
+			limit := allowed(min(ql, f.runes))
+			if !near(ql, f.runes, limit) {
+				continue
+			}
 			if d := Distance(q, f.text); d > 0 && d <= limit {
 				switch {
 				case d < bestD:

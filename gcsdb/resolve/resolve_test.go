@@ -1,6 +1,8 @@
 package resolve_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gameassist/gameassist/gcsdb/resolve"
@@ -174,5 +176,32 @@ func TestLookupUpTo(t *testing.T) {
 	}
 	if m, ok := r.LookupUpTo("boss", "gorath", resolve.Partial); !ok || m.ID != 5001 {
 		t.Fatalf("partial lookup = %+v, %v", m, ok)
+	}
+}
+
+func TestHostileInputIsBounded(t *testing.T) {
+	r := resolve.New(cands())
+	long := strings.Repeat("Kaelith ", 50_000)
+	if ms := r.FindAll("", long); len(ms) != 1 {
+		t.Fatalf("FindAll over a long text = %d matches, want Kaelith once", len(ms))
+	}
+	if _, ok := r.Lookup("champion", strings.Repeat("x", 1<<20)); ok {
+		t.Fatal("a megabyte of x resolved")
+	}
+	if got := r.Suggest("champion", strings.Repeat("kaelith", 1<<16), 1); len(got) != 1 {
+		t.Fatalf("Suggest = %v", got)
+	}
+}
+
+func BenchmarkFindAll(b *testing.B) {
+	var cs []resolve.Candidate
+	for i := range 600 {
+		cs = append(cs, resolve.Candidate{Kind: "champion", ID: int64(i), Name: fmt.Sprintf("Champion%c%c%c Name%d", 'a'+i%26, 'a'+i/26%26, 'a'+i%7, i)})
+	}
+	r := resolve.New(cs)
+	text := strings.Repeat("which team should I build against the boss with these champions today ", 6)
+	b.ReportAllocs()
+	for b.Loop() {
+		r.FindAll("", text)
 	}
 }
