@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/runes"
@@ -154,18 +155,19 @@ func New(cands []Candidate) *Resolver {
 // Len is how many candidates the resolver holds.
 func (r *Resolver) Len() int { return len(r.cands) }
 
-var folder = cases.Fold()
-
 // Fold is the comparison form of a name: case-folded (Unicode, so "ß" meets
 // "ss" and "Σ" meets "σ"), accents dropped, every run of characters that
 // are not letters or digits turned into one space, trimmed.
 func Fold(s string) string {
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	plain, _, err := transform.String(t, s)
-	if err != nil {
-		plain = s
+	plain := s
+	if !isASCII(s) {
+		t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+		var err error
+		if plain, _, err = transform.String(t, s); err != nil {
+			plain = s
+		}
+		plain = cases.Fold().String(plain)
 	}
-	plain = folder.String(plain)
 	var b strings.Builder
 	b.Grow(len(plain))
 	space := false
@@ -175,6 +177,9 @@ func Fold(s string) string {
 				b.WriteByte(' ')
 			}
 			space = false
+			if c < utf8.RuneSelf && 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A' // the ASCII fast path skipped case folding
+			}
 			b.WriteRune(c)
 			continue
 		}
@@ -391,6 +396,15 @@ func (r *Resolver) Suggest(kind, name string, n int) []string {
 	return out
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // token is one word of an input text with its byte span.
 type token struct {
 	fold       string
@@ -515,10 +529,16 @@ func Distance(a, b string) int {
 	if len(rb) == 0 {
 		return len(ra)
 	}
-	// Three rows: two back (for transpositions), previous, current.
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	// Three rows: two back (for transpositions), previous, current; short
+	// names fit the stack buffer.
+	w := len(rb) + 1
+	var buf [3 * 40]int
+	cells := buf[:0]
+	if 3*w > len(buf) {
+		cells = make([]int, 0, 3*w)
+	}
+	cells = cells[:3*w]
+	prev2, prev, cur := cells[:w], cells[w:2*w], cells[2*w:]
 	for j := range prev {
 		prev[j] = j
 	}
