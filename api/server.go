@@ -83,6 +83,10 @@ type Options struct {
 	SessionRatePerMinute int   // 0 disables
 	// RequestTimeout bounds a non-streaming request's work (default 60 s).
 	RequestTimeout time.Duration
+	// MCPToken is the bearer token of /mcp; empty refuses every MCP request.
+	MCPToken string
+	// MCPRatePerMinute bounds /mcp requests per client IP (0 disables).
+	MCPRatePerMinute int
 }
 
 // Deps are the services behind the routes. Executor and Logger are
@@ -100,6 +104,10 @@ type Deps struct {
 	Gatherer     prometheus.Gatherer
 	Checks       []Check
 	Logger       *slog.Logger
+	// MCP serves the Model Context Protocol at /mcp (streamable HTTP); the
+	// edge puts the MCP token and the rate limit in front of it. Nil
+	// answers 503.
+	MCP http.Handler
 }
 
 // Server holds the routes and their dependencies.
@@ -198,6 +206,13 @@ func (s *Server) routes() {
 	admin.POST("/tools/execute", s.executeTools)
 	admin.GET("/stats", s.adminStats)
 	admin.POST("/screens/reload", s.reloadScreens)
+
+	// MCP streamable HTTP: POST carries JSON-RPC; GET and DELETE are
+	// answered by the handler (405 in stateless mode).
+	mcp := []gin.HandlerFunc{s.limitMCP(), s.requireMCPToken(), s.serveMCP}
+	r.POST("/mcp", mcp...)
+	r.GET("/mcp", mcp...)
+	r.DELETE("/mcp", mcp...)
 }
 
 // cors answers CORS for allowed origins. A request from another origin

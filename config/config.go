@@ -45,6 +45,8 @@ type Config struct {
 	MaxResultChars       int
 	MaxMessageChars      int
 	CacheRefresh         time.Duration
+	MCPToken             string // empty: /mcp refuses everything
+	MCPRatePerMinute     int    // /mcp requests per client IP per minute
 }
 
 // LLMEnabled reports whether an OpenAI-compatible endpoint is configured;
@@ -87,6 +89,8 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxResultChars:       p.integer("MAX_RESULT_CHARS", 8000, 500, 1_000_000),
 		MaxMessageChars:      p.integer("MAX_MESSAGE_CHARS", 4000, 1, 100_000),
 		CacheRefresh:         p.duration("CACHE_REFRESH", time.Minute),
+		MCPToken:             p.str("MCP_TOKEN", ""),
+		MCPRatePerMinute:     p.integer("MCP_RATE_PER_MINUTE", 300, 1, 100_000),
 	}
 	if c.RedisURL != "" {
 		if _, err := url.Parse(c.RedisURL); err != nil {
@@ -140,6 +144,8 @@ func (c Config) LogValue() slog.Value {
 		slog.String("allowed_origins", strings.Join(c.AllowedOrigins, ",")),
 		slog.String("trusted_proxies", strings.Join(c.TrustedProxies, ",")),
 		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
+		slog.String("mcp_token", mask(c.MCPToken)),
+		slog.Int("mcp_rate_per_minute", c.MCPRatePerMinute),
 	)
 }
 

@@ -19,7 +19,8 @@ func TestLoadDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != ":8080" || c.GCSDBPath != "./data/gcs.db" || c.SessionTTL != 24*time.Hour ||
-		c.MaxToolIterations != 5 || c.ChatRatePerMinute != 30 || c.SQLToolsForLLM || c.LLMEnabled() {
+		c.MaxToolIterations != 5 || c.ChatRatePerMinute != 30 || c.SQLToolsForLLM || c.LLMEnabled() ||
+		c.MCPToken != "" || c.MCPRatePerMinute != 300 {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -52,6 +53,7 @@ func TestLoadRefusesBadValues(t *testing.T) {
 		{name: "relative qdrant url", key: "QDRANT_URL", value: "localhost"},
 		{name: "rate", key: "CHAT_RATE_PER_MINUTE", value: "-3"},
 		{name: "trusted proxy", key: "TRUSTED_PROXIES", value: "10.0.0.0/8,lb.example"},
+		{name: "mcp rate", key: "MCP_RATE_PER_MINUTE", value: "0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,13 +69,14 @@ func TestLogValueMasksSecrets(t *testing.T) {
 	c, err := config.Load(env(map[string]string{
 		"OPENAI_API_KEY": "sk-live-secret", "ADMIN_TOKEN": "admin-secret", "WEBHOOK_SECRET": "hook-secret",
 		"QDRANT_API_KEY": "qdrant-secret", "REDIS_URL": "redis://user:redis-secret@localhost:6379/0",
+		"MCP_TOKEN": "mcp-secret",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
 	slog.New(slog.NewJSONHandler(&b, nil)).Info("config", "config", c)
-	for _, secret := range []string{"sk-live-secret", "admin-secret", "hook-secret", "qdrant-secret", "redis-secret"} {
+	for _, secret := range []string{"sk-live-secret", "admin-secret", "hook-secret", "qdrant-secret", "redis-secret", "mcp-secret"} {
 		if strings.Contains(b.String(), secret) {
 			t.Errorf("log contains %q: %s", secret, b.String())
 		}

@@ -123,7 +123,7 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 		}, []string{"route", "method"}),
 		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gameassist_tool_calls_total",
-			Help: "Tool calls, by tool, category, source (executed, cache, duplicate, proactive, skipped) and status.",
+			Help: "Tool calls, by tool, category, source (executed, cache, duplicate, proactive, skipped, mcp) and status.",
 		}, []string{"tool", "category", "source", "status"}),
 		toolDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "gameassist_tool_duration_seconds",
@@ -181,7 +181,7 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 		tools:      newLabelGuard(o.toolNames, maxTools, LabelUnknown),
 		categories: newLabelGuard(nil, maxCategories, LabelUnknown),
 		// Mirror tool.Source, tool.Status and the chat engine's turn modes.
-		sources:  newLabelGuard([]string{"executed", "cache", "duplicate", "proactive", "skipped"}, 0, LabelUnknown),
+		sources:  newLabelGuard([]string{"executed", "cache", "duplicate", "proactive", "skipped", "mcp"}, 0, LabelUnknown),
 		statuses: newLabelGuard([]string{"success", "error"}, 0, LabelUnknown),
 		modes:    newLabelGuard([]string{"llm", "offline", "degraded"}, 0, LabelUnknown),
 		methods: newLabelGuard([]string{

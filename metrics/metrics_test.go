@@ -208,6 +208,11 @@ func TestObserveTool(t *testing.T) {
 			wantLabels: []string{"gcs_get_character_details_by_id", "gcs", "skipped", "error"},
 		},
 		{
+			name:       "called by an MCP client",
+			obs:        ToolObservation{Tool: "gcs_get_boss_details", Category: "gcs", Source: "mcp", Status: "success", Duration: time.Millisecond},
+			wantLabels: []string{"gcs_get_boss_details", "gcs", "mcp", "success"},
+		},
+		{
 			name:          "truncated",
 			obs:           ToolObservation{Tool: "gcs_find_champions", Category: "gcs", Source: "executed", Status: "success", Truncated: true},
 			wantLabels:    []string{"gcs_find_champions", "gcs", "executed", "success"},

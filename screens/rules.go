@@ -89,6 +89,7 @@ type injectionJSON struct {
 // It is immutable, so the engine can swap it atomically on reload.
 type RuleSet struct {
 	rules map[string]*rule
+	doc   []byte // the rules file as loaded
 }
 
 // rule is one validated screen rule, ready to plan.
@@ -139,7 +140,7 @@ func Parse(data []byte, v Validator) (*RuleSet, error) {
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return nil, fmt.Errorf("%w: the file must be a JSON object of screen name to rule", ErrInvalidRules)
 	}
-	rs := &RuleSet{rules: map[string]*rule{}}
+	rs := &RuleSet{rules: map[string]*rule{}, doc: bytes.Clone(data)}
 	var problems []error
 	seen := map[string]bool{}
 	for dec.More() {

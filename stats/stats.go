@@ -29,6 +29,8 @@ const (
 	SourceDuplicate = "duplicate"
 	SourceProactive = "proactive"
 	SourceSkipped   = "skipped"
+	// SourceMCP is a call made by an MCP client (gameassist mcp, /mcp).
+	SourceMCP = "mcp"
 )
 
 // Statuses of a tool call.
@@ -75,7 +77,7 @@ type ToolRecord struct {
 	// Status is StatusSuccess or StatusError.
 	Status string
 	// Duration is the call's run time; it enters the latency histogram for
-	// sources that ran the tool (executed, proactive).
+	// sources that ran the tool (executed, proactive, mcp).
 	Duration time.Duration
 }
 
@@ -148,7 +150,7 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 	var order []string
 	for _, rec := range recs {
 		switch rec.Source {
-		case SourceExecuted, SourceCache, SourceDuplicate, SourceProactive, SourceSkipped:
+		case SourceExecuted, SourceCache, SourceDuplicate, SourceProactive, SourceSkipped, SourceMCP:
 		default:
 			return fmt.Errorf("stats: record tool %s: unknown source %q", rec.Tool, rec.Source)
 		}
@@ -170,7 +172,7 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 		if rec.Status == StatusError {
 			d.fields[fErrors]++
 		}
-		if rec.Source == SourceExecuted || rec.Source == SourceProactive {
+		if rec.Source == SourceExecuted || rec.Source == SourceProactive || rec.Source == SourceMCP {
 			d.fields[fTimed]++
 			d.fields[fSumUS] += max(rec.Duration.Microseconds(), 0)
 			d.fields[r.bucket(rec.Duration)]++
@@ -249,7 +251,7 @@ func (r *Recorder) timing(ctx context.Context, p redis.Pipeliner, key string, d 
 }
 
 // ToolStats is the totals of one tool or one category. MeanMS and P95MS
-// cover the calls that ran the tool (executed and proactive); P95MS is
+// cover the calls that ran the tool (executed, proactive and mcp); P95MS is
 // interpolated within a histogram bucket.
 type ToolStats struct {
 	Name       string  `json:"name"`
@@ -261,6 +263,7 @@ type ToolStats struct {
 	Proactive  int64   `json:"proactive"`
 	Executed   int64   `json:"executed"`
 	Skipped    int64   `json:"skipped"`
+	MCP        int64   `json:"mcp"`
 	MeanMS     float64 `json:"mean_ms"`
 	P95MS      float64 `json:"p95_ms"`
 	ErrorRate  float64 `json:"error_rate"`
@@ -434,6 +437,7 @@ func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
 		c.stats.Proactive += ts.Proactive
 		c.stats.Executed += ts.Executed
 		c.stats.Skipped += ts.Skipped
+		c.stats.MCP += ts.MCP
 		c.hist.add(h)
 	}
 	for _, c := range cats {
@@ -478,6 +482,7 @@ func (r *Recorder) decodeTool(name string, f map[string]string) (ToolStats, hist
 		{SourceProactive, &ts.Proactive},
 		{SourceExecuted, &ts.Executed},
 		{SourceSkipped, &ts.Skipped},
+		{SourceMCP, &ts.MCP},
 	} {
 		n, err := num(f, x.field)
 		if err != nil {

@@ -57,6 +57,7 @@ func TestTwoRecordersSum(t *testing.T) {
 		rec("gcs_get_champion_details", "gcs", stats.SourceDuplicate, stats.StatusSuccess, 0),
 		rec("gcs_get_boss_details", "gcs", stats.SourceExecuted, stats.StatusSuccess, 3*ms),
 		rec("rag_get_boss_details", "rag", stats.SourceSkipped, stats.StatusSuccess, 0),
+		rec("db_get_ux_details", "rag", stats.SourceMCP, stats.StatusSuccess, 5*ms),
 	); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,10 @@ func TestTwoRecordersSum(t *testing.T) {
 			{"gcs category calls", float64(find(rep.Categories, "gcs").Calls), 5},
 			{"gcs category executed", float64(find(rep.Categories, "gcs").Executed), 3},
 			{"gcs category error rate", find(rep.Categories, "gcs").ErrorRate, 0.2},
-			{"rag category calls", float64(find(rep.Categories, "rag").Calls), 2},
+			{"rag category calls", float64(find(rep.Categories, "rag").Calls), 3},
+			{"ux mcp calls", float64(find(rep.Tools, "db_get_ux_details").MCP), 1},
+			{"ux mean ms (mcp calls ran the tool)", find(rep.Tools, "db_get_ux_details").MeanMS, 5},
+			{"rag category mcp", float64(find(rep.Categories, "rag").MCP), 1},
 			{"llm calls", float64(rep.LLM.Calls), 3},
 			{"llm errors", float64(rep.LLM.Errors), 1},
 			{"llm degraded", float64(rep.LLM.Degraded), 1},
@@ -114,7 +118,7 @@ func TestTwoRecordersSum(t *testing.T) {
 		if p := champ.P95MS; p <= 2.5 || p > 5 {
 			t.Errorf("champion p95 = %v ms, want in (2.5, 5]", p)
 		}
-		if got := rep.TopTools; len(got) != 3 || got[0].Name != "gcs_get_champion_details" || got[0].Calls != 4 {
+		if got := rep.TopTools; len(got) != 4 || got[0].Name != "gcs_get_champion_details" || got[0].Calls != 4 {
 			t.Errorf("top tools = %+v", got)
 		}
 		if len(rep.Categories) != 2 || rep.Categories[0].Name != "gcs" {
@@ -230,7 +234,7 @@ func TestToolStatsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	const want = `{"name":"t","category":"gcs","calls":0,"errors":0,"cache_hits":1,"duplicates":0,` +
-		`"proactive":0,"executed":0,"skipped":0,"mean_ms":0,"p95_ms":0,"error_rate":0}`
+		`"proactive":0,"executed":0,"skipped":0,"mcp":0,"mean_ms":0,"p95_ms":0,"error_rate":0}`
 	if string(b) != want {
 		t.Errorf("JSON = %s\nwant %s", b, want)
 	}

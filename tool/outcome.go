@@ -17,6 +17,8 @@ const (
 	SourceProactive Source = "proactive"
 	// SourceSkipped: not run (for example a screen field the rule maps was absent).
 	SourceSkipped Source = "skipped"
+	// SourceMCP: run for an MCP client (gameassist mcp, /mcp), outside any chat session.
+	SourceMCP Source = "mcp"
 )
 
 // Outcome is one tool call as reported to clients and admin views: the

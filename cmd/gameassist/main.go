@@ -1,7 +1,7 @@
 // Command gameassist is the in-game assistant chat backend: it serves the
 // HTTP API (serve), prepares the GCS database (migrate), indexes RAG content
-// (ingest), talks to a running server from a terminal (chat) and measures
-// itself (bench).
+// (ingest), talks to a running server from a terminal (chat), serves MCP
+// clients over stdio (mcp) and measures itself (bench).
 package main
 
 import (
@@ -32,6 +32,7 @@ commands:
   migrate   create or upgrade the GCS database and load the sample game
   ingest    chunk, embed and index the RAG content (idempotent)
   chat      talk to a running server from the terminal
+  mcp       serve the MCP tools, resources and prompts over stdio (for desktop MCP clients)
   bench     measure a running server (turns per second, latency)
 
 configuration is read from the environment; see README.md.
@@ -66,6 +67,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runMigrate(ctx, rest, cfg, logger, stdout)
 	case "ingest":
 		return runIngest(ctx, rest, cfg, logger, stdout)
+	case "mcp":
+		return runMCP(ctx, rest, cfg, logger, stdin, stdout)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown command %q", cmd)

@@ -25,6 +25,7 @@ import (
 	"github.com/gameassist/gameassist/data"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/mcpserver"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/metrics"
 	"github.com/gameassist/gameassist/ratelimit"
@@ -62,6 +63,7 @@ type app struct {
 	log      *slog.Logger
 	handler  http.Handler
 	chat     *chat.Service
+	mcp      *mcpserver.Server
 	store    *memory.Store
 	rdb      redis.UniversalClient
 	observer *observer
@@ -208,16 +210,27 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	a.chat = svc
 
+	offered := func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL }
+	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger}
+	if a.observer != nil {
+		mcpDeps.Observer = a.observer
+	}
+	a.mcp, err = mcpserver.New(mcpDeps, mcpserver.Options{Offered: offered, Version: moduleVersion()})
+	if err != nil {
+		return nil, err
+	}
+
 	srv, err := api.New(api.Deps{ //nolint:contextcheck // builds routes; handlers use their request's context
 		Executor:     exec,
-		OfferedToLLM: func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL },
+		OfferedToLLM: offered,
 		Chat:         svc, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter,
-		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger,
+		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
 		TrustedProxies:  cfg.TrustedProxies,
 		MaxMessageChars: cfg.MaxMessageChars, ChatRatePerMinute: cfg.ChatRatePerMinute,
 		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: cfg.LLMTimeout * 3,
+		MCPToken: cfg.MCPToken, MCPRatePerMinute: cfg.MCPRatePerMinute,
 	})
 	if err != nil {
 		return nil, err
@@ -228,6 +241,9 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	if cfg.WebhookSecret == "" {
 		logger.Warn("WEBHOOK_SECRET is not set: every screen event is refused")
+	}
+	if cfg.MCPToken == "" {
+		logger.Info("MCP_TOKEN is not set: /mcp refuses every request (gameassist mcp serves stdio without it)")
 	}
 
 	a.bgDone = make(chan struct{})

@@ -379,8 +379,8 @@ func TestEveryOperationIsRoutable(t *testing.T) {
 			}
 		}
 	}
-	if n != 15 {
-		t.Errorf("%d operations, want 15", n)
+	if n != 18 {
+		t.Errorf("%d operations, want 18", n)
 	}
 }
 

@@ -1,0 +1,171 @@
+// Package mcpserver serves gameassist over the Model Context Protocol, so
+// designers, support staff and studios' own agents reach the game's tools and
+// a session's context from any MCP client: every tool the LLM may use (same
+// registry, schemas, validation and executor), the tool catalogue and the
+// screen rules as resources, a session's screen, tool cache and history as
+// resource templates, and a few prompts. It speaks streamable HTTP in
+// stateless mode (any replica answers any request) and stdio, through the
+// official SDK github.com/modelcontextprotocol/go-sdk. Authentication and rate
+// limits are the HTTP edge's job; this package holds none.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// Executor runs tool calls safely and knows the registry; *tool.Executor
+// satisfies it. The registry is read on every request, so tools added or
+// replaced at run time are served at once.
+type Executor interface {
+	Execute(ctx context.Context, call tool.Call) tool.Result
+	Registry() *tool.Registry
+}
+
+// Sessions reads chat sessions for the per-session resources; *memory.Store
+// satisfies it. A session that does not exist is memory.ErrNotFound.
+type Sessions interface {
+	Session(ctx context.Context, id string) (memory.Meta, error)
+	History(ctx context.Context, id string) ([]memory.Message, error)
+	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
+}
+
+// Rules are the running screen rules; *screens.Engine satisfies it.
+type Rules interface {
+	Document() []byte
+	Plan(ctx context.Context, screen screens.Screen, locale string) (screens.Plan, error)
+}
+
+// Observer receives every tool call an MCP client makes, for metrics and
+// stats; the serve wiring's observer satisfies it. It must be quick.
+type Observer interface {
+	ToolCalls(ctx context.Context, sessionID string, outs []tool.Outcome)
+}
+
+// Deps are what the server reads. Executor, Sessions, Rules and Logger are
+// required; a nil Observer records nothing.
+type Deps struct {
+	Executor Executor
+	Sessions Sessions
+	Rules    Rules
+	Observer Observer
+	Logger   *slog.Logger
+}
+
+// Options tune the server.
+type Options struct {
+	// Offered reports whether a tool is served; the same rule as the LLM's
+	// tool list (SQL tools only with SQL_TOOLS_FOR_LLM). Nil serves every tool.
+	Offered func(tool.Spec) bool
+	// Version is the server version announced to clients (default "dev").
+	Version string
+	// MaxBodyBytes bounds one HTTP request body (default 1 MiB, as the rest
+	// of the HTTP API).
+	MaxBodyBytes int64
+}
+
+// Server builds MCP servers over gameassist's services.
+type Server struct {
+	deps Deps
+	opts Options
+	log  *slog.Logger
+}
+
+// New returns a server; it refuses missing required dependencies.
+func New(deps Deps, opts Options) (*Server, error) {
+	switch {
+	case deps.Executor == nil:
+		return nil, errors.New("mcpserver: executor is required")
+	case deps.Sessions == nil:
+		return nil, errors.New("mcpserver: sessions are required")
+	case deps.Rules == nil:
+		return nil, errors.New("mcpserver: screen rules are required")
+	case deps.Logger == nil:
+		return nil, errors.New("mcpserver: logger is required")
+	}
+	if deps.Observer == nil {
+		deps.Observer = nopObserver{}
+	}
+	if opts.Offered == nil {
+		opts.Offered = func(tool.Spec) bool { return true }
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 1 << 20
+	}
+	return &Server{deps: deps, opts: opts, log: deps.Logger}, nil
+}
+
+type nopObserver struct{}
+
+func (nopObserver) ToolCalls(context.Context, string, []tool.Outcome) {}
+
+const instructions = `gameassist serves one game's data: champions, bosses, dungeons, factions, gear, lore and UI documentation. ` +
+	`Every tool is read-only. A tool result's structured content holds {data, message, llm_cache_duration}; ` +
+	`a text block after the data says how to use it. Errors come back as tool errors with guidance on what to call instead. ` +
+	`Support staff can read a chat session's screen, tool cache and history as resources ` +
+	`(gameassist://sessions/{session_id}/screen, /cache, /history).`
+
+// build assembles an MCP server from the registry as it is now. The HTTP
+// handler builds one per request, so a tools reload takes effect at once
+// and no state is kept between requests.
+func (s *Server) build() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "gameassist", Title: "gameassist", Version: s.opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       s.log,
+		// No logging capability; list-changed notifications are not sent
+		// (a stateless server has nobody to tell), clients list again.
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:     &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{},
+			Prompts:   &mcp.PromptCapabilities{},
+		},
+	})
+	s.addTools(srv)
+	s.addResources(srv)
+	s.addPrompts(srv)
+	return srv
+}
+
+// Run serves one client over t until the client goes or ctx ends: stdio
+// for `gameassist mcp`, or an in-memory transport in tests.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.build().Run(ctx, t)
+}
+
+type serverKey struct{}
+
+// Handler returns the streamable HTTP handler of /mcp: stateless (no
+// Mcp-Session-Id, any replica answers), JSON responses, POST only.
+//
+// The SDK's localhost DNS-rebinding check is off: every request must carry
+// the MCP token, which a rebinding page cannot know, and behind a local
+// reverse proxy the check would refuse every request.
+func (s *Server) Handler() http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		if srv, ok := r.Context().Value(serverKey{}).(*mcp.Server); ok {
+			return srv
+		}
+		return s.build()
+	}, &mcp.StreamableHTTPOptions{
+		Stateless:                  true,
+		JSONResponse:               true,
+		Logger:                     s.log,
+		DisableLocalhostProtection: true,
+		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), serverKey{}, s.build())
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
