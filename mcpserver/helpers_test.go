@@ -59,7 +59,7 @@ type setup struct {
 	sqlTools bool
 }
 
-func newHarness(t *testing.T, s setup) *harness {
+func newHarness(t testing.TB, s setup) *harness {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
 	db := gcsdbtest.Open(t, gcsdbtest.Game())

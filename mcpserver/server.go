@@ -12,8 +12,11 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"hash/maphash"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -77,6 +80,15 @@ type Server struct {
 	deps Deps
 	opts Options
 	log  *slog.Logger
+	// built is the MCP server of the tool set last seen; HTTP requests share
+	// it until the served tools change.
+	built atomic.Pointer[builtServer]
+	seed  maphash.Seed
+}
+
+type builtServer struct {
+	key uint64
+	srv *mcp.Server
 }
 
 // New returns a server; it refuses missing required dependencies.
@@ -103,7 +115,7 @@ func New(deps Deps, opts Options) (*Server, error) {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 1 << 20
 	}
-	return &Server{deps: deps, opts: opts, log: deps.Logger}, nil
+	return &Server{deps: deps, opts: opts, log: deps.Logger, seed: maphash.MakeSeed()}, nil
 }
 
 type nopObserver struct{}
@@ -116,10 +128,41 @@ const instructions = `gameassist serves one game's data: champions, bosses, dung
 	`Support staff can read a chat session's screen, tool cache and history as resources ` +
 	`(gameassist://sessions/{session_id}/screen, /cache, /history).`
 
-// build assembles an MCP server from the registry as it is now. The HTTP
-// handler builds one per request, so a tools reload takes effect at once
-// and no state is kept between requests.
-func (s *Server) build() *mcp.Server {
+// current returns an MCP server for the tools served now: the one built
+// last while the served tools (names, descriptions, schemas, categories,
+// cache durations, aliases) are unchanged, else a new one. Building costs
+// milliseconds (the SDK re-encodes every schema); fingerprinting the specs
+// costs microseconds, so every request sees a tools reload at once.
+func (s *Server) current() *mcp.Server {
+	specs := s.servedSpecs()
+	key := s.fingerprint(specs)
+	if b := s.built.Load(); b != nil && b.key == key {
+		return b.srv
+	}
+	srv := s.build(specs)
+	s.built.Store(&builtServer{key: key, srv: srv})
+	return srv
+}
+
+func (s *Server) fingerprint(specs []tool.Spec) uint64 {
+	var h maphash.Hash
+	h.SetSeed(s.seed)
+	for _, sp := range specs {
+		for _, part := range [][]byte{[]byte(sp.Name), []byte(sp.Description), []byte(sp.Category), sp.Parameters, []byte(strconv.Itoa(sp.CacheDuration))} {
+			_, _ = h.Write(part)
+			_ = h.WriteByte(0)
+		}
+		for _, a := range sp.Aliases {
+			_, _ = h.WriteString(a)
+			_ = h.WriteByte(1)
+		}
+		_ = h.WriteByte(2)
+	}
+	return h.Sum64()
+}
+
+// build assembles an MCP server serving specs.
+func (s *Server) build(specs []tool.Spec) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "gameassist", Title: "gameassist", Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       s.log,
@@ -131,7 +174,7 @@ func (s *Server) build() *mcp.Server {
 			Prompts:   &mcp.PromptCapabilities{},
 		},
 	})
-	s.addTools(srv)
+	s.addTools(srv, specs)
 	s.addResources(srv)
 	s.addPrompts(srv)
 	return srv
@@ -140,7 +183,7 @@ func (s *Server) build() *mcp.Server {
 // Run serves one client over t until the client goes or ctx ends: stdio
 // for `gameassist mcp`, or an in-memory transport in tests.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	return s.build().Run(ctx, t)
+	return s.build(s.servedSpecs()).Run(ctx, t)
 }
 
 type serverKey struct{}
@@ -156,7 +199,7 @@ func (s *Server) Handler() http.Handler {
 		if srv, ok := r.Context().Value(serverKey{}).(*mcp.Server); ok {
 			return srv
 		}
-		return s.build()
+		return s.current()
 	}, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
@@ -165,7 +208,7 @@ func (s *Server) Handler() http.Handler {
 		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx := context.WithValue(r.Context(), serverKey{}, s.build())
+		ctx := context.WithValue(r.Context(), serverKey{}, s.current())
 		h.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -42,8 +42,8 @@ func (s *Server) servedSpecs() []tool.Spec {
 	return s.deps.Executor.Registry().Specs(s.opts.Offered)
 }
 
-func (s *Server) addTools(srv *mcp.Server) {
-	for _, spec := range s.servedSpecs() {
+func (s *Server) addTools(srv *mcp.Server, specs []tool.Spec) {
+	for _, spec := range specs {
 		schema, ok := inputSchema(spec.Parameters)
 		if !ok {
 			// The SDK refuses (panics on) a non-object input schema; the
