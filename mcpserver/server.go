@@ -80,6 +80,9 @@ type Server struct {
 	deps Deps
 	opts Options
 	log  *slog.Logger
+	// sdkLog passes the SDK's warnings and errors only: at info it logs
+	// every stateless session's start and end, one per HTTP request.
+	sdkLog *slog.Logger
 	// built is the MCP server of the tool set last seen; HTTP requests share
 	// it until the served tools change.
 	built atomic.Pointer[builtServer]
@@ -115,7 +118,28 @@ func New(deps Deps, opts Options) (*Server, error) {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 1 << 20
 	}
-	return &Server{deps: deps, opts: opts, log: deps.Logger, seed: maphash.MakeSeed()}, nil
+	return &Server{
+		deps: deps, opts: opts, log: deps.Logger, seed: maphash.MakeSeed(),
+		sdkLog: slog.New(minLevel{Handler: deps.Logger.Handler(), min: slog.LevelWarn}),
+	}, nil
+}
+
+// minLevel drops records below min.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= m.min && m.Handler.Enabled(ctx, l)
+}
+
+func (m minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{Handler: m.Handler.WithAttrs(attrs), min: m.min}
+}
+
+func (m minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{Handler: m.Handler.WithGroup(name), min: m.min}
 }
 
 type nopObserver struct{}
@@ -165,7 +189,7 @@ func (s *Server) fingerprint(specs []tool.Spec) uint64 {
 func (s *Server) build(specs []tool.Spec) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "gameassist", Title: "gameassist", Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       s.log,
+		Logger:       s.sdkLog,
 		// No logging capability; list-changed notifications are not sent
 		// (a stateless server has nobody to tell), clients list again.
 		Capabilities: &mcp.ServerCapabilities{
@@ -203,7 +227,7 @@ func (s *Server) Handler() http.Handler {
 	}, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
-		Logger:                     s.log,
+		Logger:                     s.sdkLog,
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        s.opts.MaxBodyBytes,
 	})
