@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 )
 
@@ -27,11 +28,13 @@ const (
 func (s *Server) addPrompts(srv *mcp.Server) {
 	srv.AddPrompt(&mcp.Prompt{
 		Name: "explain_screen", Title: "Explain a screen",
-		Description: "Explain to a player what a game screen shows and what they can do there, using the tools its screen rule runs.",
+		Description: "Explain to a player what a game screen shows and what they can do there, using the tools its screen rule runs. " +
+			"Name a screen (and its data), or give a chat session's id to explain the screen its player is on.",
 		Arguments: []*mcp.PromptArgument{
-			{Name: "screen_name", Title: "Screen name", Description: "The screen's name as the game reports it, e.g. BossBattlePresenter.", Required: true},
+			{Name: "screen_name", Title: "Screen name", Description: "The screen's name as the game reports it, e.g. BossBattlePresenter (or give session_id)."},
 			{Name: "screen_data", Title: "Screen data", Description: `The screen's data as a JSON object, e.g. {"BossConfigId": 5001}.`},
-			{Name: "locale", Title: "Locale", Description: "The player's language, e.g. en (default en)."},
+			{Name: "locale", Title: "Locale", Description: "The player's language, e.g. en (default en, or the session's)."},
+			{Name: "session_id", Title: "Session", Description: "A chat session whose current screen to explain, for support staff."},
 		},
 	}, s.explainScreen)
 	srv.AddPrompt(&mcp.Prompt{
@@ -128,16 +131,17 @@ func userPrompt(description, text string) *mcp.GetPromptResult {
 
 func (s *Server) explainScreen(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	args := req.Params.Arguments
-	screenName, err := name(args, "screen_name", true)
+	screenName, err := name(args, "screen_name", false)
+	if err != nil {
+		return nil, err
+	}
+	sessionID, err := name(args, "session_id", false)
 	if err != nil {
 		return nil, err
 	}
 	locale, err := name(args, "locale", false)
 	if err != nil {
 		return nil, err
-	}
-	if locale == "" {
-		locale = "en"
 	}
 	if len(locale) > maxLocaleLen {
 		return nil, invalidParams("argument locale is longer than %d characters", maxLocaleLen)
@@ -148,6 +152,31 @@ func (s *Server) explainScreen(ctx context.Context, req *mcp.GetPromptRequest) (
 			return nil, invalidParams("argument screen_data is not valid JSON; give a JSON object such as {\"BossConfigId\": 5001}")
 		}
 		data = json.RawMessage(raw)
+	}
+	switch {
+	case screenName != "" && sessionID != "":
+		return nil, invalidParams("give screen_name or session_id, not both")
+	case sessionID != "":
+		meta, err := s.deps.Sessions.Session(ctx, sessionID)
+		if errors.Is(err, memory.ErrNotFound) {
+			return nil, invalidParams("argument session_id names no session")
+		}
+		if err != nil {
+			s.log.WarnContext(ctx, "mcp: explain_screen: session unavailable", "error", err.Error())
+			return nil, errors.New("the session store is unavailable; try again later")
+		}
+		if meta.Screen == nil {
+			return nil, invalidParams("the session's player has not reported a screen yet")
+		}
+		screenName, data = meta.Screen.Name, meta.Screen.Data
+		if locale == "" {
+			locale = meta.Locale
+		}
+	case screenName == "":
+		return nil, invalidParams("argument screen_name (or session_id) is required")
+	}
+	if locale == "" {
+		locale = "en"
 	}
 	plan, err := s.deps.Rules.Plan(ctx, screens.Screen{Name: screenName, Data: data}, locale)
 	if err != nil {

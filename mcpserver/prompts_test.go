@@ -11,9 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 )
 
@@ -102,7 +104,9 @@ func TestPromptArgumentsRefused(t *testing.T) {
 		args   map[string]string
 		want   string
 	}{
-		{"screen name missing", "explain_screen", map[string]string{}, "screen_name is required"},
+		{"screen name missing", "explain_screen", map[string]string{}, "screen_name (or session_id) is required"},
+		{"screen and session", "explain_screen", map[string]string{"screen_name": "X", "session_id": "0b4f9e0e-2f7a-4c3e-9b1a-5d6c7e8f9a0b"}, "not both"},
+		{"unknown session", "explain_screen", map[string]string{"session_id": "0b4f9e0e-2f7a-4c3e-9b1a-5d6c7e8f9a0b"}, "names no session"},
 		{"screen data not JSON", "explain_screen", map[string]string{"screen_name": "X", "screen_data": "{nope"}, "screen_data"},
 		{"screen data not an object", "explain_screen", map[string]string{"screen_name": "X", "screen_data": "[1]"}, "object"},
 		{"control character", "counter_boss", map[string]string{"boss_name": "Fire\u0000Knight"}, "control"},
@@ -121,6 +125,45 @@ func TestPromptArgumentsRefused(t *testing.T) {
 				t.Errorf("err = %v, want invalid params mentioning %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestExplainSessionScreen: support staff name a session; the prompt
+// explains the screen its player is on, in the session's locale.
+func TestExplainSessionScreen(t *testing.T) {
+	h := newHarness(t, setup{})
+	id, _ := seedSession(t, h)
+	meta, err := h.store.Session(context.Background(), id)
+	if err != nil || meta.Screen == nil {
+		t.Fatalf("session %+v: %v", meta, err)
+	}
+	cs := transports[0].connect(t, h)
+	res, err := cs.GetPrompt(testCtx(t), &mcp.GetPromptParams{Name: "explain_screen", Arguments: map[string]string{"session_id": id}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := promptText(t, res)
+	plan, err := h.rules.Plan(context.Background(), screens.Screen{Name: meta.Screen.Name, Data: meta.Screen.Data}, meta.Locale)
+	if err != nil || len(plan.Calls) == 0 {
+		t.Fatalf("plan %+v: %v", plan, err)
+	}
+	for _, c := range plan.Calls {
+		if line := c.Name + " " + string(c.Arguments); !strings.Contains(text, line) {
+			t.Errorf("lacks the planned call %s:\n%s", line, text)
+		}
+	}
+	if !strings.Contains(text, `locale "`+meta.Locale+`"`) || !strings.Contains(text, plan.Injection) {
+		t.Errorf("not in the session's locale %s or lacks %q:\n%s", meta.Locale, plan.Injection, text)
+	}
+
+	bare := uuid.NewString()
+	if err := h.store.CreateSession(context.Background(), memory.Meta{ID: bare, Locale: "en"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = cs.GetPrompt(testCtx(t), &mcp.GetPromptParams{Name: "explain_screen", Arguments: map[string]string{"session_id": bare}})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || !strings.Contains(je.Message, "not reported a screen") {
+		t.Errorf("session without a screen: err = %v", err)
 	}
 }
 
