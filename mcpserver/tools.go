@@ -56,7 +56,7 @@ func (s *Server) addTools(srv *mcp.Server, specs []tool.Spec) {
 		if len(spec.Aliases) > 0 {
 			meta[MetaAliases] = spec.Aliases
 		}
-		srv.AddTool(&mcp.Tool{
+		s.addTool(srv, &mcp.Tool{
 			Name:         spec.Name,
 			Title:        title(spec.Name),
 			Description:  spec.Description,
@@ -69,6 +69,19 @@ func (s *Server) addTools(srv *mcp.Server, specs []tool.Spec) {
 			Meta: meta,
 		}, s.callTool(spec.Name))
 	}
+}
+
+// addTool adds one tool; the SDK panics on a schema it refuses (an
+// x-mcp-header annotation it does not accept, say, in a studio's tools
+// file), so such a tool is skipped with a warning instead of taking every
+// request down.
+func (s *Server) addTool(srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandler) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Warn("mcp: tool not served: the MCP SDK refused it", slog.String("tool", t.Name), slog.Any("reason", p))
+		}
+	}()
+	srv.AddTool(t, h)
 }
 
 // inputSchema returns a tool's parameter schema for MCP, or false when it

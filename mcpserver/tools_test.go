@@ -304,3 +304,45 @@ func sameJSON(t *testing.T, a, b any) bool {
 	y, _ := json.Marshal(norm(b))
 	return bytes.Equal(x, y)
 }
+
+// schemaTool is a tool with a given parameter schema, as a tools file may
+// declare one.
+type schemaTool struct {
+	name   string
+	schema string
+}
+
+func (s schemaTool) Spec() tool.Spec {
+	return tool.Spec{Name: s.name, Description: "odd schema", Category: "custom", Parameters: json.RawMessage(s.schema)}
+}
+
+func (schemaTool) Call(context.Context, json.RawMessage) (tool.Result, error) {
+	return tool.Success("ok", nil), nil
+}
+
+// TestToolsTheSDKRefusesAreSkipped: a schema the SDK will not serve (not an
+// object, a bad x-mcp-header) leaves that tool out and the rest served.
+func TestToolsTheSDKRefusesAreSkipped(t *testing.T) {
+	h := newHarness(t, setup{})
+	odd := []tool.Tool{
+		schemaTool{name: "studio_array", schema: `{"type":"array","items":{"type":"string"}}`},
+		schemaTool{name: "studio_header", schema: `{"type":"object","properties":{"x":{"type":"object","x-mcp-header":"Bad Header"}}}`},
+	}
+	if err := h.reg.Register(append(odd, echoTool{})...); err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range transports[:2] {
+		cs := tr.connect(t, h)
+		res, err := cs.ListTools(testCtx(t), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tr.name, err)
+		}
+		var names []string
+		for _, tl := range res.Tools {
+			names = append(names, tl.Name)
+		}
+		if slices.Contains(names, "studio_array") || slices.Contains(names, "studio_header") || !slices.Contains(names, "studio_echo") {
+			t.Errorf("%s: tools = %v, want studio_echo and not the two the SDK refuses", tr.name, names)
+		}
+	}
+}
