@@ -51,8 +51,7 @@ func TestPrompts(t *testing.T) {
 
 			// explain_screen suggests exactly the calls the screen rules plan.
 			data := `{"BossConfigId":5001,"Phase":2}`
-			res, err := cs.GetPrompt(testCtx(t), &mcp.GetPromptParams{Name: "explain_screen",
-				Arguments: map[string]string{"screen_name": "BossBattlePresenter", "screen_data": data, "locale": "fr"}})
+			res, err := cs.GetPrompt(testCtx(t), &mcp.GetPromptParams{Name: "explain_screen", Arguments: map[string]string{"screen_name": "BossBattlePresenter", "screen_data": data, "locale": "fr"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,8 +69,7 @@ func TestPrompts(t *testing.T) {
 				t.Errorf("explain_screen lacks the injection or the data:\n%s", text)
 			}
 
-			res, err = cs.GetPrompt(testCtx(t), &mcp.GetPromptParams{Name: "counter_boss",
-				Arguments: map[string]string{"boss_name": "Drowned King", "team": "Kaelith, Mirelle"}})
+			res, err = cs.GetPrompt(testCtx(t), &mcp.GetPromptParams{Name: "counter_boss", Arguments: map[string]string{"boss_name": "Drowned King", "team": "Kaelith, Mirelle"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,8 +83,7 @@ func TestPrompts(t *testing.T) {
 				t.Errorf("counter_boss suggests a tool the server does not serve:\n%s", text)
 			}
 
-			res, err = cs.GetPrompt(testCtx(t), &mcp.GetPromptParams{Name: "compare_champions",
-				Arguments: map[string]string{"champions": "Kaelith,Grimvar , Éloïse"}})
+			res, err = cs.GetPrompt(testCtx(t), &mcp.GetPromptParams{Name: "compare_champions", Arguments: map[string]string{"champions": "Kaelith,Grimvar , Éloïse"}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -221,7 +221,7 @@ func TestSessionResourceNotFound(t *testing.T) {
 	} {
 		_, err := cs.ReadResource(testCtx(t), &mcp.ReadResourceParams{URI: uri})
 		var je *jsonrpc.Error
-		if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
+		if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
 			t.Errorf("%.60s: err = %v, want resource not found", uri, err)
 		}
 	}

@@ -213,7 +213,8 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 type serverKey struct{}
 
 // Handler returns the streamable HTTP handler of /mcp: stateless (no
-// Mcp-Session-Id, any replica answers), JSON responses, POST only.
+// Mcp-Session-Id, any replica answers), JSON responses, POST only. It
+// checks no credentials: mount it behind the MCP token, as api does.
 //
 // The SDK's localhost DNS-rebinding check is off: every request must carry
 // the MCP token, which a rebinding page cannot know, and behind a local

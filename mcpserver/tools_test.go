@@ -119,7 +119,7 @@ func TestCallToolMatchesTheExecutor(t *testing.T) {
 					t.Fatalf("%s: the executor itself failed: %s", c.Name, want.ForLLM())
 				}
 				spec, _ := h.reg.Spec(c.Name)
-				res, err := cs.CallTool(testCtx(t), &mcp.CallToolParams{Name: c.Name, Arguments: json.RawMessage(c.Arguments)})
+				res, err := cs.CallTool(testCtx(t), &mcp.CallToolParams{Name: c.Name, Arguments: c.Arguments})
 				if err != nil {
 					t.Fatalf("%s: %v", c.Name, err)
 				}
@@ -184,14 +184,22 @@ func TestToolErrorsCarryGuidance(t *testing.T) {
 		args      any
 		wantParts []string
 	}{
-		{name: "unknown property", tool: "gcs_get_boss_details", args: map[string]any{"boss_nam": "Drowned King"},
-			wantParts: []string{"Invalid arguments for gcs_get_boss_details", "boss_nam", "Guidance:"}},
-		{name: "wrong type", tool: "gcs_get_champion_details", args: map[string]any{"champion_name": 42},
-			wantParts: []string{"Invalid arguments", "champion_name", "Guidance:"}},
-		{name: "not an object", tool: "gcs_get_champion_details", args: json.RawMessage(`[1,2]`),
-			wantParts: []string{"Invalid arguments", "Guidance:"}},
-		{name: "no such champion", tool: "gcs_get_champion_details", args: map[string]any{"champion_name": "Nobody At All"},
-			wantParts: []string{"Guidance:"}},
+		{
+			name: "unknown property", tool: "gcs_get_boss_details", args: map[string]any{"boss_nam": "Drowned King"},
+			wantParts: []string{"Invalid arguments for gcs_get_boss_details", "boss_nam", "Guidance:"},
+		},
+		{
+			name: "wrong type", tool: "gcs_get_champion_details", args: map[string]any{"champion_name": 42},
+			wantParts: []string{"Invalid arguments", "champion_name", "Guidance:"},
+		},
+		{
+			name: "not an object", tool: "gcs_get_champion_details", args: json.RawMessage(`[1,2]`),
+			wantParts: []string{"Invalid arguments", "Guidance:"},
+		},
+		{
+			name: "no such champion", tool: "gcs_get_champion_details", args: map[string]any{"champion_name": "Nobody At All"},
+			wantParts: []string{"Guidance:"},
+		},
 	}
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
