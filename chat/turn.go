@@ -145,12 +145,8 @@ type answered struct {
 // responder when there is no LLM or the LLM failed. It fails only when ctx
 // ended.
 func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, message string, emit func(Event)) (answered, error) {
-	screenName := ""
-	if turn.Meta.Screen != nil {
-		screenName = turn.Meta.Screen.Name
-	}
 	if s.llm == nil {
-		a := s.offlineAnswer(ctx, scope, message, screenName, turn.Meta.Locale, emit, false)
+		a := s.offlineAnswer(ctx, scope, message, turn.Meta, emit, false)
 		return a, ctx.Err()
 	}
 	injection := ""
@@ -178,7 +174,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			}
 			s.log.LogAttrs(ctx, slog.LevelWarn, "chat: LLM failed; answering offline",
 				slog.String("session_id", scope.session), slog.Int("round", round), slog.String("error", err.Error()))
-			off := s.offlineAnswer(ctx, scope, message, screenName, turn.Meta.Locale, emit, streamed)
+			off := s.offlineAnswer(ctx, scope, message, turn.Meta, emit, streamed)
 			a.text, a.degraded = off.text, true
 			a.outs = append(a.outs, off.outs...)
 			return a, ctx.Err()
@@ -252,8 +248,11 @@ func (s *Service) callLLM(ctx context.Context, req llm.Request, emit func(Event)
 }
 
 // offlineAnswer answers with the offline responder through the turn's
-// scope, emitting its tool calls and text when streaming.
-func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message, screen, locale string, emit func(Event), streamed bool) answered {
+// scope, emitting its tool calls and text when streaming. The responder
+// sees the session's screen and its live cached results (the screen rules'
+// proactive ones included), so what the rules fetched is served from the
+// cache.
+func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message string, meta memory.Meta, emit func(Event), streamed bool) answered {
 	run := scope.Run
 	if emit != nil {
 		run = func(ctx context.Context, calls []tool.Call) []tool.Outcome {
@@ -267,7 +266,16 @@ func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message, scre
 			return outs
 		}
 	}
-	ans := s.offline.Answer(ctx, offline.Request{Message: message, Screen: screen, Locale: locale}, run)
+	req := offline.Request{Message: message, Locale: meta.Locale}
+	if meta.Screen != nil {
+		req.Screen, req.ScreenData = meta.Screen.Name, meta.Screen.Data
+	}
+	for _, e := range scope.Cached() {
+		if res, err := decodeResult(e.Result); err == nil {
+			req.Context = append(req.Context, offline.Prior{Name: e.Tool, Arguments: e.Parameters, Result: res})
+		}
+	}
+	ans := s.offline.Answer(ctx, req, run)
 	if emit != nil {
 		text := ans.Text
 		if streamed {

@@ -22,6 +22,8 @@ const (
 	KindChampion Kind = "champion"
 	KindBoss     Kind = "boss"
 	KindFaction  Kind = "faction"
+	KindDungeon  Kind = "dungeon"
+	KindGearSet  Kind = "gear_set"
 )
 
 // Entity is a named game entity found in a message.
@@ -29,6 +31,17 @@ type Entity struct {
 	Kind Kind   `json:"kind"`
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Names are the entity's display names by locale, when they differ
+	// from Name.
+	Names map[string]string `json:"names,omitempty"`
+}
+
+// Display is the entity's name in locale, Name when it has none there.
+func (e Entity) Display(locale string) string {
+	if n := e.Names[locale]; n != "" {
+		return n
+	}
+	return e.Name
 }
 
 // listSource names the cache tool that lists one kind of entity.
@@ -42,49 +55,16 @@ func listSources() []listSource {
 		{KindChampion, "cache_get_champions_list"},
 		{KindBoss, "cache_get_bosses_list"},
 		{KindFaction, "cache_get_factions_list"},
+		{KindDungeon, "cache_get_dungeons_list"},
+		{KindGearSet, "cache_get_gear_sets_list"},
 	}
-}
-
-// indexed is one searchable name of an entity.
-type indexed struct {
-	ent    Entity
-	tokens []string
-	runes  int
-}
-
-// index holds every searchable name, longest first.
-type index struct {
-	names []indexed
-	kinds map[Kind][]Entity
-}
-
-func newIndex(lists map[Kind][]listItem) *index {
-	idx := &index{kinds: map[Kind][]Entity{}}
-	for _, src := range listSources() {
-		for _, it := range lists[src.kind] {
-			ent := Entity{Kind: src.kind, ID: it.id, Name: it.name}
-			idx.kinds[src.kind] = append(idx.kinds[src.kind], ent)
-			seen := map[string]bool{}
-			for _, n := range append([]string{it.name}, it.alt...) {
-				toks := nameTokens(n)
-				key := strings.Join(toks, " ")
-				if len(toks) == 0 || seen[key] {
-					continue
-				}
-				seen[key] = true
-				idx.names = append(idx.names, indexed{ent: ent, tokens: toks, runes: len([]rune(key))})
-			}
-		}
-	}
-	sort.SliceStable(idx.names, func(i, j int) bool { return len(idx.names[i].tokens) > len(idx.names[j].tokens) })
-	return idx
 }
 
 // listItem is one element of a list tool's data.
 type listItem struct {
-	id   string
-	name string
-	alt  []string // localized display names
+	id    string
+	name  string
+	names map[string]string // localized display names by locale
 }
 
 // parseList finds, in a list tool's data, the array of objects that carry
@@ -143,14 +123,7 @@ func itemsOf(raw json.RawMessage) ([]listItem, bool) {
 		it := listItem{id: id, name: name}
 		var names map[string]string
 		if err := json.Unmarshal(o["names"], &names); err == nil {
-			locs := make([]string, 0, len(names))
-			for l := range names {
-				locs = append(locs, l)
-			}
-			sort.Strings(locs)
-			for _, l := range locs {
-				it.alt = append(it.alt, names[l])
-			}
+			it.names = names
 		}
 		out = append(out, it)
 	}
@@ -290,106 +263,3 @@ func foldAccents(s string) string {
 	return b.String()
 }
 
-// tolerance is how many edits a name of n runes may differ by and still
-// match: none for short names, which collide with ordinary words.
-func tolerance(n int) int {
-	switch {
-	case n < 5:
-		return 0
-	case n < 9:
-		return 1
-	default:
-		return 2
-	}
-}
-
-// commonWords never match a name fuzzily (they still match exactly).
-func isCommonWord(w string) bool {
-	switch w {
-	case "the", "this", "that", "there", "their", "these", "those", "what", "which", "where", "when", "about",
-		"tell", "show", "stats", "story", "lore", "good", "best", "better", "against", "counter", "counters",
-		"compare", "versus", "screen", "help", "should", "could", "would", "shake", "shade", "stone", "night",
-		"light", "knight", "fire", "dark", "with", "from", "have", "does", "some", "more", "than", "skills":
-		return true
-	}
-	return false
-}
-
-// match is an entity name found in a message.
-type match struct {
-	ent        Entity
-	start, end int // token span [start, end)
-	dist       int
-}
-
-// find returns the entities named in toks, in message order, each once.
-func (idx *index) find(toks []string) []Entity {
-	if idx == nil || len(toks) == 0 {
-		return nil
-	}
-	var cands []match
-	for _, n := range idx.names {
-		k := len(n.tokens)
-		if k > len(toks) {
-			continue
-		}
-		name := strings.Join(n.tokens, " ")
-		tol := tolerance(n.runes)
-		for i := 0; i+k <= len(toks); i++ {
-			win := toks[i : i+k]
-			text := strings.Join(win, " ")
-			if text == name {
-				cands = append(cands, match{n.ent, i, i + k, 0})
-				continue
-			}
-			if tol == 0 || (k == 1 && isCommonWord(text)) {
-				continue
-			}
-			if abs(len([]rune(text))-n.runes) > tol {
-				continue
-			}
-			if d := tool.Levenshtein(text, name); d <= tol {
-				cands = append(cands, match{n.ent, i, i + k, d})
-			}
-		}
-	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].dist != cands[j].dist {
-			return cands[i].dist < cands[j].dist
-		}
-		return cands[i].end-cands[i].start > cands[j].end-cands[j].start
-	})
-	used := make([]bool, len(toks))
-	var picked []match
-	seen := map[Entity]bool{}
-	for _, c := range cands {
-		free := true
-		for i := c.start; i < c.end; i++ {
-			if used[i] {
-				free = false
-				break
-			}
-		}
-		if !free || seen[c.ent] {
-			continue
-		}
-		for i := c.start; i < c.end; i++ {
-			used[i] = true
-		}
-		seen[c.ent] = true
-		picked = append(picked, c)
-	}
-	sort.Slice(picked, func(i, j int) bool { return picked[i].start < picked[j].start })
-	out := make([]Entity, len(picked))
-	for i, p := range picked {
-		out[i] = p.ent
-	}
-	return out
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/gameassist/gameassist/tool"
@@ -13,27 +14,48 @@ type Intent string
 // The intents the responder recognises.
 const (
 	IntentHelp       Intent = "help"        // nothing recognised: say what the assistant can do
-	IntentDetails    Intent = "details"     // champion, boss or faction details
-	IntentCompare    Intent = "compare"     // two or more champions side by side
-	IntentCounters   Intent = "counters"    // who beats a boss
-	IntentMatchup    Intent = "matchup"     // is this champion good against this boss
+	IntentGreeting   Intent = "greeting"    // hello, thanks, what can you do
+	IntentOffTopic   Intent = "off_topic"   // not about the game: say politely what the assistant does
+	IntentDetails    Intent = "details"     // champion, boss, faction, dungeon or gear set details
 	IntentLore       Intent = "lore"        // story of an entity
+	IntentSkills     Intent = "skills"      // a champion's skills
+	IntentCompare    Intent = "compare"     // two or more champions side by side
+	IntentCounters   Intent = "counters"    // who beats a boss, who to bring
+	IntentMatchup    Intent = "matchup"     // is this champion (or my team) good against this boss
+	IntentHowToBeat  Intent = "how_to_beat" // guide and FAQ for a boss, plus counters
+	IntentGear       Intent = "gear"        // which gear a champion (or a role) should wear
+	IntentMasteries  Intent = "masteries"   // which masteries a champion should take
+	IntentFarm       Intent = "farm"        // where a gear set drops
+	IntentCost       Intent = "cost"        // energy cost, stages and rewards of a dungeon
+	IntentFind       Intent = "find"        // filters and superlatives over champions
+	IntentEffect     Intent = "effect"      // champions whose skills apply an effect
+	IntentPatchNotes Intent = "patch_notes" // what changed
 	IntentScreenHelp Intent = "screen_help" // how the current screen works
-	IntentGear       Intent = "gear"        // which gear a champion should wear
 	IntentKnowledge  Intent = "knowledge"   // a game question naming no entity: search the docs
 )
 
 // Tool names the responder calls.
 const (
-	toolChampion = "gcs_get_champion_details"
-	toolBoss     = "gcs_get_boss_details"
-	toolFaction  = "gcs_get_faction_details"
-	toolCompare  = "gcs_compare_characters"
-	toolCounters = "gcs_find_counters_for_boss"
-	toolLore     = "db_get_lore_details"
-	toolUX       = "db_get_ux_details"
-	toolGear     = "gcs_recommend_gear"
-	toolSearch   = "rag_semantic_search"
+	toolChampion      = "gcs_get_champion_details"
+	toolCharacterByID = "gcs_get_character_details_by_id"
+	toolSkills        = "gcs_get_champion_skills"
+	toolBoss          = "gcs_get_boss_details"
+	toolFaction       = "gcs_get_faction_details"
+	toolDungeon       = "gcs_get_dungeon_details"
+	toolGearSet       = "gcs_get_gear_set_details"
+	toolCompare       = "gcs_compare_characters"
+	toolCounters      = "gcs_find_counters_for_boss"
+	toolFind          = "gcs_find_champions"
+	toolByEffect      = "gcs_find_champions_by_effect"
+	toolGear          = "gcs_recommend_gear"
+	toolGearSets      = "cache_get_gear_sets_list"
+	toolLore          = "db_get_lore_details"
+	toolUX            = "db_get_ux_details"
+	toolChampionDocs  = "rag_get_champion_details"
+	toolFAQ           = "rag_search_faq"
+	toolMechanics     = "rag_get_game_mechanics"
+	toolPatchNotes    = "rag_search_patch_notes"
+	toolSearch        = "rag_semantic_search"
 )
 
 // maxDetails bounds how many entities one answer details.
@@ -50,128 +72,284 @@ type Plan struct {
 	Calls    []tool.Call
 	// Screen is the screen name used for screen help.
 	Screen string
+	// Locale is the locale the answer is written in.
+	Locale string
+	// FromScreen reports that the entities came from the player's screen.
+	FromScreen bool
+	// Filters are the gcs_find_champions arguments of a find intent.
+	Filters map[string]any
+	// Team are the champions of the player's team on the screen.
+	Team []Entity
 }
 
-// Plan reads message (said on screen, "" if unknown) and chooses the tool
-// calls that answer it. Tools missing from the registry are left out.
-func (r *Responder) Plan(ctx context.Context, message, screen string) Plan {
-	toks := tokens(message)
+// plan reads req and chooses the tool calls that answer it.
+func (r *Responder) plan(ctx context.Context, req Request) Plan {
+	toks := tokens(req.Message)
 	if len(toks) > maxTokens {
 		toks = toks[:maxTokens]
 	}
-	ents := r.ensureIndex(ctx).find(toks)
 	text := " " + strings.Join(toks, " ") + " "
-	var champs, bosses, factions []Entity
-	for _, e := range ents {
-		switch e.Kind {
-		case KindChampion:
-			champs = append(champs, e)
-		case KindBoss:
-			bosses = append(bosses, e)
-		case KindFaction:
-			factions = append(factions, e)
+	ents := r.resolver.Resolve(ctx, strings.Join(toks, " "))
+	sc := r.screenContext(ctx, req)
+	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale)}
+	champs, bosses := ofKind(ents, KindChampion), ofKind(ents, KindBoss)
+	factions, dungeons, sets := ofKind(ents, KindFaction), ofKind(ents, KindDungeon), ofKind(ents, KindGearSet)
+	deictic := has(text, wordsDeictic)
+	team := has(text, wordsTeam)
+
+	// fill takes the screen's entity of kind when the message names none
+	// of that kind and refers to the screen (or asks something that needs one).
+	fill := func(kind Kind, named []Entity, need bool) []Entity {
+		if len(named) > 0 || (!deictic && !need) {
+			return named
 		}
-	}
-	p := Plan{Entities: ents, Screen: screen}
-	add := func(name string, args any) {
-		if r.names[name] {
-			p.Calls = append(p.Calls, tool.Call{Name: name, Arguments: argsOf(args)})
+		if e, ok := sc.first(kind); ok {
+			p.FromScreen = true
+			return []Entity{e}
 		}
+		return named
 	}
-	details := func(es ...Entity) {
-		for i, e := range es {
-			if i == maxDetails {
-				break
-			}
-			switch e.Kind {
-			case KindChampion:
-				add(toolChampion, map[string]string{"champion_name": e.Name})
-			case KindBoss:
-				add(toolBoss, map[string]string{"boss_name": e.Name})
-			case KindFaction:
-				add(toolFaction, map[string]string{"faction_name": e.Name})
-			}
-		}
-	}
+	c := caller{r: r, p: &p, priors: req.Context}
+
 	switch {
-	case isLore(text):
-		p.Intent = IntentLore
-		q := strings.TrimSpace(message)
+	case len(ents) == 0 && has(text, wordsGreeting) && len(toks) <= 6 && !has(text, wordsGame):
+		p.Intent = IntentGreeting
+	case has(text, wordsPatch):
+		p.Intent = IntentPatchNotes
+		q := strings.TrimSpace(req.Message)
 		if len(ents) > 0 {
 			q = ents[0].Name
 		}
-		add(toolLore, map[string]string{"query": clipRunes(q, 200)})
-	case len(ents) == 0 && isScreenHelp(text):
-		p.Intent = IntentScreenHelp
-		q := screen
-		if q == "" {
-			q = clipRunes(strings.TrimSpace(message), 200)
+		c.add(toolPatchNotes, map[string]any{"query": clip(q, 200)})
+	case has(text, wordsLore) && (len(ents) > 0 || sc.primary() != nil):
+		p.Intent = IntentLore
+		es := ents
+		if len(es) == 0 {
+			es = []Entity{*sc.primary()}
+			p.FromScreen = true
 		}
-		add(toolUX, map[string]string{"query": q})
-	case len(champs) >= 2 && (isCompare(text) || len(bosses) == 0):
-		p.Intent = IntentCompare
-		if r.names[toolCompare] {
-			names := make([]string, 0, len(champs))
-			for _, c := range champs {
-				names = append(names, c.Name)
-			}
-			add(toolCompare, map[string][]string{"names": names})
-		} else {
-			details(champs...)
-		}
-	case len(champs) >= 1 && len(bosses) == 0 && isGear(text) && r.names[toolGear]:
+		p.Entities = es[:1]
+		c.add(toolLore, map[string]any{"query": es[0].Name})
+	case has(text, wordsHowTo) && len(fill(KindBoss, bosses, true)) > 0:
+		p.Intent = IntentHowToBeat
+		b := fill(KindBoss, bosses, true)[0]
+		p.Entities = []Entity{b}
+		c.add(toolFAQ, map[string]any{"query": "How do I beat the " + b.Name + "?"})
+		c.entity(toolCounters, b)
+	case has(text, wordsFarm) && len(fill(KindGearSet, sets, false)) > 0:
+		p.Intent = IntentFarm
+		s := fill(KindGearSet, sets, false)[0]
+		p.Entities = []Entity{s}
+		c.entity(toolGearSet, s)
+	case has(text, wordsCost) && len(fill(KindDungeon, dungeons, true)) > 0:
+		p.Intent = IntentCost
+		d := fill(KindDungeon, dungeons, true)[0]
+		p.Entities = []Entity{d}
+		c.entity(toolDungeon, d)
+	case has(text, wordsGear) && roleOf(text) != "" && len(champs) == 0:
 		p.Intent = IntentGear
-		add(toolGear, map[string]string{"champion_name": champs[0].Name})
-	case len(champs) >= 1 && len(bosses) >= 1:
+		p.Filters = map[string]any{"best_for": roleOf(text)}
+		c.add(toolGearSets, map[string]any{"best_for": roleOf(text)})
+	case len(champs) == 0 && has(text, wordsEffectQ) && effectOf(text) != "":
+		p.Intent = IntentEffect
+		c.add(toolByEffect, map[string]any{"effect": effectOf(text), "limit": 10})
+	case len(champs) == 0 && isFind(text):
+		p.Intent = IntentFind
+		p.Filters = findFilters(text, factions)
+		c.add(toolFind, p.Filters)
+	case len(champs) >= 2 && (has(text, wordsCompare) || len(bosses) == 0):
+		p.Intent = IntentCompare
+		p.Entities = champs
+		names := make([]string, 0, len(champs))
+		for i, e := range champs {
+			if i == 5 {
+				break
+			}
+			names = append(names, e.Name)
+		}
+		c.add(toolCompare, map[string]any{"names": names})
+	case has(text, wordsSkills) && len(fill(KindChampion, champs, true)) > 0 && len(bosses) == 0:
+		p.Intent = IntentSkills
+		ch := fill(KindChampion, champs, true)[0]
+		p.Entities = []Entity{ch}
+		c.add(toolSkills, map[string]any{"champion_name": ch.Name})
+	case has(text, wordsMastery) && len(fill(KindChampion, champs, true)) > 0:
+		p.Intent = IntentMasteries
+		ch := fill(KindChampion, champs, true)[0]
+		p.Entities = []Entity{ch}
+		c.add(toolChampionDocs, map[string]any{"champion_name": ch.Name})
+	case has(text, wordsGear) && len(sets) > 0:
+		p.Intent = IntentDetails
+		p.Entities = sets[:1]
+		c.entity(toolGearSet, sets[0])
+	case has(text, wordsGear) && len(bosses) == 0 && len(fill(KindChampion, champs, roleOf(text) == "")) > 0:
+		p.Intent = IntentGear
+		ch := fill(KindChampion, champs, true)[0]
+		p.Entities = []Entity{ch}
+		c.add(toolGear, map[string]any{"champion_name": ch.Name})
+	case team && len(fill(KindBoss, bosses, true)) > 0 && len(sc.team()) > 0:
 		p.Intent = IntentMatchup
-		add(toolChampion, map[string]string{"champion_name": champs[0].Name})
-		add(toolCounters, map[string]string{"boss_name": bosses[0].Name})
-	case len(bosses) >= 1 && isCounters(text):
+		b := fill(KindBoss, bosses, true)[0]
+		p.Team = sc.team()
+		p.Entities = []Entity{b}
+		c.entity(toolCounters, b)
+	case len(champs) >= 1 && len(fill(KindBoss, bosses, has(text, wordsCounters))) >= 1:
+		p.Intent = IntentMatchup
+		b := fill(KindBoss, bosses, true)[0]
+		p.Entities = []Entity{champs[0], b}
+		c.entity(toolChampion, champs[0])
+		c.entity(toolCounters, b)
+	case (len(bosses) > 0 || deictic || len(ents) == 0) && has(text, wordsCounters) && len(fill(KindBoss, bosses, true)) > 0:
 		p.Intent = IntentCounters
-		add(toolCounters, map[string]string{"boss_name": bosses[0].Name})
+		b := fill(KindBoss, bosses, true)[0]
+		p.Entities = []Entity{b}
+		c.entity(toolCounters, b)
 	case len(ents) > 0:
 		p.Intent = IntentDetails
-		details(ents...)
-	case isScreenHelp(text) && screen != "":
+		p.Entities = ents
+		for i, e := range ents {
+			if i == maxDetails {
+				break
+			}
+			c.details(e)
+		}
+	case deictic && !has(text, wordsScreen) && sc.primary() != nil:
+		p.Intent = IntentDetails
+		e := *sc.primary()
+		p.Entities = []Entity{e}
+		p.FromScreen = true
+		c.details(e)
+	case has(text, wordsScreen) || (deictic && req.Screen != ""):
 		p.Intent = IntentScreenHelp
-		add(toolUX, map[string]string{"query": screen})
-	case len(ents) == 0 && len(toks) >= 3 && r.names[toolSearch]:
-		// A game question about no particular entity ("how does affinity
-		// work?"): the FAQ, mechanics and guides may answer it.
+		q := req.Screen
+		if q == "" {
+			q = clip(strings.TrimSpace(req.Message), 200)
+		}
+		c.reuseOr(toolUX, map[string]any{"query": q}, func(pr Prior) bool { return argString(pr.Arguments, "query") == q })
+	case len(toks) >= 2 && has(text, wordsGame):
 		p.Intent = IntentKnowledge
-		add(toolSearch, map[string]any{"query": clipRunes(strings.TrimSpace(message), 300), "top_k": 3})
+		q := clip(strings.TrimSpace(req.Message), 300)
+		c.add(toolFAQ, map[string]any{"query": q})
+		c.add(toolMechanics, map[string]any{"topic": q})
+	case len(toks) > 0 && !has(text, wordsGreeting):
+		p.Intent = IntentOffTopic
 	default:
 		p.Intent = IntentHelp
 	}
-	if p.Intent == IntentDetails && len(bosses) == 0 && len(champs) == 0 && len(factions) == 0 {
-		p.Intent = IntentHelp
+	if p.Entities == nil && len(ents) > 0 && p.Intent != IntentFind && p.Intent != IntentEffect {
+		p.Entities = ents
 	}
 	return p
 }
 
-func isLore(text string) bool {
-	return contains(text, "lore", "story", "backstory", "history", "legend", "origin", "origins", "background")
+// caller adds calls to a plan, reusing the session's earlier calls.
+type caller struct {
+	r      *Responder
+	p      *Plan
+	priors []Prior
 }
 
-func isScreenHelp(text string) bool {
-	return contains(text, "this screen", "this page", "this menu", "this window", "this tab", "how do i use", "how does this work",
-		"how to use", "what can i do here", "what am i looking at", "what is this", "what s this", "whats this", "help", "where am i")
+// add plans a call of name when the tool is registered.
+func (c caller) add(name string, args any) {
+	if c.r.names[name] {
+		c.p.Calls = append(c.p.Calls, tool.Call{Name: name, Arguments: argsOf(args)})
+	}
 }
 
-func isGear(text string) bool {
-	return contains(text, "gear", "set", "sets", "artifact", "artifacts", "equip", "equipment", "build", "wear")
+// reuseOr plans the first successful prior call of name that ok accepts,
+// verbatim (so the runner serves it from the session cache), else a new
+// call with args.
+func (c caller) reuseOr(name string, args any, ok func(Prior) bool) {
+	for _, pr := range c.priors {
+		if pr.Name == name && pr.Result.OK() && ok(pr) {
+			c.p.Calls = append(c.p.Calls, tool.Call{Name: pr.Name, Arguments: pr.Arguments})
+			return
+		}
+	}
+	c.add(name, args)
 }
 
-func isCompare(text string) bool {
-	return contains(text, "vs", "v", "versus", "compare", "comparison", "better", "or", "difference", "stronger")
+// entity plans name (a details or counters tool) for e, reusing a prior
+// call about e when the session has one.
+func (c caller) entity(name string, e Entity) {
+	tools := []string{name}
+	if name == toolChampion {
+		tools = append(tools, toolCharacterByID)
+	}
+	for _, pr := range c.priors {
+		if !pr.Result.OK() || !contains1s(tools, pr.Name) {
+			continue
+		}
+		if ent, ok := priorEntity(pr); ok && ent.ID == e.ID {
+			c.p.Calls = append(c.p.Calls, tool.Call{Name: pr.Name, Arguments: pr.Arguments})
+			return
+		}
+	}
+	param := map[string]string{
+		toolChampion: "champion_name", toolBoss: "boss_name", toolFaction: "faction_name",
+		toolDungeon: "dungeon_name", toolGearSet: "gear_set_name", toolCounters: "boss_name",
+	}[name]
+	c.add(name, map[string]any{param: e.Name})
 }
 
-func isCounters(text string) bool {
-	return contains(text, "counter", "counters", "countering", "beat", "beats", "against", "kill", "defeat", "best", "good", "team",
-		"weak", "weakness", "strategy", "use for", "who should", "how do i beat")
+// details plans the details tool of e's kind.
+func (c caller) details(e Entity) {
+	switch e.Kind {
+	case KindChampion:
+		c.entity(toolChampion, e)
+	case KindBoss:
+		c.entity(toolBoss, e)
+	case KindFaction:
+		c.entity(toolFaction, e)
+	case KindDungeon:
+		c.entity(toolDungeon, e)
+	case KindGearSet:
+		c.entity(toolGearSet, e)
+	}
 }
 
-func clipRunes(s string, n int) string {
+func contains1s(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func argString(args json.RawMessage, key string) string {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil {
+		return ""
+	}
+	s, _ := m[key].(string)
+	return s
+}
+
+func ofKind(es []Entity, k Kind) []Entity {
+	var out []Entity
+	for _, e := range es {
+		if e.Kind == k {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// localeOf reduces a session locale to one the responder writes.
+func localeOf(l string) string {
+	l = strings.ToLower(strings.TrimSpace(l))
+	if i := strings.IndexAny(l, "-_"); i >= 0 {
+		l = l[:i]
+	}
+	switch l {
+	case "fr", "de":
+		return l
+	}
+	return "en"
+}
+
+func clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s

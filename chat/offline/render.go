@@ -1,717 +1,831 @@
 package offline
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/gameassist/gameassist/tool"
 )
 
+// renderer writes one answer.
+type renderer struct {
+	ctx context.Context
+	r   *Responder
+	p   Plan
+	l   lang
+	by  map[string][]tool.Outcome
+}
+
 // render writes the answer for plan p from the tool outcomes.
-func (r *Responder) render(p Plan, outs []tool.Outcome) string {
-	if p.Intent == IntentHelp || len(p.Calls) == 0 {
-		return r.helpText(p)
-	}
-	byName := map[string][]tool.Outcome{}
+func (r *Responder) render(ctx context.Context, p Plan, outs []tool.Outcome) string {
+	rd := renderer{ctx: ctx, r: r, p: p, l: newLang(p.Locale), by: map[string][]tool.Outcome{}}
 	for _, o := range outs {
-		byName[o.Name] = append(byName[o.Name], o)
+		rd.by[o.Name] = append(rd.by[o.Name], o)
 	}
-	var b strings.Builder
+	var rp reply
 	switch p.Intent {
-	case IntentMatchup:
-		champ, _ := first(byName[toolChampion])
-		counters, _ := first(byName[toolCounters])
-		renderMatchup(&b, p, champ, counters)
-	case IntentCounters:
-		counters, _ := first(byName[toolCounters])
-		renderCounters(&b, p.Entities, counters)
-	case IntentCompare:
-		if o, ok := first(byName[toolCompare]); ok {
-			renderCompare(&b, o)
-		} else {
-			for _, o := range outs {
-				renderDetails(&b, o)
-			}
-		}
-	case IntentLore, IntentScreenHelp, IntentKnowledge:
-		for _, o := range outs {
-			renderPassages(&b, o, p)
-		}
-	case IntentGear:
-		if o, ok := first(byName[toolGear]); ok {
-			renderGear(&b, p, o)
-		}
+	case IntentGreeting:
+		rp = rd.help(rd.l.t(mGreeting))
+	case IntentOffTopic:
+		rp = reply{lead: rd.l.t(mOffTopic) + " " + rd.l.t(mHelpIntro)}
+	case IntentHelp:
+		rp = rd.help(rd.l.t(mNotRecognised))
 	default:
-		for _, o := range outs {
-			renderDetails(&b, o)
+		if len(outs) == 0 {
+			rp = rd.help(rd.l.t(mNotRecognised))
+		} else {
+			rp = rd.intent()
 		}
 	}
-	text := strings.TrimSpace(b.String())
+	text := rp.String()
 	if text == "" {
-		return r.helpText(p)
+		return rd.help(rd.l.t(mNotRecognised)).String()
 	}
 	return text
 }
 
-func first(os []tool.Outcome) (tool.Outcome, bool) {
-	if len(os) == 0 {
-		return tool.Outcome{}, false
+// intent renders the answer of an intent that ran tools.
+func (rd renderer) intent() reply {
+	switch rd.p.Intent {
+	case IntentCounters:
+		return rd.counters(rd.get(toolCounters))
+	case IntentMatchup:
+		if len(rd.p.Team) > 0 {
+			return rd.team(rd.get(toolCounters))
+		}
+		return rd.matchup()
+	case IntentHowToBeat:
+		return rd.howTo()
+	case IntentCompare:
+		return rd.compare(rd.get(toolCompare))
+	case IntentSkills:
+		return rd.skills(rd.get(toolSkills))
+	case IntentGear:
+		if o, ok := rd.one(toolGear); ok {
+			return rd.gear(o)
+		}
+		return rd.gearRole(rd.get(toolGearSets))
+	case IntentFarm:
+		return rd.farm(rd.get(toolGearSet))
+	case IntentCost:
+		return rd.dungeon(rd.get(toolDungeon), true)
+	case IntentFind:
+		return rd.find(rd.get(toolFind))
+	case IntentEffect:
+		return rd.effect(rd.get(toolByEffect))
+	case IntentMasteries:
+		return rd.docs(rd.get(toolChampionDocs), rd.l.t(mMasteriesLead, rd.name0()), "gear", "master")
+	case IntentLore:
+		return rd.docs(rd.get(toolLore), rd.l.t(mLoreLead, rd.name0()), "biograph", "lore", "history", "story")
+	case IntentPatchNotes:
+		return rd.docs(rd.get(toolPatchNotes), rd.l.t(mPatchLead))
+	case IntentScreenHelp:
+		return rd.docs(rd.get(toolUX), rd.l.t(mScreenLead, rd.screenTitle()), "use", "see", "tips")
+	case IntentKnowledge:
+		o := rd.get(toolFAQ)
+		if m, ok := rd.one(toolMechanics); ok {
+			o = append(o, m)
+		}
+		return rd.docs(o, rd.l.t(mDocsLead))
 	}
-	return os[0], true
+	// Details: one block per entity.
+	var rp reply
+	for _, o := range rd.all() {
+		d := rd.details(o)
+		if rp.lead == "" {
+			rp.lead = d.lead
+		} else if d.lead != "" {
+			rp.facts = append(rp.facts, d.lead)
+		}
+		rp.facts = append(rp.facts, d.facts...)
+	}
+	return rp
 }
 
-// helpText says what the assistant can do, with names from the game.
-func (r *Responder) helpText(p Plan) string {
-	champ := r.example(KindChampion, "Kaelith")
-	champ2 := champ
-	r.mu.Lock()
-	if r.idx != nil && len(r.idx.kinds[KindChampion]) > 1 {
-		champ2 = r.idx.kinds[KindChampion][1].Name
+func (rd renderer) all() []tool.Outcome {
+	var out []tool.Outcome
+	for _, os := range rd.by {
+		out = append(out, os...)
 	}
-	r.mu.Unlock()
-	boss := r.example(KindBoss, "the Fire Knight")
-	faction := r.example(KindFaction, "a faction")
-	var b strings.Builder
-	if p.Intent == IntentHelp {
-		b.WriteString("I didn't recognise a champion, boss or faction in your message. ")
-	}
-	b.WriteString("Here is what I can help with:\n")
-	fmt.Fprintf(&b, "- Champion details and stats: \"Tell me about %s\"\n", champ)
-	if champ2 != champ {
-		fmt.Fprintf(&b, "- Comparing champions: \"%s vs %s\"\n", champ, champ2)
-	}
-	fmt.Fprintf(&b, "- Boss counters: \"Who counters %s?\"\n", boss)
-	fmt.Fprintf(&b, "- Matchups: \"Is %s good against %s?\"\n", champ, boss)
-	fmt.Fprintf(&b, "- Lore: \"What's the story of %s?\"\n", faction)
-	b.WriteString("- The screen you're on: \"How do I use this screen?\"")
-	return b.String()
-}
-
-// decode turns a result's data into plain maps, slices, strings, numbers.
-func decode(r tool.Result) any {
-	raw, err := dataJSON(r.Data)
-	if err != nil {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil
-	}
-	return v
-}
-
-// failed writes a short note for an error envelope and reports whether it did.
-func failed(b *strings.Builder, o tool.Outcome) bool {
-	if o.Result.OK() {
-		return false
-	}
-	msg := strings.TrimSpace(o.Result.Message)
-	if msg == "" {
-		msg = "The data is unavailable right now."
-	}
-	b.WriteString(msg)
-	if g := strings.TrimSpace(o.Result.Guidance); g != "" && !strings.Contains(g, "Call ") {
-		b.WriteString(" " + g)
-	}
-	b.WriteString("\n\n")
-	return true
-}
-
-// entityOf finds the entity object in a details result: the data itself,
-// or its single object member (e.g. {"champion": {...}}).
-func entityOf(v any) map[string]any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	if _, ok := m["name"]; ok {
-		return m
-	}
-	for _, k := range sortedKeys(m) {
-		if sub, ok := m[k].(map[string]any); ok {
-			if _, ok := sub["name"]; ok {
-				return sub
+	// Keep call order: the plan's order.
+	var ordered []tool.Outcome
+	for _, c := range rd.p.Calls {
+		for _, o := range out {
+			if o.Name == c.Name && string(o.Arguments) == string(c.Arguments) {
+				ordered = append(ordered, o)
+				break
 			}
 		}
 	}
-	return m
+	if len(ordered) == len(out) {
+		return ordered
+	}
+	return out
 }
 
-func renderDetails(b *strings.Builder, o tool.Outcome) {
-	if failed(b, o) {
-		return
+func (rd renderer) get(name string) []tool.Outcome { return rd.by[name] }
+
+func (rd renderer) one(name string) (tool.Outcome, bool) {
+	if os := rd.by[name]; len(os) > 0 {
+		return os[0], true
 	}
-	m := entityOf(decode(o.Result))
-	if m == nil {
-		return
-	}
-	b.WriteString(headline(m))
-	b.WriteString("\n")
-	if s := statsLine(m); s != "" {
-		b.WriteString(s + "\n")
-	}
-	for _, k := range []string{"weaknesses", "immunities", "mechanics"} {
-		if xs := stringList(m[k]); len(xs) > 0 {
-			fmt.Fprintf(b, "%s: %s\n", title(k), strings.Join(xs, ", "))
-		}
-	}
-	if s := phasesLine(m["phases"]); s != "" {
-		b.WriteString(s + "\n")
-	}
-	if s := skillsText(m["skills"]); s != "" {
-		b.WriteString(s)
-	}
-	for _, k := range []string{"recommended_counters", "counters", "strong_champions", "strong_against", "recommended_against", "champions", "members"} {
-		if names := namesOf(m[k]); len(names) > 0 {
-			fmt.Fprintf(b, "%s: %s\n", title(k), strings.Join(limit(names, 8), ", "))
-		}
-	}
-	for _, k := range []string{"description", "summary", "lore"} {
-		if s, ok := m[k].(string); ok && strings.TrimSpace(s) != "" {
-			b.WriteString(clipRunes(strings.TrimSpace(s), 300))
-			b.WriteString("\n")
-			break
-		}
-	}
-	b.WriteString("\n")
+	return tool.Outcome{}, false
 }
 
-// headline is "Name — Legendary · Magic · Attack · Faction: Dawn Order".
-func headline(m map[string]any) string {
-	name := scalar(m["name"])
-	var attrs []string
-	for _, k := range []string{"rarity", "affinity", "element", "role", "type", "kind", "difficulty", "alignment", "homeland"} {
-		if s := scalar(m[k]); s != "" {
-			attrs = append(attrs, s)
-		}
-	}
-	for _, k := range []string{"faction", "faction_name", "dungeon", "dungeon_name"} {
-		v := m[k]
-		if sub, ok := v.(map[string]any); ok {
-			v = sub["name"]
-		}
-		if s := scalar(v); s != "" {
-			attrs = append(attrs, title(strings.TrimSuffix(k, "_name"))+": "+s)
-		}
-	}
-	if hp := scalar(m["hp"]); hp != "" {
-		attrs = append(attrs, "HP "+hp)
-	}
-	if len(attrs) == 0 {
-		return name
-	}
-	return name + " — " + strings.Join(attrs, " · ")
-}
-
-// statsLine renders a "stats" object: "Stats: HP 15000, ATK 1200, ...".
-func statsLine(m map[string]any) string {
-	st, ok := m["stats"].(map[string]any)
-	if !ok || len(st) == 0 {
+// name0 is the plan's first entity, localized.
+func (rd renderer) name0() string {
+	if len(rd.p.Entities) == 0 {
 		return ""
 	}
-	order := []string{"hp", "atk", "def", "spd", "c_rate", "c_dmg", "res", "acc"}
-	seen := map[string]bool{}
-	var parts []string
-	add := func(k string) {
-		v := scalar(st[k])
-		if v == "" || seen[k] {
-			return
-		}
-		seen[k] = true
-		label := strings.ToUpper(strings.ReplaceAll(k, "_", " "))
-		if k == "c_rate" || k == "c_dmg" {
-			label, v = map[string]string{"c_rate": "C.RATE", "c_dmg": "C.DMG"}[k], v+"%"
-		}
-		parts = append(parts, label+" "+v)
-	}
-	for _, k := range order {
-		add(k)
-	}
-	for _, k := range sortedKeys(st) {
-		add(k)
-	}
-	return "Stats: " + strings.Join(parts, ", ")
+	return rd.p.Entities[0].Display(rd.l.loc)
 }
 
-func skillsText(v any) string {
-	xs, ok := v.([]any)
-	if !ok || len(xs) == 0 {
-		return ""
+// display is an item's name in the reply's locale.
+func (rd renderer) display(it item) string {
+	if n := it.names[rd.l.loc]; n != "" {
+		return n
 	}
-	var b strings.Builder
-	b.WriteString("Skills:\n")
+	if it.id != "" {
+		if e, ok := rd.r.resolver.ByID(rd.ctx, it.id); ok {
+			return e.Display(rd.l.loc)
+		}
+	}
+	return it.name
+}
+
+func (rd renderer) displayAll(xs []item, n int) []string {
+	var out []string
 	for i, x := range xs {
-		if i == 4 {
+		if i == n {
 			break
 		}
-		s, ok := x.(map[string]any)
-		if !ok {
-			continue
-		}
-		line := "- " + scalar(s["name"])
-		if cd := scalar(s["cooldown"]); cd != "" && cd != "0" {
-			line += " (cooldown " + cd + ")"
-		}
-		if d := scalar(s["description"]); d != "" {
-			line += ": " + clipRunes(d, 160)
-		}
-		b.WriteString(line + "\n")
-	}
-	return b.String()
-}
-
-func phasesLine(v any) string {
-	xs, ok := v.([]any)
-	if !ok || len(xs) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, x := range xs {
-		p, ok := x.(map[string]any)
-		if !ok {
-			continue
-		}
-		s := scalar(p["name"])
-		if t := scalar(p["hp_threshold"]); t != "" {
-			s += " (from " + t + "% HP)"
-		}
-		parts = append(parts, s)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "Phases: " + strings.Join(parts, ", ")
-}
-
-// counter is one champion recommended against a boss.
-type counter struct {
-	name, reason string
-}
-
-// countersOf finds the list of counters in a counters result: the first
-// array of objects with a name, with a reason when one is given.
-func countersOf(v any) []counter {
-	arr := objectArray(v, "counters", "champions", "recommended", "results")
-	var out []counter
-	for _, o := range arr {
-		c := counter{name: scalar(o["name"])}
-		if c.name == "" {
-			c.name = scalar(o["champion_name"])
-		}
-		for _, k := range []string{"reason", "why", "explanation", "reasons", "matched_weaknesses", "effects"} {
-			switch x := o[k].(type) {
-			case string:
-				c.reason = x
-			case []any:
-				c.reason = strings.Join(stringList(x), ", ")
-			}
-			if c.reason != "" {
-				break
-			}
-		}
-		if c.name != "" {
-			out = append(out, c)
-		}
+		out = append(out, rd.display(x))
 	}
 	return out
 }
 
-func renderCounters(b *strings.Builder, ents []Entity, o tool.Outcome) {
-	if o.Name == "" {
-		return
+// failed is the reply for an error envelope.
+func (rd renderer) failed(o tool.Outcome) reply {
+	msg := strings.TrimSpace(o.Result.Message)
+	if msg == "" || rd.l.loc != "en" {
+		msg = rd.l.t(mUnavailable)
 	}
-	if failed(b, o) {
-		return
+	return reply{lead: msg}
+}
+
+// help says what the assistant can do, with names from the game.
+func (rd renderer) help(intro string) reply {
+	champ, champ2, boss, set := "Kaelith", "Kaelith", "the Fire Knight", "Swiftwind"
+	if ex, ok := rd.r.resolver.(interface {
+		Examples(ctx context.Context, kind Kind, n int) []Entity
+	}); ok {
+		if cs := ex.Examples(rd.ctx, KindChampion, 2); len(cs) == 2 {
+			champ, champ2 = cs[0].Display(rd.l.loc), cs[1].Display(rd.l.loc)
+		}
+		if bs := ex.Examples(rd.ctx, KindBoss, 1); len(bs) == 1 {
+			boss = bs[0].Display(rd.l.loc)
+		}
+		if ss := ex.Examples(rd.ctx, KindGearSet, 1); len(ss) == 1 {
+			set = ss[0].Display(rd.l.loc)
+		}
+	}
+	l := rd.l
+	return reply{
+		lead: intro + " " + l.t(mHelpIntro),
+		facts: []string{
+			l.t(mHelpDetails, champ), l.t(mHelpCompare, champ, champ2), l.t(mHelpCounters, boss),
+			l.t(mHelpFind), l.t(mHelpFarm, set), l.t(mHelpScreen),
+		},
+	}
+}
+
+func (rd renderer) screenTitle() string {
+	if rd.p.Screen != "" {
+		return rd.p.Screen
+	}
+	return "?"
+}
+
+// counters renders a counters result: the ranked champions with reasons.
+func (rd renderer) counters(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	o := os[0]
+	if !o.Result.OK() {
+		return rd.failed(o)
 	}
 	v := decode(o.Result)
-	boss := bossName(v, ents)
-	cs := countersOf(v)
-	if len(cs) == 0 {
-		fmt.Fprintf(b, "I found no recommended counters for %s.\n", boss)
-		return
-	}
-	fmt.Fprintf(b, "Champions that counter %s:\n", boss)
-	for i, c := range cs {
-		if i == 6 {
-			break
-		}
-		if c.reason != "" {
-			fmt.Fprintf(b, "- %s: %s\n", c.name, clipRunes(c.reason, 160))
-		} else {
-			fmt.Fprintf(b, "- %s\n", c.name)
-		}
-	}
-	if m, ok := v.(map[string]any); ok {
-		if bm, ok := m["boss"].(map[string]any); ok {
-			if xs := stringList(bm["weaknesses"]); len(xs) > 0 {
-				fmt.Fprintf(b, "Weaknesses: %s\n", strings.Join(xs, ", "))
-			}
-		}
-		if xs := stringList(m["weaknesses"]); len(xs) > 0 {
-			fmt.Fprintf(b, "Weaknesses: %s\n", strings.Join(xs, ", "))
-		}
-	}
-}
-
-func bossName(v any, ents []Entity) string {
-	if m, ok := v.(map[string]any); ok {
-		if bm, ok := m["boss"].(map[string]any); ok {
-			if s := scalar(bm["name"]); s != "" {
-				return s
-			}
-		}
-		if s := scalar(m["boss"]); s != "" {
-			return s
-		}
-		if s := scalar(m["boss_name"]); s != "" {
-			return s
-		}
-	}
-	for _, e := range ents {
-		if e.Kind == KindBoss {
-			return e.Name
-		}
-	}
-	return "this boss"
-}
-
-func renderMatchup(b *strings.Builder, p Plan, champ, counters tool.Outcome) {
-	var champName, boss string
-	for _, e := range p.Entities {
-		if e.Kind == KindChampion && champName == "" {
-			champName = e.Name
-		}
-		if e.Kind == KindBoss && boss == "" {
-			boss = e.Name
-		}
-	}
-	if counters.Name != "" && counters.Result.OK() {
-		cs := countersOf(decode(counters.Result))
-		var hit *counter
-		for i := range cs {
-			if strings.EqualFold(cs[i].name, champName) {
-				hit = &cs[i]
-				break
-			}
-		}
-		if hit == nil && champ.Result.OK() {
-			// The champion's own data may name the boss as one it is strong against.
-			if m := entityOf(decode(champ.Result)); m != nil {
-				for _, k := range []string{"strong_against", "recommended_against"} {
-					for _, n := range namesOf(m[k]) {
-						if strings.EqualFold(n, boss) {
-							hit = &counter{name: champName, reason: "its data lists it as strong against " + boss}
-						}
-					}
-				}
-			}
-		}
-		if hit != nil {
-			fmt.Fprintf(b, "Yes — %s is one of the recommended counters for %s", champName, boss)
-			if hit.reason != "" {
-				fmt.Fprintf(b, ": %s", clipRunes(hit.reason, 200))
-			}
-			b.WriteString(".\n\n")
-		} else {
-			fmt.Fprintf(b, "Not really — %s is not among the recommended counters for %s.", champName, boss)
-			var names []string
-			for _, c := range cs {
-				names = append(names, c.name)
-			}
-			if len(names) > 0 {
-				fmt.Fprintf(b, " Better picks: %s.", strings.Join(limit(names, 5), ", "))
-			}
-			b.WriteString("\n\n")
-		}
-	} else if counters.Name != "" {
-		failed(b, counters)
-	}
-	if champ.Name != "" {
-		renderDetails(b, champ)
-	}
-}
-
-// renderCompare renders each character of a comparison briefly, then who
-// leads each stat.
-func renderCompare(b *strings.Builder, o tool.Outcome) {
-	if failed(b, o) {
-		return
-	}
-	v := decode(o.Result)
-	chars := objectArray(v, "characters", "champions", "comparison", "results")
-	if len(chars) == 0 {
-		return
-	}
-	names := make([]string, 0, len(chars))
-	for _, c := range chars {
-		names = append(names, scalar(c["name"]))
-	}
-	fmt.Fprintf(b, "Comparing %s:\n", strings.Join(names, " and "))
-	for _, c := range chars {
-		b.WriteString("- " + headline(c) + "\n")
-		if s := statsLine(c); s != "" {
-			b.WriteString("  " + s + "\n")
-		}
-	}
 	m, _ := v.(map[string]any)
-	if winners, ok := m["stat_winners"].(map[string]any); ok && len(winners) > 0 {
-		var parts []string
-		for _, k := range []string{"hp", "atk", "def", "spd", "c_rate", "c_dmg", "res", "acc"} {
-			if w := scalar(winners[k]); w != "" {
-				label := map[string]string{"c_rate": "C.RATE", "c_dmg": "C.DMG"}[k]
-				if label == "" {
-					label = strings.ToUpper(k)
-				}
-				parts = append(parts, label+" "+w)
-			}
-		}
-		if len(parts) > 0 {
-			b.WriteString("Higher stat: " + strings.Join(parts, ", ") + "\n")
-		}
-		for _, mu := range objectArray(m["affinity_matchups"]) {
-			if r := scalar(mu["result"]); r != "" {
-				fmt.Fprintf(b, "Affinity %s vs %s: %s\n", scalar(mu["attacker"]), scalar(mu["defender"]), r)
-			}
-		}
-		return
+	boss := rd.bossName(m)
+	cs := items(v, "counters", "champions", "recommended", "results")
+	if len(cs) == 0 {
+		return reply{lead: rd.l.t(mCountersNone, boss)}
 	}
-	// Who leads each stat.
-	var leads []string
-	for _, k := range []string{"hp", "atk", "def", "spd", "res", "acc"} {
-		best, bestName, tie := -1.0, "", false
-		for _, c := range chars {
-			st, _ := c["stats"].(map[string]any)
-			n, ok := st[k].(json.Number)
-			if !ok {
-				continue
-			}
-			f, err := n.Float64()
-			if err != nil {
-				continue
-			}
-			switch {
-			case f > best:
-				best, bestName, tie = f, scalar(c["name"]), false
-			case f == best:
-				tie = true
-			}
-		}
-		if bestName != "" && !tie {
-			leads = append(leads, fmt.Sprintf("%s %s", strings.ToUpper(k), bestName))
-		}
-	}
-	if len(leads) > 0 {
-		b.WriteString("Higher stat: " + strings.Join(leads, ", ") + "\n")
-	}
-	if m, ok := v.(map[string]any); ok {
-		for _, k := range []string{"summary", "verdict", "notes"} {
-			if s := scalar(m[k]); s != "" {
-				b.WriteString(clipRunes(s, 300) + "\n")
-			}
-		}
-	}
-}
-
-// renderPassages renders lore or UX documentation: the top passages.
-func renderPassages(b *strings.Builder, o tool.Outcome, p Plan) {
-	if failed(b, o) {
-		return
-	}
-	v := decode(o.Result)
-	if s, ok := v.(string); ok {
-		b.WriteString(clipRunes(strings.TrimSpace(s), 600) + "\n")
-		return
-	}
-	arr := objectArray(v, "results", "passages", "chunks", "documents", "matches", "hits")
-	if len(arr) == 0 {
-		if m, ok := v.(map[string]any); ok {
-			arr = []map[string]any{m}
-		}
-	}
-	if len(arr) == 0 {
-		b.WriteString("I found nothing about that in the game's documentation.\n")
-		return
-	}
-	if p.Intent == IntentScreenHelp && p.Screen != "" {
-		fmt.Fprintf(b, "About this screen (%s):\n", p.Screen)
-	}
-	shown := 0
-	for _, x := range arr {
-		if shown == 2 {
+	names := rd.displayAll(cs, 3)
+	rp := reply{lead: rd.l.t(mCountersLead, boss, rd.l.and(boldAll(names)))}
+	for i, c := range cs {
+		if i == 5 {
 			break
 		}
-		text := ""
-		for _, k := range []string{"text", "content", "chunk", "snippet", "body", "answer", "summary", "description"} {
-			if s := scalar(x[k]); s != "" {
-				text = s
-				break
-			}
+		f := bold(rd.display(c))
+		if why := first(c.obj, "reason", "why", "explanation"); why != "" && rd.l.loc == "en" {
+			f += ": " + rd.reason(why)
+		} else if a := rd.attrs(c.obj); a != "" {
+			f += " (" + a + ")"
 		}
-		if text == "" {
-			continue
-		}
-		head := ""
-		for _, k := range []string{"title", "heading", "section", "name"} {
-			if s := scalar(x[k]); s != "" {
-				head = s
-				break
-			}
-		}
-		if head != "" {
-			b.WriteString(head + ": ")
-		}
-		b.WriteString(clipRunes(strings.TrimSpace(text), 500) + "\n")
-		shown++
+		rp.facts = append(rp.facts, f)
 	}
-	if shown == 0 {
-		b.WriteString("I found nothing about that in the game's documentation.\n")
+	if b := obj(m, "boss"); b != nil {
+		if ws := stringList(b["weaknesses"]); len(ws) > 0 {
+			rp.facts = append(rp.facts, rd.l.t(mWeaknesses, strings.Join(ws, ", ")))
+		}
 	}
+	return rp
 }
 
-// objectArray returns the first array of objects with a name or text in v:
-// v itself, or a member named by prefer, or any member.
-func objectArray(v any, prefer ...string) []map[string]any {
-	toObjs := func(x any) []map[string]any {
-		xs, ok := x.([]any)
-		if !ok || len(xs) == 0 {
-			return nil
-		}
-		var out []map[string]any
-		for _, e := range xs {
-			if m, ok := e.(map[string]any); ok {
-				out = append(out, m)
-			}
-		}
-		return out
+// reason keeps a counter's reason short: its first clauses, in English
+// only (the data's wording); other locales get the rank only.
+func (rd renderer) reason(why string) string {
+	parts := strings.Split(why, ";")
+	if rd.l.loc != "en" {
+		return strings.TrimSpace(parts[0])
 	}
-	if objs := toObjs(v); objs != nil {
-		return objs
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	for _, k := range prefer {
-		if objs := toObjs(m[k]); objs != nil {
-			return objs
-		}
-	}
-	for _, k := range sortedKeys(m) {
-		if objs := toObjs(m[k]); objs != nil {
-			return objs
-		}
-	}
-	return nil
-}
-
-// namesOf lists the names in an array of objects or strings.
-func namesOf(v any) []string {
-	xs, ok := v.([]any)
-	if !ok {
-		return nil
-	}
-	var out []string
-	for _, x := range xs {
-		switch e := x.(type) {
-		case string:
-			out = append(out, e)
-		case map[string]any:
-			if s := scalar(e["name"]); s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
-// stringList lists the strings in an array, with underscores as spaces.
-func stringList(v any) []string {
-	xs, ok := v.([]any)
-	if !ok {
-		return nil
-	}
-	var out []string
-	for _, x := range xs {
-		if s, ok := x.(string); ok && s != "" {
-			out = append(out, strings.ReplaceAll(s, "_", " "))
-		}
-	}
-	return out
-}
-
-func scalar(v any) string {
-	switch x := v.(type) {
-	case string:
-		return strings.TrimSpace(x)
-	case json.Number:
-		return x.String()
-	case bool:
-		if x {
-			return "yes"
-		}
-		return "no"
-	}
-	return ""
-}
-
-func title(k string) string {
-	k = strings.ReplaceAll(k, "_", " ")
-	if k == "" {
-		return k
-	}
-	return strings.ToUpper(k[:1]) + k[1:]
-}
-
-func limit(xs []string, n int) []string {
-	if len(xs) > n {
-		return xs[:n]
-	}
-	return xs
-}
-
-func sortedKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-// renderGear lists the recommended gear sets with why and where to farm them.
-func renderGear(b *strings.Builder, p Plan, o tool.Outcome) {
-	if failed(b, o) {
-		return
-	}
-	sets := objectArray(decode(o.Result), "recommendations", "gear_sets", "sets")
-	if len(sets) == 0 {
-		b.WriteString("I have no gear recommendation for that champion.\n")
-		return
-	}
-	who := "this champion"
-	if len(p.Entities) > 0 {
-		who = p.Entities[0].Name
-	}
-	fmt.Fprintf(b, "Gear for %s:\n", who)
-	for i, s := range sets {
+	var keep []string
+	for i, p := range parts {
 		if i == 3 {
 			break
 		}
-		line := "- " + scalar(s["name"])
-		if bonus := scalar(s["stat_bonus"]); bonus != "" {
+		keep = append(keep, strings.TrimSpace(p))
+	}
+	return strings.Join(keep, "; ")
+}
+
+func (rd renderer) bossName(m map[string]any) string {
+	if b := obj(m, "boss"); b != nil {
+		return rd.display(itemOf(b))
+	}
+	if s := scalar(m["boss"]); s != "" {
+		return s
+	}
+	for _, e := range rd.p.Entities {
+		if e.Kind == KindBoss {
+			return e.Display(rd.l.loc)
+		}
+	}
+	return "?"
+}
+
+func boldAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = bold(x)
+	}
+	return out
+}
+
+// matchup answers "is champion good against boss".
+func (rd renderer) matchup() reply {
+	var champ, boss Entity
+	for _, e := range rd.p.Entities {
+		if e.Kind == KindChampion && champ.ID == "" {
+			champ = e
+		}
+		if e.Kind == KindBoss && boss.ID == "" {
+			boss = e
+		}
+	}
+	co, ok := rd.one(toolCounters)
+	if !ok || !co.Result.OK() {
+		if ok {
+			return rd.failed(co)
+		}
+		return reply{}
+	}
+	cs := items(decode(co.Result), "counters", "champions", "recommended", "results")
+	hit := false
+	for _, c := range cs {
+		if c.id == champ.ID || strings.EqualFold(c.name, champ.Name) {
+			hit = true
+		}
+	}
+	if o, ok := rd.one(toolChampion); ok && o.Result.OK() && !hit {
+		m := entityOf(decode(o.Result))
+		for _, k := range []string{"recommended_against", "strong_against"} {
+			for _, b := range namedList(m, k) {
+				if b.id == boss.ID || strings.EqualFold(b.name, boss.Name) {
+					hit = true
+				}
+			}
+		}
+	}
+	cn, bn := champ.Display(rd.l.loc), boss.Display(rd.l.loc)
+	var rp reply
+	if hit {
+		rp.lead = rd.l.t(mMatchYes, cn, bn)
+	} else {
+		rp.lead = rd.l.t(mMatchNo, cn, bn, rd.l.and(boldAll(rd.displayAll(cs, 3))))
+	}
+	for i, c := range cs {
+		if i == 5 {
+			break
+		}
+		rp.facts = append(rp.facts, bold(rd.display(c)))
+	}
+	return rp
+}
+
+// team answers "is my team good against this boss".
+func (rd renderer) team(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	v := decode(os[0].Result)
+	m, _ := v.(map[string]any)
+	boss := rd.bossName(m)
+	cs := items(v, "counters", "champions", "recommended", "results")
+	in := map[string]bool{}
+	for _, c := range cs {
+		in[c.id] = true
+	}
+	var good []string
+	var rp reply
+	for _, e := range rd.p.Team {
+		if in[e.ID] {
+			good = append(good, bold(e.Display(rd.l.loc)))
+		}
+	}
+	if len(good) == 0 {
+		rp.lead = rd.l.t(mTeamNone, boss, rd.l.and(boldAll(rd.displayAll(cs, 3))))
+	} else {
+		rp.lead = rd.l.t(mTeamLead, boss, rd.l.and(good))
+	}
+	for i, c := range cs {
+		if i == 5 {
+			break
+		}
+		rp.facts = append(rp.facts, bold(rd.display(c)))
+	}
+	return rp
+}
+
+// howTo renders the guide passage, then the counters.
+func (rd renderer) howTo() reply {
+	var rp reply
+	if o, ok := rd.one(toolFAQ); ok && o.Result.OK() {
+		ps := passages(decode(o.Result))
+		name := strings.ToLower(rd.p.Entities[0].Name)
+		for _, p := range ps {
+			if strings.Contains(strings.ToLower(p.title+" "+p.text), name) {
+				bs := plainBlocks(p.text)
+				if len(bs) > 0 {
+					rp.lead, rp.facts = bs[0], bs[1:]
+				}
+				break
+			}
+		}
+	}
+	c := rd.counters(rd.get(toolCounters))
+	if rp.lead == "" {
+		rp.lead = rd.l.t(mHowToLead, rd.name0())
+	}
+	if c.lead != "" {
+		rp.facts = append(rp.facts, c.lead)
+	}
+	return rp
+}
+
+// compare renders champions side by side and who leads each stat.
+func (rd renderer) compare(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	v := decode(os[0].Result)
+	chars := items(v, "characters", "champions", "comparison", "results")
+	if len(chars) == 0 {
+		return reply{}
+	}
+	var rp reply
+	rp.lead = rd.l.t(mCompareLead, rd.l.and(boldAll(rd.displayAll(chars, 5))))
+	m, _ := v.(map[string]any)
+	winners := obj(m, "stat_winners")
+	var leads []string
+	for _, k := range statOrder {
+		if w := scalar(winners[k]); w != "" {
+			leads = append(leads, statLabel(k)+" "+w)
+		}
+	}
+	if len(leads) > 0 {
+		rp.lead += " " + rd.l.t(mStatLeader, strings.Join(leads, ", ")) + "."
+	}
+	for _, c := range chars {
+		line := bold(rd.display(c)) + " (" + rd.attrs(c.obj) + ")"
+		if s := rd.stats(obj(c.obj, "stats")); s != "" {
+			line += ": " + s
+		}
+		rp.facts = append(rp.facts, line)
+	}
+	return rp
+}
+
+var statOrder = []string{"hp", "atk", "def", "spd", "c_rate", "c_dmg", "res", "acc"}
+
+func statLabel(k string) string {
+	switch k {
+	case "c_rate":
+		return "C.RATE"
+	case "c_dmg":
+		return "C.DMG"
+	}
+	return strings.ToUpper(k)
+}
+
+// stats renders a stats object in the locale's numbers.
+func (rd renderer) stats(st map[string]any) string {
+	var parts []string
+	for _, k := range statOrder {
+		v := scalar(st[k])
+		if v == "" {
+			continue
+		}
+		v = rd.l.num(v)
+		if k == "c_rate" || k == "c_dmg" {
+			v += "%"
+		}
+		parts = append(parts, statLabel(k)+" "+v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// attrs is "Legendary · Magic · Attack".
+func (rd renderer) attrs(m map[string]any) string {
+	var parts []string
+	for _, k := range []string{"rarity", "affinity", "role"} {
+		if s := scalar(m[k]); s != "" {
+			parts = append(parts, rd.l.word(s))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// skills renders a champion's skills.
+func (rd renderer) skills(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	sk := items(decode(os[0].Result), "skills")
+	rp := reply{lead: rd.l.t(mSkillsLead, rd.name0(), rd.l.num(fmt.Sprint(len(sk))))}
+	for _, s := range sk {
+		rp.facts = append(rp.facts, rd.skillLine(s))
+	}
+	return rp
+}
+
+func (rd renderer) skillLine(s item) string {
+	line := bold(s.name)
+	if cd := scalar(s.obj["cooldown"]); cd != "" && cd != "0" {
+		line += " (" + rd.l.t(mCooldown, cd) + ")"
+	}
+	if d := scalar(s.obj["description"]); d != "" {
+		line += ": " + cutSentences(d, 200, 2)
+	}
+	return line
+}
+
+// gear renders gear recommendations in the tool's order.
+func (rd renderer) gear(o tool.Outcome) reply {
+	if !o.Result.OK() {
+		return rd.failed(o)
+	}
+	sets := items(decode(o.Result), "recommendations", "gear_sets", "sets")
+	if len(sets) == 0 {
+		return reply{lead: rd.l.t(mNothingFound)}
+	}
+	rp := reply{lead: rd.l.t(mGearLead, rd.name0(), rd.l.and(boldAll(rd.displayAll(sets, 3))))}
+	for i, s := range sets {
+		if i == 4 {
+			break
+		}
+		line := bold(rd.display(s))
+		if bonus := scalar(s.obj["stat_bonus"]); bonus != "" {
 			line += " (" + bonus + ")"
 		}
-		if why := scalar(s["reason"]); why != "" {
-			line += ": " + why
+		if why := scalar(s.obj["reason"]); why != "" && rd.l.loc == "en" {
+			line += ": " + cutSentences(why, 140, 1)
 		}
-		if where := scalar(s["farm_in"]); where != "" {
-			line += ". Farm it in " + where
+		if where := scalar(s.obj["farm_in"]); where != "" {
+			line += " · " + where
 		}
-		b.WriteString(line + ".\n")
+		rp.facts = append(rp.facts, line)
 	}
+	return rp
+}
+
+// gearRole renders the gear sets made for one role.
+func (rd renderer) gearRole(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	sets := items(decode(os[0].Result), "gear_sets", "sets")
+	role := scalar(rd.p.Filters["best_for"])
+	if len(sets) == 0 {
+		return reply{lead: rd.l.t(mNothingFound)}
+	}
+	rp := reply{lead: rd.l.t(mGearRoleLead, rd.l.word(role), rd.l.and(boldAll(rd.displayAll(sets, 4))))}
+	for _, s := range sets {
+		line := bold(rd.display(s))
+		if bonus := scalar(s.obj["stat_bonus"]); bonus != "" {
+			line += ": " + bonus
+		}
+		if n := scalar(s.obj["pieces"]); n != "" {
+			line += " (" + rd.l.num(n) + ")"
+		}
+		rp.facts = append(rp.facts, line)
+	}
+	return rp
+}
+
+// farm names the places that drop a gear set.
+func (rd renderer) farm(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	m := entityOf(decode(os[0].Result))
+	set := rd.display(itemOf(m))
+	where := namedList(m, "dropped_in")
+	if len(where) == 0 {
+		where = namedList(m, "drops_in")
+	}
+	if len(where) == 0 {
+		return reply{lead: rd.l.t(mFarmNone, set)}
+	}
+	rp := reply{lead: rd.l.t(mFarmLead, set, rd.l.and(boldAll(rd.displayAll(where, 5))))}
+	if b := scalar(m["stat_bonus"]); b != "" {
+		rp.facts = append(rp.facts, b)
+	}
+	if b := scalar(m["best_for"]); b != "" {
+		rp.facts = append(rp.facts, rd.l.t(mBestFor, rd.l.word(b)))
+	}
+	return rp
+}
+
+// dungeon renders a dungeon: energy cost first when asked.
+func (rd renderer) dungeon(os []tool.Outcome, cost bool) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	m := entityOf(decode(os[0].Result))
+	name := rd.display(itemOf(m))
+	var rp reply
+	if e := scalar(m["energy_cost"]); e != "" {
+		rp.lead = rd.l.t(mCostLead, name, rd.l.num(e))
+	} else {
+		rp.lead = bold(name)
+	}
+	if !cost {
+		if d := scalar(m["description"]); d != "" {
+			rp.lead += " " + d
+		}
+	}
+	if s := scalar(m["stages"]); s != "" {
+		rp.facts = append(rp.facts, rd.l.t(mStages, rd.l.num(s)))
+	}
+	if b := obj(m, "boss"); b != nil {
+		rp.facts = append(rp.facts, rd.l.t(mBoss, rd.display(itemOf(b))))
+	}
+	if ds := namedList(m, "drops"); len(ds) > 0 {
+		rp.facts = append(rp.facts, rd.l.t(mDrops, strings.Join(rd.displayAll(ds, 6), ", ")))
+	}
+	return rp
+}
+
+// find renders a filtered, sorted champion list in the tool's order.
+func (rd renderer) find(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	v := decode(os[0].Result)
+	cs := items(v, "champions", "results")
+	if len(cs) == 0 {
+		return reply{lead: rd.l.t(mFindNone)}
+	}
+	sortKey := scalar(rd.p.Filters["sort_by"])
+	var desc []string
+	for _, k := range []string{"rarity", "affinity", "role"} {
+		if s := scalar(rd.p.Filters[k]); s != "" {
+			desc = append(desc, rd.l.word(s))
+		}
+	}
+	if f := scalar(rd.p.Filters["faction"]); f != "" {
+		desc = append(desc, f)
+	}
+	desc = append(desc, rd.l.word("champions"))
+	label := strings.Join(desc, " ")
+	if sortKey != "" && sortKey != "rarity" && sortKey != "name" {
+		label += " (" + statLabel(sortKey) + ")"
+	}
+	var tops []string
+	for i, c := range cs {
+		if i == 3 {
+			break
+		}
+		t := bold(rd.display(c))
+		if sortKey != "" && sortKey != "rarity" && sortKey != "name" {
+			if st := obj(c.obj, "stats"); st != nil {
+				t += " (" + rd.l.num(scalar(st[sortKey])) + ")"
+			}
+		}
+		tops = append(tops, t)
+	}
+	rp := reply{lead: rd.l.t(mFindLead, label, rd.l.and(tops))}
+	for _, c := range cs {
+		line := bold(rd.display(c)) + " (" + rd.attrs(c.obj) + ")"
+		if sortKey != "" && sortKey != "rarity" && sortKey != "name" {
+			if st := obj(c.obj, "stats"); st != nil {
+				line += ": " + statLabel(sortKey) + " " + rd.l.num(scalar(st[sortKey]))
+			}
+		}
+		rp.facts = append(rp.facts, line)
+	}
+	if m, ok := v.(map[string]any); ok {
+		total, shown := number(m["total"]), float64(len(cs))
+		if total > shown {
+			rp.facts = append(rp.facts, rd.l.t(mOtherResults, rd.l.num(fmt.Sprint(int(total-shown)))))
+		}
+	}
+	return rp
+}
+
+// effect renders champions whose skills apply an effect.
+func (rd renderer) effect(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	cs := items(decode(os[0].Result), "champions", "results")
+	if len(cs) == 0 {
+		return reply{lead: rd.l.t(mFindNone)}
+	}
+	eff := strings.ReplaceAll(argString(os[0].Arguments, "effect"), "_", " ")
+	rp := reply{lead: rd.l.t(mEffectLead, eff, rd.l.and(boldAll(rd.displayAll(cs, 3))))}
+	for i, c := range cs {
+		if i == 5 {
+			break
+		}
+		rp.facts = append(rp.facts, bold(rd.display(c))+" ("+rd.attrs(c.obj)+")")
+	}
+	return rp
+}
+
+// docs renders RAG passages: the best passage first, sections matching
+// prefer ahead of the others.
+func (rd renderer) docs(os []tool.Outcome, lead string, prefer ...string) reply {
+	var ps []passage
+	for _, o := range os {
+		if !o.Result.OK() {
+			continue
+		}
+		ps = append(ps, passages(decode(o.Result))...)
+	}
+	if len(ps) == 0 {
+		if len(os) > 0 && !os[0].Result.OK() {
+			return rd.failed(os[0])
+		}
+		return reply{lead: rd.l.t(mNothingFound)}
+	}
+	var ordered []passage
+	for _, want := range prefer {
+		for _, p := range ps {
+			if strings.Contains(strings.ToLower(p.section), want) && !containsPassage(ordered, p) {
+				ordered = append(ordered, p)
+			}
+		}
+	}
+	for _, p := range ps {
+		if !containsPassage(ordered, p) {
+			ordered = append(ordered, p)
+		}
+	}
+	rp := reply{lead: lead}
+	for i, p := range ordered {
+		if i == 2 {
+			break
+		}
+		rp.facts = append(rp.facts, plainBlocks(p.text)...)
+	}
+	return rp
+}
+
+func containsPassage(ps []passage, p passage) bool {
+	for _, q := range ps {
+		if q.doc == p.doc && q.section == p.section && q.text == p.text {
+			return true
+		}
+	}
+	return false
+}
+
+// details renders one details result (champion, boss, faction, dungeon,
+// gear set).
+func (rd renderer) details(o tool.Outcome) reply {
+	if !o.Result.OK() {
+		return rd.failed(o)
+	}
+	m := entityOf(decode(o.Result))
+	if m == nil {
+		return reply{}
+	}
+	it := itemOf(m)
+	name := rd.display(it)
+	l := rd.l
+	var rp reply
+	switch toolKinds[o.Name] {
+	case KindChampion:
+		faction := scalar(m["faction"])
+		if f := obj(m, "faction"); f != nil {
+			faction = rd.display(itemOf(f))
+		}
+		rp.lead = l.t(mDetailsChampion, name, l.word(scalar(m["rarity"])), l.word(scalar(m["affinity"])), l.word(scalar(m["role"])), faction)
+		if s := rd.stats(obj(m, "stats")); s != "" {
+			rp.facts = append(rp.facts, l.t(mStats, s))
+		}
+		for i, s := range items(m, "skills") {
+			if i == 4 {
+				break
+			}
+			rp.facts = append(rp.facts, rd.skillLine(s))
+		}
+		if bs := namedList(m, "recommended_against"); len(bs) > 0 {
+			rp.facts = append(rp.facts, l.t(mStrongAgainst, strings.Join(rd.displayAll(bs, 5), ", ")))
+		}
+	case KindBoss:
+		rp.lead = l.t(mDetailsBoss, name, l.word(scalar(m["difficulty"])), l.word(scalar(m["affinity"])), l.num(scalar(m["hp"])))
+		if d := obj(m, "dungeon"); d != nil {
+			rp.facts = append(rp.facts, l.t(mBossDungeon, rd.display(itemOf(d))))
+		}
+		if ws := stringList(m["weaknesses"]); len(ws) > 0 {
+			rp.facts = append(rp.facts, l.t(mWeaknesses, strings.Join(ws, ", ")))
+		}
+		if ws := stringList(m["immunities"]); len(ws) > 0 {
+			rp.facts = append(rp.facts, l.t(mImmunities, strings.Join(ws, ", ")))
+		}
+		var phases []string
+		for _, ph := range items(m, "phases") {
+			phases = append(phases, ph.name)
+		}
+		if len(phases) > 0 {
+			rp.facts = append(rp.facts, l.t(mPhases, strings.Join(phases, ", ")))
+		}
+		if cs := rankOrder(namedList(m, "recommended_counters")); len(cs) > 0 {
+			rp.facts = append(rp.facts, l.t(mCountersLead, bold(name), l.and(rd.displayAll(cs, 3))))
+		}
+	case KindFaction:
+		rp.lead = l.t(mDetailsFaction, name, scalar(m["homeland"]))
+		if d := scalar(m["description"]); d != "" && l.loc == "en" {
+			rp.lead += " " + d
+		}
+		for _, k := range []string{"champions", "members"} {
+			if cs := namedList(m, k); len(cs) > 0 {
+				rp.facts = append(rp.facts, l.t(mMembers, strings.Join(rd.displayAll(cs, 8), ", ")))
+				break
+			}
+		}
+	case KindDungeon:
+		return rd.dungeon([]tool.Outcome{o}, false)
+	case KindGearSet:
+		rp.lead = l.t(mDetailsGearSet, name, l.num(scalar(m["pieces"])), scalar(m["stat_bonus"]))
+		if b := scalar(m["best_for"]); b != "" {
+			rp.facts = append(rp.facts, l.t(mBestFor, l.word(b)))
+		}
+		if where := namedList(m, "dropped_in"); len(where) > 0 {
+			rp.facts = append(rp.facts, l.t(mFarmLead, bold(name), l.and(rd.displayAll(where, 4))))
+		}
+	default:
+		rp.lead = bold(name)
+	}
+	return rp
 }

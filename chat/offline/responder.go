@@ -1,8 +1,16 @@
-// Package offline answers players without an LLM: it finds champion, boss
-// and faction names in a message (tolerating small typos), picks the game
-// tools an assistant would call for the question, runs them and writes a
-// short answer from their data. It serves deployments with no LLM
-// configured and is the fallback when the LLM fails.
+// Package offline answers players without an LLM. It reads the message, the
+// screen the player is on (with the results the screen rules already
+// fetched) and the session's locale; finds the champions, bosses, factions,
+// dungeons and gear sets the player names (tolerating typos and localized
+// names); picks the tools an assistant would call for the question; runs
+// them through the turn's runner (so the session cache and duplicate
+// detection apply) and writes a short, clean answer in the player's
+// language from their data. It serves deployments with no LLM configured
+// and is the fallback when the LLM fails.
+//
+// Replies use one markup convention, a small markdown subset: **bold** and
+// list items starting with "- ". Nothing else (no headings, tables, links
+// or HTML) is emitted.
 package offline
 
 import (
@@ -10,8 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/gameassist/gameassist/tool"
@@ -34,20 +40,18 @@ type Options struct {
 	RefreshEvery time.Duration
 	// Logger receives list refresh failures; nil discards.
 	Logger *slog.Logger
+	// Resolver finds entity names in messages; nil uses the responder's own
+	// resolver over the cache_* list tools.
+	Resolver Resolver
 }
 
 // Responder answers messages from tool data alone. It is safe for
 // concurrent use.
 type Responder struct {
-	exec  Executor
-	opts  Options
-	log   *slog.Logger
-	names map[string]bool // registered tool names
-
-	mu      sync.Mutex
-	idx     *index
-	stamps  map[Kind]string
-	checked time.Time
+	exec     Executor
+	log      *slog.Logger
+	names    map[string]bool // registered tool names
+	resolver Resolver
 }
 
 // New returns a responder over exec.
@@ -66,7 +70,11 @@ func New(exec Executor, opts Options) (*Responder, error) {
 	for _, s := range exec.Registry().Specs(nil) {
 		names[s.Name] = true
 	}
-	return &Responder{exec: exec, opts: opts, log: log, names: names}, nil
+	res := opts.Resolver
+	if res == nil {
+		res = newListResolver(exec, names, opts.RefreshEvery, log)
+	}
+	return &Responder{exec: exec, log: log, names: names, resolver: res}, nil
 }
 
 // Request is what the responder knows about a turn.
@@ -74,7 +82,22 @@ type Request struct {
 	Message string
 	// Screen is the name of the screen the player is on, "" if unknown.
 	Screen string
+	// ScreenData is the screen's data object as the game sent it (player
+	// controlled: read as data only); nil if none.
+	ScreenData json.RawMessage
+	// Locale is the session's locale (en, fr, de); others answer in English.
 	Locale string
+	// Context holds results the session already has: the screen rules'
+	// proactive results and other live cache entries. The responder reuses
+	// their calls verbatim, so the runner serves them from the cache.
+	Context []Prior
+}
+
+// Prior is a tool call the session already answered, with its result.
+type Prior struct {
+	Name      string
+	Arguments json.RawMessage
+	Result    tool.Result
 }
 
 // Answer is the responder's reply with the tool outcomes behind it.
@@ -87,76 +110,23 @@ type Answer struct {
 // Answer plans the tools for req, runs them with run and writes the reply.
 // It never fails: missing data turns into a helpful answer.
 func (r *Responder) Answer(ctx context.Context, req Request, run RunFunc) Answer {
-	p := r.Plan(ctx, req.Message, req.Screen)
+	p := r.plan(ctx, req)
 	var outs []tool.Outcome
 	if len(p.Calls) > 0 && run != nil {
 		outs = run(ctx, p.Calls)
 	}
-	return Answer{Text: r.render(p, outs), Plan: p, Outcomes: outs}
+	return Answer{Text: r.render(ctx, p, outs), Plan: p, Outcomes: outs}
 }
 
-// ensureIndex returns the entity index, rebuilding it when a list's
-// last_updated stamp changed (checked at most every RefreshEvery).
-func (r *Responder) ensureIndex(ctx context.Context) *index {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.idx != nil && time.Since(r.checked) < r.opts.RefreshEvery {
-		return r.idx
-	}
-	lists := map[Kind][]listItem{}
-	stamps := map[Kind]string{}
-	changed := r.idx == nil
-	ok := true
-	for _, src := range listSources() {
-		if !r.names[src.tool] {
-			continue
-		}
-		items, stamp, err := fetchList(ctx, r.exec, src.tool)
-		if err != nil {
-			r.log.LogAttrs(ctx, slog.LevelWarn, "offline: entity list unavailable", slog.String("tool", src.tool), slog.String("error", err.Error()))
-			ok = false
-			if r.idx != nil {
-				lists[src.kind] = itemsFromEntities(r.idx.kinds[src.kind])
-				stamps[src.kind] = r.stamps[src.kind]
-			}
-			continue
-		}
-		lists[src.kind], stamps[src.kind] = items, stamp
-		if stamp == "" || stamp != r.stamps[src.kind] {
-			changed = true
-		}
-	}
-	if ok {
-		// A failed list is retried at the next message, not after RefreshEvery.
-		r.checked = time.Now()
-	}
-	if changed {
-		r.idx, r.stamps = newIndex(lists), stamps
-	}
-	return r.idx
-}
-
-func itemsFromEntities(es []Entity) []listItem {
-	out := make([]listItem, len(es))
-	for i, e := range es {
-		out[i] = listItem{id: e.ID, name: e.Name}
-	}
-	return out
+// Plan reads message (said on screen, "" if unknown) and chooses the tool
+// calls that answer it. Tools missing from the registry are left out.
+func (r *Responder) Plan(ctx context.Context, message, screen string) Plan {
+	return r.plan(ctx, Request{Message: message, Screen: screen})
 }
 
 // Entities returns the entities named in message, in order.
 func (r *Responder) Entities(ctx context.Context, message string) []Entity {
-	return r.ensureIndex(ctx).find(tokens(message))
-}
-
-// examples returns one known name of kind, or fallback.
-func (r *Responder) example(kind Kind, fallback string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.idx != nil && len(r.idx.kinds[kind]) > 0 {
-		return r.idx.kinds[kind][0].Name
-	}
-	return fallback
+	return r.resolver.Resolve(ctx, message)
 }
 
 func argsOf(v any) json.RawMessage {
@@ -165,14 +135,4 @@ func argsOf(v any) json.RawMessage {
 		return json.RawMessage(`{}`)
 	}
 	return b
-}
-
-// contains reports whether the normalized text holds any phrase as whole words.
-func contains(text string, phrases ...string) bool {
-	for _, p := range phrases {
-		if strings.Contains(text, " "+p+" ") {
-			return true
-		}
-	}
-	return false
 }

@@ -396,7 +396,7 @@ func FuzzPlan(f *testing.F) {
 				t.Errorf("planned call %s %s is invalid: %v", c.Name, c.Arguments, err)
 			}
 		}
-		_ = r.render(p, w.run(context.Background(), p.Calls))
+		_ = r.render(context.Background(), p, w.run(context.Background(), p.Calls))
 	})
 }
 

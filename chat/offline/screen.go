@@ -1,0 +1,142 @@
+package offline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// screenCtx is what the player's screen shows: its entities, from the
+// results the screen rules already fetched and from ids in the screen data.
+type screenCtx struct {
+	ents []Entity // primary kinds first (boss, dungeon, gear set, champion, faction)
+	pos  map[string]int
+}
+
+// kindRank orders the screen's entities: the one a screen is about first.
+var kindRank = map[Kind]int{KindBoss: 0, KindDungeon: 1, KindGearSet: 2, KindChampion: 3, KindFaction: 4}
+
+// toolKinds maps data tools to the kind of entity their results describe.
+var toolKinds = map[string]Kind{
+	toolChampion: KindChampion, toolCharacterByID: KindChampion, toolSkills: KindChampion, toolGear: KindChampion,
+	toolBoss: KindBoss, toolCounters: KindBoss, toolFaction: KindFaction, toolDungeon: KindDungeon, toolGearSet: KindGearSet,
+}
+
+func (r *Responder) screenContext(ctx context.Context, req Request) screenCtx {
+	sc := screenCtx{pos: map[string]int{}}
+	seen := map[string]bool{}
+	raw := req.ScreenData
+	add := func(e Entity) {
+		if e.ID == "" || seen[e.ID] {
+			return
+		}
+		seen[e.ID] = true
+		p := -1
+		if len(raw) > 0 {
+			p = bytes.Index(raw, []byte(e.ID))
+		}
+		sc.pos[e.ID] = p
+		sc.ents = append(sc.ents, e)
+	}
+	for _, pr := range req.Context {
+		if !pr.Result.OK() {
+			continue
+		}
+		if _, ok := toolKinds[pr.Name]; !ok {
+			continue
+		}
+		if e, ok := priorEntity(pr); ok {
+			if full, ok := r.resolver.ByID(ctx, e.ID); ok {
+				e = full
+			}
+			add(e)
+		}
+	}
+	for _, id := range screenIDs(raw) {
+		if e, ok := r.resolver.ByID(ctx, id); ok {
+			add(e)
+		}
+	}
+	sort.SliceStable(sc.ents, func(i, j int) bool {
+		a, b := sc.ents[i], sc.ents[j]
+		if kindRank[a.Kind] != kindRank[b.Kind] {
+			return kindRank[a.Kind] < kindRank[b.Kind]
+		}
+		return sc.pos[a.ID] < sc.pos[b.ID]
+	})
+	return sc
+}
+
+func (sc screenCtx) first(kind Kind) (Entity, bool) {
+	for _, e := range sc.ents {
+		if e.Kind == kind {
+			return e, true
+		}
+	}
+	return Entity{}, false
+}
+
+func (sc screenCtx) primary() *Entity {
+	if len(sc.ents) == 0 {
+		return nil
+	}
+	return &sc.ents[0]
+}
+
+// team returns the champions on the screen, in screen order.
+func (sc screenCtx) team() []Entity {
+	return ofKind(sc.ents, KindChampion)
+}
+
+// screenIDs lists the whole numbers and numeric strings in screen data, in
+// document order, at most 64 of them: candidate entity ids.
+func screenIDs(raw json.RawMessage) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out []string
+	for len(out) < 64 {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var s string
+		switch v := t.(type) {
+		case json.Number:
+			s = v.String()
+		case string:
+			s = v
+		default:
+			continue
+		}
+		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil && n > 0 {
+			out = append(out, strconv.FormatInt(n, 10))
+		}
+	}
+	return out
+}
+
+// priorEntity reads the entity a details or counters result describes.
+func priorEntity(pr Prior) (Entity, bool) {
+	v := decode(pr.Result)
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Entity{}, false
+	}
+	kind := toolKinds[pr.Name]
+	if pr.Name == toolCounters {
+		if b, ok := m["boss"].(map[string]any); ok {
+			m = b
+		}
+	}
+	id, name := scalar(m["id"]), scalar(m["name"])
+	if id == "" || name == "" {
+		return Entity{}, false
+	}
+	return Entity{Kind: kind, ID: id, Name: name}, true
+}

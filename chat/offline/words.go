@@ -1,0 +1,232 @@
+package offline
+
+import "strings"
+
+// The phrases below are matched as whole words against the message after
+// lower-casing, accent folding and apostrophe removal ("qu'est-ce" is
+// "quest ce", "Fähigkeiten" is "fahigkeiten"). Each list holds the English,
+// French and German phrasings of one intent.
+var (
+	wordsGreeting = phrases(`hi|hello|hey|yo|greetings|good morning|good evening|thanks|thank you|what can you do|who are you|help|
+		bonjour|salut|coucou|bonsoir|merci|que peux tu faire|qui es tu|aide|
+		hallo|moin|servus|guten tag|danke|was kannst du|wer bist du|hilfe`)
+	wordsDeictic = phrases(`this|this one|here|these|that one|current|my|
+		ce|cet|cette|ces|ici|celui ci|celle ci|mon|ma|mes|
+		dieser|diese|dieses|diesen|diesem|hier|mein|meine|meinem|meinen`)
+	wordsTeam = phrases(`my team|my champions|my squad|mon equipe|mes champions|mein team|meine champions|meine truppe`)
+	wordsLore = phrases(`lore|story|backstory|history|legend|origin|origins|background|biography|
+		histoire|legende|origine|origines|passe|recit|
+		geschichte|hintergrund|herkunft|vorgeschichte|legende`)
+	wordsSkills = phrases(`skill|skills|ability|abilities|kit|moves|spells|cooldown|cooldowns|
+		competence|competences|capacite|capacites|sort|sorts|
+		fahigkeit|fahigkeiten|faehigkeit|faehigkeiten|skills`)
+	wordsCompare = phrases(`vs|versus|compare|comparison|better|difference|stronger|or|
+		comparer|compare|comparaison|mieux|ou|
+		vergleich|vergleiche|vergleichen|besser|oder`)
+	wordsCounters = phrases(`counter|counters|countering|who should i bring|bring|use against|good against|best against|
+		beat|beats|kill|defeat|strong against|who should|who do i|team for|champions for|weak|weakness|weaknesses|
+		contrer|contre|qui amener|amener|emmener|battre|vaincre|bon contre|efficace contre|
+		konter|kontern|gegen|mitnehmen|besiegen|schlagen|gut gegen|stark gegen`)
+	wordsHowTo = phrases(`how do i beat|how to beat|how do i kill|how to kill|how do i defeat|how to defeat|how can i beat|
+		strategy|strategy for|tips for|guide|how do i win|
+		comment battre|comment vaincre|comment tuer|strategie|astuces|conseils|
+		wie besiege ich|wie besiegt man|wie schlage ich|wie schlagt man|strategie|tipps|wie gewinne ich`)
+	wordsGear = phrases(`gear|set|sets|artifact|artifacts|equip|equipment|build|wear|armor|armour|
+		equipement|ensemble|ensembles|panoplie|armure|
+		ausrustung|ausruestung|set|sets|rustung`)
+	wordsMastery = phrases(`mastery|masteries|maitrise|maitrises|meisterschaft|meisterschaften`)
+	wordsFarm    = phrases(`farm|farming|where can i get|where do i get|where to get|where does|drop|drops|dropped|obtain|
+		farmer|ou obtenir|ou trouver|obtenir|ou farmer|tombe|
+		farmen|wo bekomme|wo finde|droppt|bekommen|erhalten`)
+	wordsCost = phrases(`energy|cost|costs|price|stamina|how much|reward|rewards|loot|stages|
+		energie|cout|coute|combien|recompense|recompenses|butin|
+		energie|kostet|kosten|belohnung|belohnungen|beute|stufen`)
+	wordsPatch = phrases(`patch|patch notes|update|changelog|nerf|nerfed|buffed|what changed|latest changes|
+		mise a jour|notes de patch|changements|
+		aktualisierung|anderungen|aenderungen|patchnotes`)
+	wordsScreen = phrases(`this screen|this page|this menu|this window|this tab|how do i use|how does this work|how to use|
+		what can i do here|what am i looking at|what is this|whats this|where am i|use this|
+		cet ecran|cette page|ce menu|que faire ici|comment utiliser|ou suis je|
+		dieser bildschirm|diesen bildschirm|diese seite|dieses menu|was kann ich hier|wie benutze ich|wo bin ich`)
+	wordsSuperlative = phrases(`fastest|quickest|slowest|highest|strongest|tankiest|most|top|best|biggest|hardest hitting|
+		plus rapide|plus rapides|le plus|la plus|les plus|meilleur|meilleurs|meilleure|meilleures|
+		schnellste|schnellsten|hochste|hochsten|starkste|starksten|beste|besten|meiste|meisten`)
+	wordsList    = phrases(`which|who|list|show me|all|champions|heroes|quels|quelles|lesquels|liste|welche|wer|liste|alle`)
+	wordsEffectQ = phrases(`who can|which champions|champions that|champions with|who has|who applies|who gives|
+		qui peut|quels champions|champions avec|welche champions|wer kann|champions mit`)
+	// wordsGame are words only a question about the game would use; a
+	// message with none of them and no entity is off-topic.
+	wordsGame = phrases(`champion|champions|hero|heroes|boss|bosses|dungeon|dungeons|raid|raids|faction|factions|gear|set|sets|
+		skill|skills|stat|stats|speed|spd|atk|attack|def|defense|defence|hp|health|res|resistance|acc|accuracy|crit|critical|
+		level|rank|ascend|debuff|debuffs|buff|buffs|heal|healer|healing|turn meter|affinity|affinities|void|magic|spirit|force|
+		team|campaign|arena|gem|gems|scroll|scrolls|roster|quest|quests|stun|poison|burn|provoke|shield|revive|cooldown|
+		leader|aura|extra turn|energy|refill|legendary|epic|rare|uncommon|common|mastery|masteries|support|tank|damage|
+		counter|counters|farm|drop|patch|summon|shard|shards|upgrade|game|play|stage|stages|chapter|tier|
+		equipe|competence|competences|degats|soin|vitesse|donjon|donjons|energie|jeu|niveau|rang|gemmes|maitrise|
+		mannschaft|schaden|heilung|geschwindigkeit|verlies|verliese|spiel|stufe|edelsteine|meisterschaft|ausrustung|
+		fahigkeit|fahigkeiten|faehigkeiten`)
+)
+
+// phrases splits a "|"-separated list into normalized phrases.
+func phrases(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, "|") {
+		toks := tokens(p)
+		if len(toks) > 0 {
+			out = append(out, strings.Join(toks, " "))
+		}
+	}
+	return out
+}
+
+// has reports whether the normalized text (" "-padded) holds any phrase as
+// whole words.
+func has(text string, ps []string) bool {
+	for _, p := range ps {
+		if strings.Contains(text, " "+p+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// statWords maps words naming a stat to gcs_find_champions' sort key.
+var statWords = []struct {
+	key   string
+	words []string
+}{
+	{"spd", phrases(`fastest|quickest|speed|spd|fast|rapide|rapides|vitesse|schnell|schnellste|schnellsten|geschwindigkeit`)},
+	{"atk", phrases(`atk|attack stat|highest attack|most attack|hardest hitting|strongest attack|attaque|angriff|angriffs`)},
+	{"hp", phrases(`hp|health|tankiest|most hp|pv|points de vie|lebenspunkte|lp`)},
+	{"def", phrases(`def|defense stat|highest defense|most defense|highest def|defence stat|tankiest defense|verteidigung`)},
+	{"res", phrases(`res|resistance|resist|widerstand`)},
+	{"acc", phrases(`acc|accuracy|precision|genauigkeit`)},
+	{"c_rate", phrases(`crit rate|critical rate|c rate|taux critique|kritrate`)},
+	{"c_dmg", phrases(`crit damage|critical damage|c dmg|degats critiques|kritschaden`)},
+}
+
+var affinityWords = []struct {
+	value string
+	words []string
+}{
+	{"Magic", phrases(`magic|magie|magique|magisch`)},
+	{"Force", phrases(`force|kraft`)},
+	{"Spirit", phrases(`spirit|esprit|geist`)},
+	{"Void", phrases(`void|neant|vide|leere`)},
+}
+
+var roleWords = []struct {
+	value string
+	words []string
+}{
+	{"Support", phrases(`support|supports|healer|healers|soutien|soigneur|soigneurs|unterstutzer|unterstutzung|heiler`)},
+	{"Attack", phrases(`attacker|attackers|dps|damage dealer|damage dealers|nuker|nukers|attaquant|attaquants|angreifer`)},
+	{"Defense", phrases(`tank|tanks|defender|defenders|defense champion|defense champions|defenseur|defenseurs|verteidiger`)},
+	{"HP", phrases(`hp champion|hp champions|hp role|role hp|champions hp|lp champion`)},
+}
+
+var rarityWords = []struct {
+	value string
+	words []string
+}{
+	{"Legendary", phrases(`legendary|legendaries|legendaire|legendaires|legendar|legendare|legendaren`)},
+	{"Epic", phrases(`epic|epics|epique|epiques|episch|epische|epischen`)},
+	{"Rare", phrases(`rare|rares|selten|seltene|seltenen`)},
+	{"Uncommon", phrases(`uncommon|peu commun|peu communs|ungewohnlich|ungewohnliche`)},
+	{"Common", phrases(`common|commun|communs|gewohnlich|gewohnliche`)},
+}
+
+// effectWords maps phrasings of a skill effect to its key.
+var effectWords = []struct {
+	key   string
+	words []string
+}{
+	{"decrease_def", phrases(`decrease def|decrease defense|defense down|def down|lower defense|reduce defense|baisse de defense|verteidigung senken`)},
+	{"decrease_atk", phrases(`decrease atk|decrease attack|attack down|baisse d attaque|angriff senken`)},
+	{"decrease_spd", phrases(`decrease spd|decrease speed|slow|slows|ralentir|verlangsamen`)},
+	{"stun", phrases(`stun|stuns|etourdir|etourdissement|betauben`)},
+	{"heal", phrases(`heal|heals|healing|soigne|soigner|soin|heilen|heilung`)},
+	{"poison", phrases(`poison|poisons|vergiften|gift`)},
+	{"burn", phrases(`burn|hp burn|brulure|verbrennung`)},
+	{"freeze", phrases(`freeze|geler|einfrieren`)},
+	{"provoke", phrases(`provoke|taunt|provoquer|provozieren`)},
+	{"shield", phrases(`shield|shields|bouclier|schild`)},
+	{"revive", phrases(`revive|revives|ressusciter|wiederbeleben`)},
+	{"cleanse", phrases(`cleanse|cleanses|purifier|reinigen`)},
+	{"block_buffs", phrases(`block buffs|bloquer les buffs|buffs blockieren`)},
+	{"weaken", phrases(`weaken|affaiblir|schwachen`)},
+	{"extra_turn", phrases(`extra turn|tour supplementaire|extrazug`)},
+	{"increase_atk", phrases(`increase atk|increase attack|attack up|augmentation d attaque`)},
+	{"increase_spd", phrases(`increase spd|increase speed|speed up|speed buff|augmentation de vitesse`)},
+	{"turn_meter_reduce", phrases(`turn meter reduce|reduce turn meter|reduction de jauge`)},
+}
+
+func effectOf(text string) string {
+	for _, e := range effectWords {
+		if has(text, e.words) {
+			return e.key
+		}
+	}
+	return ""
+}
+
+func roleOf(text string) string {
+	for _, r := range roleWords {
+		if has(text, r.words) {
+			return r.value
+		}
+	}
+	return ""
+}
+
+// isFind reports a filter or superlative question over champions: a
+// superlative, or a list question naming an affinity, role or rarity.
+func isFind(text string) bool {
+	filters := roleOf(text) != ""
+	for _, a := range affinityWords {
+		filters = filters || has(text, a.words)
+	}
+	for _, r := range rarityWords {
+		filters = filters || has(text, r.words)
+	}
+	stat := false
+	for _, s := range statWords {
+		stat = stat || has(text, s.words)
+	}
+	sup := has(text, wordsSuperlative)
+	return (sup && (stat || filters)) || (filters && has(text, wordsList))
+}
+
+// findFilters builds gcs_find_champions arguments from the message.
+func findFilters(text string, factions []Entity) map[string]any {
+	args := map[string]any{"limit": 5}
+	for _, a := range affinityWords {
+		if has(text, a.words) {
+			args["affinity"] = a.value
+			break
+		}
+	}
+	if r := roleOf(text); r != "" {
+		args["role"] = r
+	}
+	for _, r := range rarityWords {
+		if has(text, r.words) {
+			args["rarity"] = r.value
+			break
+		}
+	}
+	if len(factions) > 0 {
+		args["faction"] = factions[0].Name
+	}
+	for _, s := range statWords {
+		if has(text, s.words) {
+			args["sort_by"] = s.key
+			break
+		}
+	}
+	if _, ok := args["sort_by"]; !ok && has(text, wordsSuperlative) {
+		// "best" with no stat: the rarest first, the tool's default.
+		args["sort_by"] = "rarity"
+	}
+	return args
+}

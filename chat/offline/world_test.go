@@ -1,0 +1,136 @@
+package offline_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"testing"
+
+	"github.com/gameassist/gameassist/chat/offline"
+	"github.com/gameassist/gameassist/data"
+	"github.com/gameassist/gameassist/gcsdb"
+	"github.com/gameassist/gameassist/gcsdb/gcsdbtest"
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+	toolscache "github.com/gameassist/gameassist/tools_cache"
+	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
+	toolsrag "github.com/gameassist/gameassist/tools_rag"
+)
+
+// sampleWorld is the sample game served by the real tools: SQLite built
+// from data.Sample(), the cache snapshot, the GCS tools, the embedded RAG
+// index over content/ and the default screen rules.
+type sampleWorld struct {
+	exec  *tool.Executor
+	rules *screens.Engine
+	resp  *offline.Responder
+}
+
+func newSampleWorld(tb testing.TB) *sampleWorld {
+	tb.Helper()
+	ctx := context.Background()
+	log := slog.New(slog.DiscardHandler)
+	g, err := data.Sample()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db := gcsdbtest.Open(tb, g)
+	snap, err := toolscache.NewSnapshot(ctx, db, log)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	gcs, err := toolsgcs.New(db, log)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ret, _, err := toolsrag.OpenEmbedded(ctx, "../../content", log, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rag, err := toolsrag.NewTools(ret, log, toolsrag.ToolsOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	reg := tool.NewRegistry()
+	if err := reg.Register(append(append(snap.Tools(), gcs...), rag...)...); err != nil {
+		tb.Fatal(err)
+	}
+	exec, err := tool.NewExecutor(reg, tool.ExecutorOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	names, err := gcsdb.NewNames(db)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rules, err := screens.NewEngine("", reg, names, log)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	resp, err := offline.New(exec, offline.Options{Logger: log})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &sampleWorld{exec: exec, rules: rules, resp: resp}
+}
+
+// turn is one answered question with where each tool result came from.
+type turn struct {
+	answer offline.Answer
+}
+
+// ask answers msg as the chat turn does: a screen's rules run first
+// (proactive), then the responder's calls are served from those results
+// when they are the same call (source cache) or run (source executed).
+func (w *sampleWorld) ask(tb testing.TB, locale string, sc *screens.Screen, msg string) offline.Answer {
+	tb.Helper()
+	ctx := context.Background()
+	req := offline.Request{Message: msg, Locale: locale}
+	cached := map[string]tool.Result{}
+	if sc != nil {
+		req.Screen, req.ScreenData = sc.Name, sc.Data
+		plan, err := w.rules.Plan(ctx, *sc, locale)
+		if err != nil {
+			tb.Fatalf("screen %s: %v", sc.Name, err)
+		}
+		for _, pc := range plan.Calls {
+			if pc.Skipped != "" {
+				continue
+			}
+			res := w.exec.Execute(ctx, pc.Call)
+			key, err := memory.CacheKey(pc.Name, pc.Arguments)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			cached[key] = res
+			req.Context = append(req.Context, offline.Prior{Name: pc.Name, Arguments: pc.Arguments, Result: res})
+		}
+	}
+	run := func(ctx context.Context, calls []tool.Call) []tool.Outcome {
+		outs := make([]tool.Outcome, len(calls))
+		for i, c := range calls {
+			key, err := memory.CacheKey(c.Name, c.Arguments)
+			if err != nil {
+				tb.Fatalf("call %s: arguments %s: %v", c.Name, c.Arguments, err)
+			}
+			if res, ok := cached[key]; ok {
+				outs[i] = tool.Outcome{Name: c.Name, Arguments: c.Arguments, Source: tool.SourceCache, Status: res.Status, Result: res}
+				continue
+			}
+			res := w.exec.Execute(ctx, c)
+			outs[i] = tool.Outcome{Name: c.Name, Arguments: c.Arguments, Source: tool.SourceExecuted, Status: res.Status, Result: res}
+		}
+		return outs
+	}
+	return w.resp.Answer(ctx, req, run)
+}
+
+func screenOf(tb testing.TB, name string, data map[string]any) *screens.Screen {
+	tb.Helper()
+	raw, err := json.Marshal(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &screens.Screen{Name: name, Data: raw}
+}
