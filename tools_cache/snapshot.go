@@ -72,6 +72,8 @@ type DungeonEntry struct {
 	Kind   string `json:"kind"`
 	Stages int    `json:"stages"`
 	Boss   string `json:"boss,omitempty"`
+	// Names holds the display names that differ from Name, by locale.
+	Names map[string]string `json:"names,omitempty"`
 
 	search []string
 }
@@ -83,6 +85,8 @@ type GearSetEntry struct {
 	Pieces    int    `json:"pieces"`
 	StatBonus string `json:"stat_bonus"`
 	BestFor   string `json:"best_for"`
+	// Names holds the display names that differ from Name, by locale.
+	Names map[string]string `json:"names,omitempty"`
 
 	search []string
 }
@@ -230,11 +234,11 @@ func load(ctx context.Context, game *gcsdb.Game) (*data, error) {
 	}
 	for _, r := range l.Dungeons {
 		d.dungeons = append(d.dungeons, DungeonEntry{ID: r.ID, Name: r.Name, Kind: r.Kind, Stages: r.Stages, Boss: r.Boss,
-			search: searchNames(r.Name, d.names[r.ID])})
+			Names: otherNames(r.Name, d.names[r.ID]), search: searchNames(r.Name, d.names[r.ID])})
 	}
 	for _, r := range l.GearSets {
 		d.gearSets = append(d.gearSets, GearSetEntry{ID: r.ID, Name: r.Name, Pieces: r.Pieces, StatBonus: r.StatBonus,
-			BestFor: r.BestFor, search: searchNames(r.Name, d.names[r.ID])})
+			BestFor: r.BestFor, Names: otherNames(r.Name, d.names[r.ID]), search: searchNames(r.Name, d.names[r.ID])})
 	}
 	fcands := make([]resolve.Candidate, len(d.factions))
 	for i, f := range d.factions {

@@ -262,4 +262,3 @@ func foldAccents(s string) string {
 	}
 	return b.String()
 }
-

@@ -293,7 +293,7 @@ ceux cette celui quel quelle quels quelles comment combien pourquoi histoire con
 meilleurs equipement champion donjon faction energie battre vaincre ecran quoi ou est sont dans pour avec
 dieser diese dieses welche welcher welches warum gegen beste besten bester ausruestung ausrustung verlies
 geschichte energie kostet kosten schlagen besiegen bildschirm champion wer wie was wo hier bitte danke
-hallo bonjour merci salut`) {
+hallo bonjour merci salut void magic spirit force leere geist kraft magie neant esprit vide`) {
 		m[w] = struct{}{}
 	}
 	return m

@@ -153,7 +153,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	case len(champs) == 0 && has(text, wordsEffectQ) && effectOf(text) != "":
 		p.Intent = IntentEffect
 		c.add(toolByEffect, map[string]any{"effect": effectOf(text), "limit": 10})
-	case len(champs) == 0 && isFind(text):
+	case len(champs) == 0 && len(bosses) == 0 && isFind(text):
 		p.Intent = IntentFind
 		p.Filters = findFilters(text, factions)
 		c.add(toolFind, p.Filters)

@@ -575,7 +575,7 @@ func (rd renderer) farm(os []tool.Outcome) reply {
 	if len(where) == 0 {
 		return reply{lead: rd.l.t(mFarmNone, set)}
 	}
-	rp := reply{lead: rd.l.t(mFarmLead, set, rd.l.and(boldAll(rd.displayAll(where, 5))))}
+	rp := reply{lead: rd.l.t(mFarmLead, set, rd.l.and(boldAll(rd.displayAll(where, 8))))}
 	if b := scalar(m["stat_bonus"]); b != "" {
 		rp.facts = append(rp.facts, b)
 	}
@@ -822,7 +822,7 @@ func (rd renderer) details(o tool.Outcome) reply {
 			rp.facts = append(rp.facts, l.t(mBestFor, l.word(b)))
 		}
 		if where := namedList(m, "dropped_in"); len(where) > 0 {
-			rp.facts = append(rp.facts, l.t(mFarmLead, bold(name), l.and(rd.displayAll(where, 4))))
+			rp.facts = append(rp.facts, l.t(mFarmLead, name, l.and(rd.displayAll(where, 8))))
 		}
 	default:
 		rp.lead = bold(name)

@@ -24,9 +24,9 @@ var (
 		comparer|compare|comparaison|mieux|ou|
 		vergleich|vergleiche|vergleichen|besser|oder`)
 	wordsCounters = phrases(`counter|counters|countering|who should i bring|bring|use against|good against|best against|
-		beat|beats|kill|defeat|strong against|who should|who do i|team for|champions for|weak|weakness|weaknesses|
+		against|beat|beats|kill|defeat|strong against|who should|who do i|team for|champions for|weak|weakness|weaknesses|
 		contrer|contre|qui amener|amener|emmener|battre|vaincre|bon contre|efficace contre|
-		konter|kontern|gegen|mitnehmen|besiegen|schlagen|gut gegen|stark gegen`)
+		konter|kontern|kontert|kontere|gegen|mitnehmen|besiegen|schlagen|gut gegen|stark gegen`)
 	wordsHowTo = phrases(`how do i beat|how to beat|how do i kill|how to kill|how do i defeat|how to defeat|how can i beat|
 		strategy|strategy for|tips for|guide|how do i win|
 		comment battre|comment vaincre|comment tuer|strategie|astuces|conseils|

@@ -1,0 +1,183 @@
+package offline_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// scenario is an eval scenario in the format of DESIGN.md ("Eval scenarios").
+type scenario struct {
+	Name   string `yaml:"name"`
+	Locale string `yaml:"locale"`
+	Steps  []struct {
+		Screen *struct {
+			Name string         `yaml:"name"`
+			Data map[string]any `yaml:"data"`
+		} `yaml:"screen"`
+		Say    string `yaml:"say"`
+		Expect *struct {
+			Tools  []string `yaml:"tools"`
+			Facts  []string `yaml:"facts"`
+			Forbid []string `yaml:"forbid"`
+		} `yaml:"expect"`
+	} `yaml:"steps"`
+}
+
+// loadScenarios reads every YAML document of dir/*.yaml.
+func loadScenarios(tb testing.TB, dir string) []scenario {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no scenarios in %s: %v", dir, err)
+	}
+	var out []scenario
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(raw), yaml.Strict())
+		for {
+			var s scenario
+			if err := dec.Decode(&s); err != nil {
+				if err.Error() == "EOF" || strings.HasSuffix(err.Error(), "EOF") {
+					break
+				}
+				tb.Fatalf("%s: %v", f, err)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// fact reports whether text holds want: a substring, or /regex/flags.
+func fact(text, want string) (bool, error) {
+	if len(want) > 2 && strings.HasPrefix(want, "/") && strings.LastIndex(want, "/") > 0 {
+		i := strings.LastIndex(want, "/")
+		expr, flags := want[1:i], want[i+1:]
+		if strings.Contains(flags, "i") {
+			expr = "(?i)" + expr
+		}
+		if strings.Contains(flags, "m") || strings.HasPrefix(expr, "^") {
+			expr = "(?m)" + expr
+		}
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return false, err
+		}
+		return re.MatchString(text), nil
+	}
+	return strings.Contains(text, want), nil
+}
+
+// TestEvalSet answers every question of eval/offline over the real sample
+// game and requires at least 90% of them right: the expected tools called
+// (from the cache when the screen rules fetched them) and every fact in the
+// answer, no forbidden text.
+func TestEvalSet(t *testing.T) {
+	w := newSampleWorld(t)
+	scs := loadScenarios(t, "../../eval/offline")
+	if len(scs) < 200 {
+		t.Fatalf("%d scenarios, want at least 200", len(scs))
+	}
+	locales := map[string]int{}
+	withScreen, passed, total := 0, 0, 0
+	var fails []string
+	for _, s := range scs {
+		locales[s.Locale]++
+		var sc *screens.Screen
+		for _, st := range s.Steps {
+			if st.Screen != nil {
+				raw, err := json.Marshal(st.Screen.Data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sc = &screens.Screen{Name: st.Screen.Name, Data: raw}
+				withScreen++
+				continue
+			}
+			if st.Say == "" || st.Expect == nil {
+				t.Fatalf("%s: a step with neither screen nor say+expect", s.Name)
+			}
+			total++
+			a := w.ask(t, s.Locale, sc, st.Say)
+			var reasons []string
+			called := map[string]bool{}
+			for _, o := range a.Outcomes {
+				called[o.Name] = true
+				if sc != nil && o.Source == tool.SourceExecuted && screenRan(w, t, sc, o) {
+					reasons = append(reasons, o.Name+" ran again instead of coming from the cache")
+				}
+			}
+			for _, tn := range st.Expect.Tools {
+				if !called[tn] {
+					reasons = append(reasons, "tool "+tn+" not called")
+				}
+			}
+			for _, f := range st.Expect.Facts {
+				ok, err := fact(a.Text, f)
+				if err != nil {
+					t.Fatalf("%s: fact %q: %v", s.Name, f, err)
+				}
+				if !ok {
+					reasons = append(reasons, "missing "+f)
+				}
+			}
+			for _, f := range st.Expect.Forbid {
+				if ok, _ := fact(a.Text, f); ok {
+					reasons = append(reasons, "forbidden "+f)
+				}
+			}
+			if len(reasons) == 0 {
+				passed++
+			} else {
+				fails = append(fails, fmt.Sprintf("%s [%s] %q (%s): %s\n%s", s.Name, s.Locale, st.Say, a.Plan.Intent, strings.Join(reasons, "; "), a.Text))
+			}
+		}
+	}
+	for _, l := range []string{"en", "fr", "de"} {
+		if locales[l] == 0 {
+			t.Errorf("no %s scenarios", l)
+		}
+	}
+	if withScreen == 0 {
+		t.Error("no scenario with a screen")
+	}
+	rate := float64(passed) / float64(total)
+	sort.Strings(fails)
+	for _, f := range fails {
+		t.Log(f)
+	}
+	t.Logf("offline eval: %d/%d right (%.1f%%), %d with a screen", passed, total, 100*rate, withScreen)
+	if rate < 0.9 {
+		t.Errorf("offline eval: %.1f%% right, want at least 90%%", 100*rate)
+	}
+}
+
+// screenRan reports whether the screen's rules already ran o's call.
+func screenRan(w *sampleWorld, tb testing.TB, sc *screens.Screen, o tool.Outcome) bool {
+	tb.Helper()
+	plan, err := w.rules.Plan(tb.Context(), *sc, "en")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, pc := range plan.Calls {
+		if pc.Skipped == "" && pc.Name == o.Name && string(pc.Arguments) == string(o.Arguments) {
+			return true
+		}
+	}
+	return false
+}

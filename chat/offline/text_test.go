@@ -1,0 +1,61 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOSA(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b string
+		want int
+	}{
+		{"same", "kaelith", "kaelith", 0},
+		{"adjacent swap", "kaelith", "kaeltih", 1},
+		{"dropped letter", "kaelith", "kaelth", 1},
+		{"doubled letter", "kaelith", "kaellith", 1},
+		{"two edits", "kaelith", "kealtih", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := osa(tc.a, tc.b, 3); got != tc.want {
+				t.Errorf("osa(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCutSentences(t *testing.T) {
+	tests := []struct {
+		name      string
+		in        string
+		max, sent int
+		want      string
+	}{
+		{"fits", "One. Two.", 100, 3, "One. Two."},
+		{"sentence cap", "One. Two. Three.", 100, 2, "One. Two. …"},
+		{"rune cap", "First sentence here. Second one is long.", 25, 3, "First sentence here. …"},
+		{"one long sentence cut at a word", "attacks one enemy and places a debuff for each debuff on the target", 30, 2, "attacks one enemy and places …"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := cutSentences(tc.in, tc.max, tc.sent)
+			if got != tc.want {
+				t.Errorf("cutSentences = %q, want %q", got, tc.want)
+			}
+			if strings.Contains(got, "deb…") {
+				t.Errorf("cut mid-word: %q", got)
+			}
+		})
+	}
+}
+
+func TestPlainBlocksDropsMarkupOutsideTheSubset(t *testing.T) {
+	md := "# Title\n\nSome **bold** text with a [link](http://x) and `code`.\n\n| a | b |\n|---|---|\n\n- item one\n* item two\n<b>html</b>"
+	got := strings.Join(plainBlocks(md), "\n")
+	want := "Some **bold** text with a link and code.\nitem one\nitem two\nhtml"
+	if got != want {
+		t.Errorf("plainBlocks =\n%s\nwant\n%s", got, want)
+	}
+}
