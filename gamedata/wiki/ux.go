@@ -102,7 +102,9 @@ func uxDocs() []Document {
 	for _, p := range uxPages() {
 		var b strings.Builder
 		fmt.Fprintf(&b, "# %s\n\n", p.title)
-		fmt.Fprintf(&b, "Screen: %s. The game sends this screen with the fields %s.\n\n", p.screen, p.fields)
+		// Integration details are developer notes: the corpus keeps them out
+		// of the index, so players never see them.
+		fmt.Fprintf(&b, "```dev-notes\nScreen: %s. The game sends this screen with the fields %s.\n```\n\n", p.screen, p.fields)
 		b.WriteString("## What You See\n\n" + p.see + "\n\n")
 		b.WriteString("## How To Use It\n\n")
 		for _, u := range p.use {

@@ -31,8 +31,13 @@ type Document struct {
 	Entity   string `json:"entity,omitempty"`
 	EntityID int    `json:"entity_id,omitempty"`
 	Locale   string `json:"locale"`
-	// Body is the markdown after the front matter, with "\n" line endings.
+	// Body is the markdown after the front matter, with "\n" line endings,
+	// without its developer notes: only player-facing text is indexed.
 	Body string `json:"-"`
+	// DevNotes holds the developer notes cut from the body (fenced blocks
+	// opened with "```dev-notes"): integration details for the studio,
+	// never indexed or shown to players.
+	DevNotes string `json:"-"`
 	// Path is the file the document came from, relative to the content dir.
 	Path string `json:"path,omitempty"`
 }
@@ -73,9 +78,44 @@ func Parse(name string, data []byte) (Document, error) {
 	if err != nil {
 		return Document{}, &FileError{Path: name, Err: err}
 	}
-	doc.Body = body
+	doc.Body, doc.DevNotes, err = splitDevNotes(body)
+	if err != nil {
+		return Document{}, &FileError{Path: name, Err: err}
+	}
 	doc.Path = name
 	return doc, nil
+}
+
+// DevNotesFence opens a block of developer notes in a document body; the
+// block ends at the next line "```". Such notes (which fields the game
+// sends, how a screen is wired) are for the studio, not for players.
+const DevNotesFence = "```dev-notes"
+
+// splitDevNotes cuts the developer-notes blocks out of body. A block left
+// open is an error, so notes never leak to players by a missing fence.
+func splitDevNotes(body string) (player, notes string, err error) {
+	if !strings.Contains(body, DevNotesFence) {
+		return body, "", nil
+	}
+	var pb, nb strings.Builder
+	in, opened := false, 0
+	for i, line := range strings.SplitAfter(body, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case !in && t == DevNotesFence:
+			in, opened = true, i+1
+		case in && t == "```":
+			in = false
+		case in:
+			nb.WriteString(line)
+		default:
+			pb.WriteString(line)
+		}
+	}
+	if in {
+		return "", "", fmt.Errorf("body line %d: %s block is not closed by a line \"```\"", opened, DevNotesFence)
+	}
+	return pb.String(), nb.String(), nil
 }
 
 // splitFrontMatter separates the "key: value" lines between the opening and

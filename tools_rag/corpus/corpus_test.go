@@ -144,3 +144,39 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestDevNotesKeptFromPlayers(t *testing.T) {
+	tests := []struct {
+		name      string
+		body      string
+		wantBody  string
+		wantNotes string
+		wantErr   string
+	}{
+		{
+			name:      "block cut out",
+			body:      "# Boss Battle\n\n```dev-notes\nThe game sends BossConfigId.\n```\n\n## Tips\n\nWatch the phases.\n",
+			wantBody:  "# Boss Battle\n\n\n## Tips\n\nWatch the phases.\n",
+			wantNotes: "The game sends BossConfigId.\n",
+		},
+		{name: "no notes", body: "# A\n\ntext\n", wantBody: "# A\n\ntext\n"},
+		{name: "unclosed block", body: "# A\n\n```dev-notes\nsecret wiring\n", wantErr: "ux/a.md: body line 3: ```dev-notes block is not closed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := Parse("ux/a.md", []byte("---\ndoc_id: a\ntitle: A\ncategory: ux\nlocale: en\n---\n"+tc.body))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if doc.Body != tc.wantBody || doc.DevNotes != tc.wantNotes {
+				t.Errorf("body %q notes %q, want %q and %q", doc.Body, doc.DevNotes, tc.wantBody, tc.wantNotes)
+			}
+		})
+	}
+}
