@@ -768,7 +768,7 @@ func TestOfflineTurn(t *testing.T) {
 		tools     string
 	}{
 		{"champion typo", "tell me about Kaelth", []string{"Kaelith", "Legendary"}, "executed"},
-		{"same again is cached", "Kaelith stats", []string{"Kaelith", "HP 15000"}, "cache"},
+		{"same again is cached", "Kaelith stats", []string{"Kaelith", "HP 15,000"}, "cache"},
 		{"matchup", "is kaelith good against the fire knigt?", []string{"Yes", "Kaelith", "Fire Knight"}, "cache,executed"},
 		{"nothing known", "hello", []string{"Tell me about Kaelith"}, ""},
 	}

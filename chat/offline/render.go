@@ -769,7 +769,11 @@ func (rd renderer) details(o tool.Outcome) reply {
 		if f := obj(m, "faction"); f != nil {
 			faction = rd.display(itemOf(f))
 		}
-		rp.lead = l.t(mDetailsChampion, name, l.word(scalar(m["rarity"])), l.word(scalar(m["affinity"])), l.word(scalar(m["role"])), faction)
+		if faction != "" {
+			rp.lead = l.t(mDetailsChampion, name, l.word(scalar(m["rarity"])), l.word(scalar(m["affinity"])), l.word(scalar(m["role"])), faction)
+		} else {
+			rp.lead = l.t(mDetailsChampionShort, name, l.word(scalar(m["rarity"])), l.word(scalar(m["affinity"])), l.word(scalar(m["role"])))
+		}
 		if s := rd.stats(obj(m, "stats")); s != "" {
 			rp.facts = append(rp.facts, l.t(mStats, s))
 		}
