@@ -19,10 +19,40 @@ type Resolver interface {
 
 // indexed is one searchable name of an entity.
 type indexed struct {
-	ent    int // index into index.ents
-	tokens []string
-	joined string
-	runes  int
+	ent       int // index into index.ents
+	tokens    []string
+	joined    string
+	nameRunes []rune
+	runes     int
+	hist      letterHist
+}
+
+// window is a run of message words joined by spaces.
+type window struct {
+	text  string
+	runes []rune
+	hist  letterHist
+}
+
+// letterHist counts letters in 32 buckets. Each edit changes the counts by
+// at most 2, so two strings whose counts differ by more than 2*tol cannot be
+// tol edits apart: a cheap filter before the edit distance.
+type letterHist [32]uint8
+
+func histOf(rs []rune) letterHist {
+	var h letterHist
+	for _, r := range rs {
+		h[r&31]++
+	}
+	return h
+}
+
+func (h *letterHist) diff(o *letterHist) int {
+	d := 0
+	for i := range h {
+		d += abs(int(h[i]) - int(o[i]))
+	}
+	return d
 }
 
 // index holds every searchable name (all locales), longest first, and the
@@ -68,7 +98,7 @@ func newIndex(lists map[Kind][]listItem) *index {
 					continue
 				}
 				seen[key] = true
-				idx.names = append(idx.names, indexed{ent: i, tokens: toks, joined: key, runes: len([]rune(key))})
+				idx.names = append(idx.names, indexed{ent: i, tokens: toks, joined: key, nameRunes: []rune(key), runes: len([]rune(key)), hist: histOf([]rune(key))})
 				if len(toks) > 1 {
 					for _, w := range toks {
 						if len([]rune(w)) >= 4 && !isStopWord(w) && !contains1(idx.words[w], i) {
@@ -129,32 +159,38 @@ func (idx *index) find(toks []string) []Entity {
 	if idx == nil || len(toks) == 0 {
 		return nil
 	}
+	// The message's word windows, joined once per length.
+	maxK := 0
+	for _, n := range idx.names {
+		maxK = max(maxK, len(n.tokens))
+	}
+	maxK = min(maxK, len(toks))
+	windows := make([][]window, maxK+1)
+	for k := 1; k <= maxK; k++ {
+		windows[k] = make([]window, 0, len(toks)-k+1)
+		for i := 0; i+k <= len(toks); i++ {
+			text := strings.Join(toks[i:i+k], " ")
+			rs := []rune(text)
+			windows[k] = append(windows[k], window{text: text, runes: rs, hist: histOf(rs)})
+		}
+	}
+	var scratch osaScratch
 	var cands []match
 	for _, n := range idx.names {
 		k := len(n.tokens)
-		if k > len(toks) {
+		if k > maxK {
 			continue
 		}
 		tol := tolerance(n.runes)
-		for i := 0; i+k <= len(toks); i++ {
-			win := toks[i : i+k]
-			if k == 1 {
-				if win[0] == n.joined {
-					cands = append(cands, match{n.ent, i, i + 1, 0})
-					continue
-				}
-			} else if equalTokens(win, n.tokens) {
+		for i, w := range windows[k] {
+			if w.text == n.joined {
 				cands = append(cands, match{n.ent, i, i + k, 0})
 				continue
 			}
-			if tol == 0 || (k == 1 && isStopWord(win[0])) {
+			if tol == 0 || abs(len(w.runes)-n.runes) > tol || w.hist.diff(&n.hist) > 2*tol || (k == 1 && isStopWord(w.text)) {
 				continue
 			}
-			text := strings.Join(win, " ")
-			if abs(len([]rune(text))-n.runes) > tol {
-				continue
-			}
-			if d := osa(text, n.joined, tol); d <= tol {
+			if d := scratch.distance(w.runes, n.nameRunes, tol); d <= tol {
 				cands = append(cands, match{n.ent, i, i + k, d})
 			}
 		}
@@ -232,13 +268,25 @@ func equalTokens(a, b []string) bool {
 // letters ("Kaelitg", "Kaeltih"), so a transposition costs one. It stops
 // early and returns limit+1 once the distance must exceed limit.
 func osa(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
+	var s osaScratch
+	return s.distance([]rune(a), []rune(b), limit)
+}
+
+// osaScratch holds the rows of osa between calls, so matching a message
+// against every name allocates once.
+type osaScratch struct {
+	prev2, prev, cur []int
+}
+
+func (s *osaScratch) distance(ra, rb []rune, limit int) int {
 	if abs(len(ra)-len(rb)) > limit {
 		return limit + 1
 	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	n := len(rb) + 1
+	if cap(s.cur) < n {
+		s.prev2, s.prev, s.cur = make([]int, n), make([]int, n), make([]int, n)
+	}
+	prev2, prev, cur := s.prev2[:n], s.prev[:n], s.cur[:n]
 	for j := range prev {
 		prev[j] = j
 	}
