@@ -75,7 +75,15 @@ func (rd renderer) intent() reply {
 	case IntentEffect:
 		return rd.effect(rd.get(toolByEffect))
 	case IntentMasteries:
-		return rd.docs(rd.get(toolChampionDocs), rd.l.t(mMasteriesLead, rd.name0()), "gear", "master")
+		rp := rd.docs(rd.get(toolChampionDocs), rd.l.t(mMasteriesLead, rd.name0()), "gear", "master")
+		// The masteries line answers the question: it leads.
+		for i, f := range rp.facts {
+			if strings.Contains(strings.ToLower(f), "master") {
+				rp.facts = append([]string{f}, append(rp.facts[:i:i], rp.facts[i+1:]...)...)
+				break
+			}
+		}
+		return rp
 	case IntentLore:
 		return rd.docs(rd.get(toolLore), rd.l.t(mLoreLead, rd.name0()), "biograph", "lore", "history", "story")
 	case IntentPatchNotes:
@@ -735,7 +743,12 @@ func (rd renderer) docs(os []tool.Outcome, lead string, prefer ...string) reply 
 		if i == 2 {
 			break
 		}
-		rp.facts = append(rp.facts, plainBlocks(p.text)...)
+		for _, bl := range plainBlocks(p.text) {
+			// A block of one or two words ("None.") says nothing alone.
+			if len(strings.Fields(bl)) > 2 {
+				rp.facts = append(rp.facts, bl)
+			}
+		}
 	}
 	return rp
 }
@@ -805,7 +818,7 @@ func (rd renderer) details(o tool.Outcome) reply {
 			rp.facts = append(rp.facts, l.t(mPhases, strings.Join(phases, ", ")))
 		}
 		if cs := rankOrder(namedList(m, "recommended_counters")); len(cs) > 0 {
-			rp.facts = append(rp.facts, l.t(mCountersLead, bold(name), l.and(rd.displayAll(cs, 3))))
+			rp.facts = append(rp.facts, l.t(mCountersLead, name, l.and(rd.displayAll(cs, 3))))
 		}
 	case KindFaction:
 		rp.lead = l.t(mDetailsFaction, name, scalar(m["homeland"]))

@@ -119,7 +119,7 @@ var roleWords = []struct {
 	value string
 	words []string
 }{
-	{"Support", phrases(`support|supports|healer|healers|soutien|soigneur|soigneurs|unterstutzer|unterstutzung|heiler`)},
+	{"Support", phrases(`support|supports|healer|healers|soutien|soutiens|soigneur|soigneurs|unterstutzer|unterstutzung|heiler`)},
 	{"Attack", phrases(`attacker|attackers|dps|damage dealer|damage dealers|nuker|nukers|attaquant|attaquants|angreifer`)},
 	{"Defense", phrases(`tank|tanks|defender|defenders|defense champion|defense champions|defenseur|defenseurs|verteidiger`)},
 	{"HP", phrases(`hp champion|hp champions|hp role|role hp|champions hp|lp champion`)},

@@ -1,0 +1,64 @@
+package offline
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+// FuzzAnswer feeds hostile messages, screen data and locales to the
+// responder: it must always answer, with valid UTF-8, no text cut
+// mid-word by a rune cap, and no markup outside its subset.
+func FuzzAnswer(f *testing.F) {
+	for _, s := range []struct{ msg, data, locale string }{
+		{"who counters this boss?", `{"BossConfigId": 5001, "Team": [1001, 1002]}`, "en"},
+		{"tell me about kaelith", ``, "fr"},
+		{"Kaelith vs Morgrath the Bold vs Sylva vs Ironhide vs Kaelith", `null`, "de"},
+		{"which void supports are the fastest?", `[1,2,3]`, "xx"},
+		{"\x00\xff<script>alert(1)</script> **", `{"a": {"b": "1001"}}`, "en-US"},
+		{strings.Repeat("fire knight ", 500), `{"x": 1e400}`, ""},
+		{"ce boss ici", `"5001"`, "fr"},
+	} {
+		f.Add(s.msg, s.data, s.locale)
+	}
+	w := newWorld(f)
+	r, err := New(w.exec, Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	run := func(ctx context.Context, calls []tool.Call) []tool.Outcome {
+		outs := make([]tool.Outcome, len(calls))
+		for i, c := range calls {
+			res := w.exec.Execute(ctx, c)
+			outs[i] = tool.Outcome{Name: c.Name, Arguments: c.Arguments, Source: tool.SourceExecuted, Status: res.Status, Result: res}
+		}
+		return outs
+	}
+	f.Fuzz(func(t *testing.T, msg, data, locale string) {
+		req := Request{Message: msg, Locale: locale, Screen: "BossBattlePresenter"}
+		if json.Valid([]byte(data)) {
+			req.ScreenData = json.RawMessage(data)
+		}
+		a := r.Answer(context.Background(), req, run)
+		if strings.TrimSpace(a.Text) == "" {
+			t.Fatalf("empty answer to %q", msg)
+		}
+		if !utf8.ValidString(a.Text) {
+			t.Fatalf("answer is not UTF-8: %q", a.Text)
+		}
+		for _, line := range strings.Split(a.Text, "\n") {
+			if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|") {
+				t.Fatalf("markup outside the subset: %q", line)
+			}
+		}
+		for _, c := range a.Plan.Calls {
+			if !json.Valid(c.Arguments) {
+				t.Fatalf("call %s with invalid arguments %s", c.Name, c.Arguments)
+			}
+		}
+	})
+}
