@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -265,8 +266,15 @@ func (l lang) t(m msg, args ...any) string {
 	if !ok {
 		s = templates["en"][m]
 	}
-	return fmt.Sprintf(s, args...)
+	out := fmt.Sprintf(s, args...)
+	if l.loc == "en" {
+		out = anArticle.Replace(out)
+	}
+	return out
 }
+
+// anArticle fixes "a" before the vowel-initial words the templates fill in.
+var anArticle = strings.NewReplacer(" a Epic ", " an Epic ", " a Uncommon ", " an Uncommon ", " a Easy ", " an Easy ")
 
 // num formats a whole number the locale's way (15,525 · 15 525 · 15.525);
 // other text is returned as is.

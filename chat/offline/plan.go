@@ -231,6 +231,8 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		q := clip(strings.TrimSpace(req.Message), 300)
 		c.add(toolFAQ, map[string]any{"query": q})
 		c.add(toolMechanics, map[string]any{"topic": q})
+	case has(text, wordsAsk):
+		p.Intent = IntentHelp
 	case len(toks) > 0 && !has(text, wordsGreeting):
 		p.Intent = IntentOffTopic
 	default:

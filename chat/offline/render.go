@@ -91,11 +91,7 @@ func (rd renderer) intent() reply {
 	case IntentScreenHelp:
 		return rd.docs(rd.get(toolUX), rd.l.t(mScreenLead, rd.screenTitle()), "use", "see", "tips")
 	case IntentKnowledge:
-		o := rd.get(toolFAQ)
-		if m, ok := rd.one(toolMechanics); ok {
-			o = append(o, m)
-		}
-		return rd.docs(o, rd.l.t(mDocsLead))
+		return rd.knowledge()
 	}
 	// Details: one block per entity.
 	var rp reply
@@ -751,6 +747,55 @@ func (rd renderer) docs(os []tool.Outcome, lead string, prefer ...string) reply 
 		}
 	}
 	return rp
+}
+
+// knowledge answers a game question from the best passage of the FAQ and
+// mechanics searches: its first sentences lead, the rest follow as facts.
+func (rd renderer) knowledge() reply {
+	var best passage
+	bestScore := -1.0
+	for _, name := range []string{toolFAQ, toolMechanics} {
+		for _, o := range rd.get(name) {
+			if !o.Result.OK() {
+				continue
+			}
+			for _, p := range passageScores(decode(o.Result)) {
+				if p.score > bestScore {
+					best, bestScore = p.passage, p.score
+				}
+			}
+		}
+	}
+	if bestScore < 0 {
+		return reply{lead: rd.l.t(mNothingFound)}
+	}
+	blocks := plainBlocks(best.text)
+	if len(blocks) == 0 {
+		return reply{lead: rd.l.t(mNothingFound)}
+	}
+	sents := sentences(blocks[0])
+	n := min(2, len(sents))
+	rp := reply{lead: strings.Join(sents[:n], " ")}
+	rp.facts = append(rp.facts, sents[n:]...)
+	rp.facts = append(rp.facts, blocks[1:]...)
+	return rp
+}
+
+// sentences splits text after each sentence end.
+func sentences(s string) []string {
+	var out []string
+	last := 0
+	for _, e := range sentenceEnd.FindAllStringIndex(s, -1) {
+		end := e[0] + len(string([]rune(s[e[0]:])[0]))
+		if t := strings.TrimSpace(s[last:end]); t != "" {
+			out = append(out, t)
+		}
+		last = end
+	}
+	if t := strings.TrimSpace(s[last:]); t != "" {
+		out = append(out, t)
+	}
+	return out
 }
 
 func containsPassage(ps []passage, p passage) bool {

@@ -141,6 +141,27 @@ func passages(v any) []passage {
 	return out
 }
 
+// scoredPassage is a passage with its search score.
+type scoredPassage struct {
+	passage
+	score float64
+}
+
+// passageScores reads the passages of a RAG result with their scores (0
+// when a passage has none).
+func passageScores(v any) []scoredPassage {
+	arr := objectArray(v, "passages", "results", "chunks", "documents", "matches", "hits")
+	var out []scoredPassage
+	for _, x := range arr {
+		p := passage{doc: scalar(x["document_id"]), title: first(x, "title", "heading", "name"), section: scalar(x["section"])}
+		p.text = first(x, "text", "content", "chunk", "snippet", "body", "answer", "summary", "description")
+		if p.text != "" {
+			out = append(out, scoredPassage{passage: p, score: max(number(x["score"]), 0)})
+		}
+	}
+	return out
+}
+
 // first returns the first non-empty scalar among keys of m.
 func first(m map[string]any, keys ...string) string {
 	for _, k := range keys {

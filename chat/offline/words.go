@@ -37,7 +37,7 @@ var (
 	wordsMastery = phrases(`mastery|masteries|maitrise|maitrises|meisterschaft|meisterschaften`)
 	wordsFarm    = phrases(`farm|farming|where can i get|where do i get|where to get|where does|drop|drops|dropped|obtain|
 		farmer|ou obtenir|ou trouver|obtenir|ou farmer|tombe|
-		farmen|wo bekomme|wo finde|droppt|bekommen|erhalten`)
+		farmen|farme|farmt|wo bekomme|wo finde|droppt|bekommen|erhalten`)
 	wordsCost = phrases(`energy|cost|costs|price|stamina|how much|reward|rewards|loot|stages|
 		energie|cout|coute|combien|recompense|recompenses|butin|
 		energie|kostet|kosten|belohnung|belohnungen|beute|stufen`)
@@ -51,6 +51,10 @@ var (
 	wordsSuperlative = phrases(`fastest|quickest|slowest|highest|strongest|tankiest|most|top|best|biggest|hardest hitting|
 		plus rapide|plus rapides|le plus|la plus|les plus|meilleur|meilleurs|meilleure|meilleures|
 		schnellste|schnellsten|hochste|hochsten|starkste|starksten|beste|besten|meiste|meisten`)
+	// wordsAsk ask about something by name; with no name recognised the
+	// answer says so instead of calling the question off-topic.
+	wordsAsk = phrases(`tell me about|info on|information about|details of|stats of|who is|
+		parle moi de|parlez moi de|qui est|infos sur|erzahl mir von|erzahl mir vom|erzahle mir von|wer ist`)
 	wordsList    = phrases(`which|who|list|show me|all|champions|heroes|quels|quelles|lesquels|liste|welche|wer|liste|alle`)
 	wordsEffectQ = phrases(`who can|which champions|champions that|champions with|who has|who applies|who gives|
 		qui peut|quels champions|champions avec|welche champions|wer kann|champions mit`)
@@ -61,9 +65,9 @@ var (
 		level|rank|ascend|debuff|debuffs|buff|buffs|heal|healer|healing|turn meter|affinity|affinities|void|magic|spirit|force|
 		team|campaign|arena|gem|gems|scroll|scrolls|roster|quest|quests|stun|poison|burn|provoke|shield|revive|cooldown|
 		leader|aura|extra turn|energy|refill|legendary|epic|rare|uncommon|common|mastery|masteries|support|tank|damage|
-		counter|counters|farm|drop|patch|summon|shard|shards|upgrade|game|play|stage|stages|chapter|tier|
-		equipe|competence|competences|degats|soin|vitesse|donjon|donjons|energie|jeu|niveau|rang|gemmes|maitrise|
-		mannschaft|schaden|heilung|geschwindigkeit|verlies|verliese|spiel|stufe|edelsteine|meisterschaft|ausrustung|
+		counter|counters|farm|drop|patch|summon|shard|shards|upgrade|stage|stages|chapter|tier|
+		equipe|competence|competences|degats|soin|vitesse|donjon|donjons|energie|niveau|rang|gemmes|maitrise|
+		mannschaft|schaden|heilung|geschwindigkeit|verlies|verliese|stufe|edelsteine|meisterschaft|ausrustung|
 		fahigkeit|fahigkeiten|faehigkeiten`)
 )
 
