@@ -755,13 +755,19 @@ func (rd renderer) knowledge() reply {
 	var best passage
 	bestScore := -1.0
 	for _, name := range []string{toolFAQ, toolMechanics} {
+		// FAQ answers are written for players' questions: a mechanics
+		// passage must score clearly higher to be preferred.
+		weight := 1.0
+		if name == toolMechanics {
+			weight = 1 / 1.2
+		}
 		for _, o := range rd.get(name) {
 			if !o.Result.OK() {
 				continue
 			}
 			for _, p := range passageScores(decode(o.Result)) {
-				if p.score > bestScore {
-					best, bestScore = p.passage, p.score
+				if p.score*weight > bestScore {
+					best, bestScore = p.passage, p.score*weight
 				}
 			}
 		}

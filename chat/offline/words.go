@@ -62,7 +62,7 @@ var (
 	// message with none of them and no entity is off-topic.
 	wordsGame = phrases(`champion|champions|hero|heroes|boss|bosses|dungeon|dungeons|raid|raids|faction|factions|gear|set|sets|
 		skill|skills|stat|stats|speed|spd|atk|attack|def|defense|defence|hp|health|res|resistance|acc|accuracy|crit|critical|
-		level|rank|ascend|debuff|debuffs|buff|buffs|heal|healer|healing|turn meter|affinity|affinities|void|magic|spirit|force|
+		level|rank|ascend|debuff|debuffs|buff|buffs|heal|healer|healing|turn meter|turn|turns|shields|heals|affinity|affinities|void|magic|spirit|force|
 		team|campaign|arena|gem|gems|scroll|scrolls|roster|quest|quests|stun|poison|burn|provoke|shield|revive|cooldown|
 		leader|aura|extra turn|energy|refill|legendary|epic|rare|uncommon|common|mastery|masteries|support|tank|damage|
 		counter|counters|farm|drop|patch|summon|shard|shards|upgrade|stage|stages|chapter|tier|

@@ -52,8 +52,9 @@ type Expect struct {
 
 func main() {
 	out := flag.String("out", "eval/offline", "output directory")
+	content := flag.String("content", "content", "the sample game's documents (FAQ questions come from content/faq)")
 	flag.Parse()
-	if err := run(*out); err != nil {
+	if err := run(*out, *content); err != nil {
 		fmt.Fprintln(os.Stderr, "evalgen:", err)
 		os.Exit(1)
 	}
@@ -65,7 +66,7 @@ type gen struct {
 	order []string
 }
 
-func run(out string) error {
+func run(out, content string) error {
 	ctx := context.Background()
 	g, err := data.Sample()
 	if err != nil {
@@ -88,7 +89,8 @@ func run(out string) error {
 	gn := &gen{db: db, files: map[string][]Scenario{}}
 	for _, f := range []func() error{
 		gn.details, gn.typos, gn.counters, gn.superlatives, gn.farm, gn.energy, gn.screens,
-		gn.offTopic, gn.howTo, gn.lore, gn.compare, gn.matchup, gn.gear,
+		gn.offTopic, gn.howTo, gn.lore, gn.compare, gn.matchup, gn.gear, gn.partial, gn.gearScreen,
+		func() error { return gn.knowledge(content) },
 	} {
 		if err := f(); err != nil {
 			return err
@@ -567,5 +569,129 @@ func (g *gen) gear() error {
 		})
 	}
 
+	return nil
+}
+
+// partial asks about bosses by the one word of their name no other name
+// has ("who counters the wyrm?").
+func (g *gen) partial() error {
+	bs, err := g.rows(`SELECT id, name FROM bosses ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	all, err := g.rows(`SELECT lower(name) FROM display_names`)
+	if err != nil {
+		return err
+	}
+	for _, r := range bs {
+		words := strings.Fields(r[1])
+		if len(words) < 2 {
+			continue
+		}
+		w := strings.ToLower(words[len(words)-1])
+		n := 0
+		for _, a := range all {
+			for _, x := range strings.Fields(a[0]) {
+				if strings.TrimSuffix(x, "'s") == w {
+					n++
+				}
+			}
+		}
+		if n != 1 || len(w) < 4 {
+			continue
+		}
+		top, err := g.topCounter(r[0])
+		if err != nil {
+			return err
+		}
+		g.say("partial", "partial "+r[1], "en", "who counters the "+w+"?", nil, Expect{
+			Tools: []string{"gcs_find_counters_for_boss"}, Facts: []string{r[1], top},
+		})
+	}
+	rs, err := g.rows(`SELECT name FROM champions ORDER BY id LIMIT 3 OFFSET 130`)
+	if err != nil {
+		return err
+	}
+	g.say("partial", "three champions compared", "en", fmt.Sprintf("compare %s, %s and %s", rs[0][0], rs[1][0], strings.ToLower(rs[2][0])), nil, Expect{
+		Tools: []string{"gcs_compare_characters"}, Facts: []string{rs[0][0], rs[1][0], rs[2][0]},
+	})
+	return nil
+}
+
+// gearScreen asks where to farm the set on the gear inventory screen.
+func (g *gen) gearScreen() error {
+	ss, err := g.rows(`SELECT id, name FROM gear_sets ORDER BY id LIMIT 6`)
+	if err != nil {
+		return err
+	}
+	asks := map[string]string{"en": "where do I farm this set?", "fr": "où farmer cet ensemble ?", "de": "wo farme ich dieses Set?"}
+	for i, r := range ss {
+		loc := []string{"en", "fr", "de"}[i%3]
+		ds, err := g.rows(`SELECT dungeon_id FROM dungeon_drops WHERE gear_set_id = ? ORDER BY dungeon_id`, r[0])
+		if err != nil {
+			return err
+		}
+		var facts []string
+		for _, d := range ds {
+			facts = append(facts, g.name(d[0], loc))
+		}
+		sc := &Screen{Name: "GearInventoryPresenter", Data: map[string]any{"GearSetConfigId": atoi(r[0]), "Champion": map[string]any{"ConfigId": 1001}}}
+		g.say("screens", "gear screen farm "+r[1]+" "+loc, loc, asks[loc], sc, Expect{
+			Tools: []string{"gcs_get_gear_set_details"}, Facts: facts,
+		})
+	}
+	return nil
+}
+
+var answerSection = regexp.MustCompile(`(?s)## Answer\s+\S`)
+
+// generalFAQ are the FAQ documents about mechanics, not about one boss,
+// role or gear choice (those questions have tools of their own).
+// Each has the topic the answer must be about: the FAQ answer's own words,
+// which the mechanics guide shares.
+var generalFAQ = [][2]string{
+	{"what-is-affinity", "/Magic beats Force/"}, {"what-is-turn-meter", "/turn meter/i"},
+	{"extra-turn-explained", "/Extra Turn/i"}, {"revive-explained", "/reviv/i"}, {"poison-vs-burn", "/Poison/"},
+	{"shield-vs-heal", "/shield/i"}, {"what-is-provoke", "/Provoke/i"}, {"what-is-leader", "/leader/i"},
+	{"energy-refill", "/energy/i"}, {"accuracy-vs-resistance", "/ACC/"}, {"what-are-raid-keys", "/raid key/i"},
+	{"gear-set-bonus-pieces", "/pieces/i"}, {"cooldowns", "/cooldown/i"}, {"what-is-decrease-def", "/Decrease DEF/"},
+}
+
+// knowledge asks the FAQ's questions; the fact is the start of the answer.
+func (g *gen) knowledge(content string) error {
+	for _, faq := range generalFAQ {
+		f := filepath.Join(content, "faq", faq[0]+".md")
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		text := string(raw)
+		title := ""
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, "title: ") {
+				title = strings.TrimPrefix(line, "title: ")
+				break
+			}
+		}
+		m := answerSection.FindStringSubmatch(text)
+		if title == "" || m == nil {
+			return fmt.Errorf("%s: no title or answer", f)
+		}
+		// The topic must be in the FAQ's own answer.
+		expr := strings.TrimPrefix(faq[1], "/")
+		i := strings.LastIndex(expr, "/")
+		if strings.Contains(expr[i:], "i") {
+			expr = "(?i)" + expr[:i]
+		} else {
+			expr = expr[:i]
+		}
+		body := text[strings.Index(text, "## Answer"):]
+		if ok, err := regexp.MatchString(expr, body); err != nil || !ok {
+			return fmt.Errorf("%s: topic %s is not in the answer", f, faq[1])
+		}
+		g.say("knowledge", "faq "+filepath.Base(f), "en", strings.ToLower(title), nil, Expect{
+			Tools: []string{"rag_search_faq"}, Facts: []string{faq[1]}, Forbid: []string{"The game sends"},
+		})
+	}
 	return nil
 }
