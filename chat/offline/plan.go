@@ -104,7 +104,6 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 			return named
 		}
 		if e, ok := sc.first(kind); ok {
-			p.FromScreen = true
 			return []Entity{e}
 		}
 		return named
@@ -126,7 +125,6 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		es := ents
 		if len(es) == 0 {
 			es = []Entity{*sc.primary()}
-			p.FromScreen = true
 		}
 		p.Entities = es[:1]
 		c.add(toolLore, map[string]any{"query": es[0].Name})
@@ -217,7 +215,6 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		p.Intent = IntentDetails
 		e := *sc.primary()
 		p.Entities = []Entity{e}
-		p.FromScreen = true
 		c.details(e)
 	case has(text, wordsScreen) || (deictic && req.Screen != ""):
 		p.Intent = IntentScreenHelp
@@ -240,6 +237,11 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	}
 	if p.Entities == nil && len(ents) > 0 && p.Intent != IntentFind && p.Intent != IntentEffect {
 		p.Entities = ents
+	}
+	for _, e := range p.Entities {
+		if !contains1s(entityIDs(ents), e.ID) {
+			p.FromScreen = true
+		}
 	}
 	return p
 }
@@ -308,6 +310,14 @@ func (c caller) details(e Entity) {
 	case KindGearSet:
 		c.entity(toolGearSet, e)
 	}
+}
+
+func entityIDs(es []Entity) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.ID
+	}
+	return out
 }
 
 func contains1s(xs []string, x string) bool {

@@ -27,20 +27,29 @@ var toolKinds = map[string]Kind{
 
 func (r *Responder) screenContext(ctx context.Context, req Request) screenCtx {
 	sc := screenCtx{pos: map[string]int{}}
+	ids := screenIDs(req.ScreenData)
+	if len(ids) == 0 {
+		return sc
+	}
+	onScreen := map[string]int{}
+	for i, id := range ids {
+		if _, ok := onScreen[id]; !ok {
+			onScreen[id] = i
+		}
+	}
 	seen := map[string]bool{}
-	raw := req.ScreenData
 	add := func(e Entity) {
-		if e.ID == "" || seen[e.ID] {
+		p, ok := onScreen[e.ID]
+		if e.ID == "" || seen[e.ID] || !ok {
 			return
 		}
 		seen[e.ID] = true
-		p := -1
-		if len(raw) > 0 {
-			p = bytes.Index(raw, []byte(e.ID))
-		}
 		sc.pos[e.ID] = p
 		sc.ents = append(sc.ents, e)
 	}
+	// The screen rules' results name the screen's entities (and their
+	// kinds, for a studio's own ids); other cached results about entities
+	// the screen does not show are not the screen's.
 	for _, pr := range req.Context {
 		if !pr.Result.OK() {
 			continue
@@ -55,7 +64,7 @@ func (r *Responder) screenContext(ctx context.Context, req Request) screenCtx {
 			add(e)
 		}
 	}
-	for _, id := range screenIDs(raw) {
+	for _, id := range ids {
 		if e, ok := r.resolver.ByID(ctx, id); ok {
 			add(e)
 		}

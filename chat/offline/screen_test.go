@@ -1,0 +1,49 @@
+package offline_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gameassist/gameassist/chat/offline"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// TestScreenEntitiesComeFromTheScreen: a result still cached from an
+// earlier question (Vorenyn) is not "this champion"; the champion the
+// screen shows (Kaelith) is, and its proactive result is reused verbatim.
+func TestScreenEntitiesComeFromTheScreen(t *testing.T) {
+	w := newSampleWorld(t)
+	ctx := context.Background()
+	earlier := tool.Call{Name: "gcs_get_champion_details", Arguments: json.RawMessage(`{"champion_name":"Vorenyn"}`)}
+	shown := tool.Call{Name: "gcs_get_character_details_by_id", Arguments: json.RawMessage(`{"character_id":1001}`)}
+	req := offline.Request{
+		Message: "tell me about this champion", Locale: "en",
+		Screen: "ChampionFeatureModelsPresenter", ScreenData: json.RawMessage(`{"ChampionConfigId": 1001, "Level": 60, "Stars": 6}`),
+		Context: []offline.Prior{
+			{Name: earlier.Name, Arguments: earlier.Arguments, Result: w.exec.Execute(ctx, earlier)},
+			{Name: shown.Name, Arguments: shown.Arguments, Result: w.exec.Execute(ctx, shown)},
+		},
+	}
+	var calls []tool.Call
+	run := func(ctx context.Context, cs []tool.Call) []tool.Outcome {
+		calls = append(calls, cs...)
+		outs := make([]tool.Outcome, len(cs))
+		for i, c := range cs {
+			res := w.exec.Execute(ctx, c)
+			outs[i] = tool.Outcome{Name: c.Name, Arguments: c.Arguments, Status: res.Status, Result: res}
+		}
+		return outs
+	}
+	a := w.resp.Answer(ctx, req, run)
+	if len(calls) != 1 || calls[0].Name != shown.Name || string(calls[0].Arguments) != string(shown.Arguments) {
+		t.Errorf("calls = %v, want the screen's %s %s verbatim", calls, shown.Name, shown.Arguments)
+	}
+	if !strings.HasPrefix(a.Text, "**Kaelith**") || strings.Contains(a.Text, "Vorenyn") {
+		t.Errorf("answer is not about the screen's champion:\n%s", a.Text)
+	}
+	if !a.Plan.FromScreen {
+		t.Error("plan does not say its entity came from the screen")
+	}
+}
