@@ -251,18 +251,6 @@ func (idx *index) find(toks []string) []Entity {
 	return out
 }
 
-func equalTokens(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // osa is the optimal-string-alignment distance of a and b by rune: edits
 // are insertions, deletions, substitutions and swaps of two adjacent
 // letters ("Kaelitg", "Kaeltih"), so a transposition costs one. It stops

@@ -46,9 +46,9 @@ func (rp reply) String() string {
 
 var sentenceEnd = regexp.MustCompile(`[.!?…](\s|$)`)
 
-// cutSentences keeps whole sentences of s while they fit in max runes, at
-// most maxSentences of them; a cut is marked with "…".
-func cutSentences(s string, max, maxSentences int) string {
+// cutSentences keeps whole sentences of s while they fit in limit runes,
+// at most maxSentences of them; a cut is marked with "…".
+func cutSentences(s string, limit, maxSentences int) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return s
@@ -59,7 +59,7 @@ func cutSentences(s string, max, maxSentences int) string {
 	for i, e := range ends {
 		end := e[0] + utf8.RuneLen([]rune(s[e[0]:])[0])
 		cand := strings.TrimSpace(s[:end])
-		if utf8.RuneCountInString(cand) > max {
+		if utf8.RuneCountInString(cand) > limit {
 			cut = true
 			break
 		}
@@ -70,16 +70,16 @@ func cutSentences(s string, max, maxSentences int) string {
 		}
 	}
 	if keep == "" {
-		if utf8.RuneCountInString(s) <= max {
+		if utf8.RuneCountInString(s) <= limit {
 			return s
 		}
-		return cutWords(s, max)
+		return cutWords(s, limit)
 	}
 	if !cut && len(ends) > 0 {
 		last := ends[len(ends)-1]
 		if rest := strings.TrimSpace(s[last[0]+1:]); rest != "" {
 			// Text after the last sentence end (no final stop).
-			if utf8.RuneCountInString(s) <= max {
+			if utf8.RuneCountInString(s) <= limit {
 				return s
 			}
 			cut = true
@@ -93,12 +93,12 @@ func cutSentences(s string, max, maxSentences int) string {
 
 // cutWords cuts one overlong sentence at the last clause or word boundary
 // that fits, marked with "…".
-func cutWords(s string, max int) string {
+func cutWords(s string, limit int) string {
 	r := []rune(s)
-	if len(r) <= max {
+	if len(r) <= limit {
 		return s
 	}
-	head := string(r[:max])
+	head := string(r[:limit])
 	for _, sep := range []string{"; ", ", ", " "} {
 		if i := strings.LastIndex(head, sep); i > len(head)/2 {
 			return strings.TrimRight(head[:i], " ,;:") + " " + ellipsis

@@ -6,6 +6,8 @@ import "strings"
 // lower-casing, accent folding and apostrophe removal ("qu'est-ce" is
 // "quest ce", "Fähigkeiten" is "fahigkeiten"). Each list holds the English,
 // French and German phrasings of one intent.
+//
+//nolint:misspell // French and German words, not misspelt English
 var (
 	wordsGreeting = phrases(`hi|hello|hey|yo|greetings|good morning|good evening|thanks|thank you|what can you do|who are you|help|
 		bonjour|salut|coucou|bonsoir|merci|que peux tu faire|qui es tu|aide|
@@ -129,6 +131,7 @@ var roleWords = []struct {
 	{"HP", phrases(`hp champion|hp champions|hp role|role hp|champions hp|lp champion`)},
 }
 
+//nolint:misspell // French and German words, not misspelt English
 var rarityWords = []struct {
 	value string
 	words []string

@@ -2,7 +2,6 @@ package offline_test
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"testing"
 
@@ -75,11 +74,6 @@ func newSampleWorld(tb testing.TB) *sampleWorld {
 	return &sampleWorld{exec: exec, rules: rules, resp: resp}
 }
 
-// turn is one answered question with where each tool result came from.
-type turn struct {
-	answer offline.Answer
-}
-
 // ask answers msg as the chat turn does: a screen's rules run first
 // (proactive), then the responder's calls are served from those results
 // when they are the same call (source cache) or run (source executed).
@@ -124,13 +118,4 @@ func (w *sampleWorld) ask(tb testing.TB, locale string, sc *screens.Screen, msg 
 		return outs
 	}
 	return w.resp.Answer(ctx, req, run)
-}
-
-func screenOf(tb testing.TB, name string, data map[string]any) *screens.Screen {
-	tb.Helper()
-	raw, err := json.Marshal(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return &screens.Screen{Name: name, Data: raw}
 }

@@ -9,12 +9,14 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -137,7 +139,7 @@ func (g *gen) say(file, name, locale, msg string, sc *Screen, e Expect) {
 
 // rows runs a query and returns its rows as string slices.
 func (g *gen) rows(q string, args ...any) ([][]string, error) {
-	rs, err := g.db.Query(q, args...)
+	rs, err := g.db.QueryContext(context.Background(), q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", q, err)
 	}
@@ -265,7 +267,10 @@ func (g *gen) topCounter(bossID string) (string, error) {
 	rs, err := g.rows(`SELECT c.name FROM boss_counters bc JOIN champions c ON c.id = bc.champion_id
 		WHERE bc.boss_id = ? ORDER BY bc.rank LIMIT 1`, bossID)
 	if err != nil || len(rs) == 0 {
-		return "", fmt.Errorf("no counter for boss %s: %v", bossID, err)
+		if err == nil {
+			err = errors.New("none ranked")
+		}
+		return "", fmt.Errorf("no counter for boss %s: %w", bossID, err)
 	}
 	return rs[0][0], nil
 }
@@ -457,19 +462,26 @@ func (g *gen) screens() error {
 }
 
 func atoi(s string) int {
-	n := 0
-	fmt.Sscan(s, &n)
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		panic(fmt.Sprintf("evalgen: id %q is not a number", s))
+	}
 	return n
 }
 
 func (g *gen) offTopic() error {
 	qs := []struct{ loc, q string }{
-		{"en", "what's the weather in paris today?"}, {"en", "who won the football match yesterday?"},
-		{"en", "can you recommend a good pizza recipe?"}, {"en", "what is the capital of australia?"},
-		{"en", "tell me a joke about cats"}, {"en", "how do I file my taxes?"},
-		{"fr", "quel temps fait-il à paris ?"}, {"fr", "quelle est la capitale de l'australie ?"},
+		{"en", "what's the weather in paris today?"},
+		{"en", "who won the football match yesterday?"},
+		{"en", "can you recommend a good pizza recipe?"},
+		{"en", "what is the capital of australia?"},
+		{"en", "tell me a joke about cats"},
+		{"en", "how do I file my taxes?"},
+		{"fr", "quel temps fait-il à paris ?"},
+		{"fr", "quelle est la capitale de l'australie ?"},
 		{"fr", "donne-moi une recette de crêpes"},
-		{"de", "wie ist das wetter in berlin?"}, {"de", "was ist die hauptstadt von australien?"},
+		{"de", "wie ist das wetter in berlin?"},
+		{"de", "was ist die hauptstadt von australien?"}, //nolint:misspell // German
 		{"de", "empfiehl mir ein gutes buch"},
 	}
 	facts := map[string]string{"en": "/only help with questions about the game/", "fr": "/questions sur le jeu/", "de": "/Fragen zum Spiel/"}
@@ -650,18 +662,27 @@ var answerSection = regexp.MustCompile(`(?s)## Answer\s+\S`)
 // Each has the topic the answer must be about: the FAQ answer's own words,
 // which the mechanics guide shares.
 var generalFAQ = [][2]string{
-	{"what-is-affinity", "/Magic beats Force/"}, {"what-is-turn-meter", "/turn meter/i"},
-	{"extra-turn-explained", "/Extra Turn/i"}, {"revive-explained", "/reviv/i"}, {"poison-vs-burn", "/Poison/"},
-	{"shield-vs-heal", "/shield/i"}, {"what-is-provoke", "/Provoke/i"}, {"what-is-leader", "/leader/i"},
-	{"energy-refill", "/energy/i"}, {"accuracy-vs-resistance", "/ACC/"}, {"what-are-raid-keys", "/raid key/i"},
-	{"gear-set-bonus-pieces", "/pieces/i"}, {"cooldowns", "/cooldown/i"}, {"what-is-decrease-def", "/Decrease DEF/"},
+	{"what-is-affinity", "/Magic beats Force/"},
+	{"what-is-turn-meter", "/turn meter/i"},
+	{"extra-turn-explained", "/Extra Turn/i"},
+	{"revive-explained", "/reviv/i"},
+	{"poison-vs-burn", "/Poison/"},
+	{"shield-vs-heal", "/shield/i"},
+	{"what-is-provoke", "/Provoke/i"},
+	{"what-is-leader", "/leader/i"},
+	{"energy-refill", "/energy/i"},
+	{"accuracy-vs-resistance", "/ACC/"},
+	{"what-are-raid-keys", "/raid key/i"},
+	{"gear-set-bonus-pieces", "/pieces/i"},
+	{"cooldowns", "/cooldown/i"},
+	{"what-is-decrease-def", "/Decrease DEF/"},
 }
 
 // knowledge asks the FAQ's questions; the fact is the start of the answer.
 func (g *gen) knowledge(content string) error {
 	for _, faq := range generalFAQ {
 		f := filepath.Join(content, "faq", faq[0]+".md")
-		raw, err := os.ReadFile(f)
+		raw, err := os.ReadFile(f) //nolint:gosec // the -content directory given on the command line, read by design
 		if err != nil {
 			return err
 		}
