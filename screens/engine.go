@@ -168,6 +168,12 @@ func (e *Engine) Rules() []string {
 	return e.rules.Load().Names()
 }
 
+// Tools returns the tools the running rule of screen names, for tool
+// selection; nil when no rule covers it.
+func (e *Engine) Tools(screen string) []string {
+	return e.rules.Load().Tools(screen)
+}
+
 // Plan turns a screen into the calls to run and the prompt injection. Bad
 // screen input (empty name, data that is not an object, over 64 KiB or
 // deeper than 32 levels) fails with ErrBadScreen; an unknown screen gives

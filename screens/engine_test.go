@@ -551,3 +551,25 @@ func TestPlanParameterKinds(t *testing.T) {
 		})
 	}
 }
+
+func TestEngineTools(t *testing.T) {
+	e := newTestEngine(t, "")
+	tests := []struct {
+		name, screen string
+		want         []string
+	}{
+		{name: "context tool only", screen: "MainMenuPresenter", want: []string{"db_get_ux_details"}},
+		{
+			name: "repeated data tool listed once", screen: "BossBattlePresenter",
+			want: []string{"db_get_ux_details", "gcs_get_boss_details", "gcs_find_counters_for_boss", "gcs_get_character_details_by_id"},
+		},
+		{name: "no rule", screen: "SettingsPresenter", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := e.Tools(tt.screen); !slices.Equal(got, tt.want) {
+				t.Errorf("Tools(%s) = %v, want %v", tt.screen, got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,189 @@
+package toolselect
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+func specs(names ...string) []tool.Spec {
+	out := make([]tool.Spec, len(names))
+	for i, n := range names {
+		out[i] = tool.Spec{Name: n, Description: "Tool about " + strings.ReplaceAll(n, "_", " ") + "."}
+	}
+	return out
+}
+
+func names(ss []tool.Spec) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.Name
+	}
+	return out
+}
+
+var sample = specs("a_core", "boss_lookup", "gear_sets", "mastery_tree", "patch_notes", "screen_help", "lore_search", "faq_search")
+
+func newSel(t *testing.T, opts Options) *Selector {
+	t.Helper()
+	if opts.Core == nil {
+		opts.Core = []string{"a_core", "not_registered"}
+	}
+	if opts.Examples == nil {
+		opts.Examples = map[string][]string{"gear_sets": {"what does the warlord set do"}, "faq_search": {"how do I get more energy"}}
+	}
+	s, err := New(sample, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSelect(t *testing.T) {
+	tests := []struct {
+		name     string
+		opts     Options
+		q        Query
+		n        int
+		want     []string // all of these, in this order, and nothing past the cap
+		wantLen  int
+		excluded []string
+	}{
+		{
+			name: "best message match before the core under a tight cap", opts: Options{Max: 2},
+			q: Query{Message: "what does the swiftwind set give"}, want: []string{"gear_sets"}, wantLen: 1,
+		},
+		{
+			name: "core when there is room", opts: Options{Max: 10},
+			q: Query{}, want: []string{"a_core"}, wantLen: 1,
+		},
+		{
+			name: "found and screen tools first under a tight cap", opts: Options{Max: 3},
+			q:    Query{Message: "energy", Found: []string{"patch_notes"}, Screen: []string{"screen_help"}},
+			want: []string{"patch_notes", "faq_search"}, wantLen: 2, excluded: []string{"a_core"},
+		},
+		{
+			name: "recent tools fill remaining room", opts: Options{Max: 10},
+			q: Query{Recent: []string{"mastery_tree", "unknown_tool"}}, want: []string{"a_core", "mastery_tree"}, wantLen: 2,
+		},
+		{
+			name: "explicit n", opts: Options{Max: 10}, n: 1,
+			q: Query{Message: "what does the warlord set do"}, want: []string{"gear_sets"}, wantLen: 1,
+		},
+		{
+			name: "mode all offers everything", opts: Options{Mode: ModeAll, Max: 3},
+			q: Query{Message: "x"}, want: names(sample), wantLen: len(sample),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSel(t, tt.opts)
+			got := names(s.Select(tt.q, tt.n))
+			if len(got) != tt.wantLen {
+				t.Fatalf("Select = %v, want %d tools", got, tt.wantLen)
+			}
+			for _, w := range tt.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("Select = %v, lacks %s", got, w)
+				}
+			}
+			for _, x := range tt.excluded {
+				if slices.Contains(got, x) {
+					t.Errorf("Select = %v, holds %s", got, x)
+				}
+			}
+			// Stable order: the registry's.
+			if !slices.IsSortedFunc(got, func(a, b string) int { return slices.Index(names(sample), a) - slices.Index(names(sample), b) }) {
+				t.Errorf("Select = %v, not in registry order", got)
+			}
+			// Same query, same bytes.
+			if again := names(s.Select(tt.q, tt.n)); !slices.Equal(again, got) {
+				t.Errorf("Select not deterministic: %v then %v", got, again)
+			}
+		})
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	tests := []struct {
+		name  string
+		specs []tool.Spec
+		opts  Options
+		want  string
+	}{
+		{name: "bad mode", specs: sample, opts: Options{Mode: "some"}, want: `mode "some"`},
+		{name: "cap too small", specs: sample, opts: Options{Max: 1}, want: "under 2"},
+		{name: "name clash", specs: specs("find_tools"), want: "named find_tools"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(tt.specs, tt.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("New error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestAnswerFind(t *testing.T) {
+	s := newSel(t, Options{})
+	tests := []struct {
+		name      string
+		args      string
+		status    tool.Status
+		wantNames []string
+	}{
+		{name: "match", args: `{"need":"gear set bonus"}`, status: tool.StatusSuccess, wantNames: []string{"gear_sets"}},
+		{name: "empty need", args: `{"need":"  "}`, status: tool.StatusError},
+		{name: "unknown field", args: `{"need":"x","other":1}`, status: tool.StatusError},
+		{name: "not JSON", args: `need gear`, status: tool.StatusError},
+		{name: "too long", args: `{"need":"` + strings.Repeat("x", 301) + `"}`, status: tool.StatusError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, got := s.AnswerFind(json.RawMessage(tt.args))
+			if res.Status != tt.status {
+				t.Fatalf("status %s, want %s: %+v", res.Status, tt.status, res)
+			}
+			for _, w := range tt.wantNames {
+				if !slices.Contains(got, w) {
+					t.Errorf("names %v lack %s", got, w)
+				}
+			}
+			if tt.status == tool.StatusError && (got != nil || res.Guidance == "") {
+				t.Errorf("error answer with names %v or without guidance", got)
+			}
+		})
+	}
+}
+
+func TestEntityNames(t *testing.T) {
+	s := newSel(t, Options{
+		Entities:  map[string][]string{"boss": {"Fire Knight", "Knight"}, "champion": {"Kael"}},
+		KindTools: map[string][]string{"boss": {"boss_lookup"}, "champion*2": {"mastery_tree"}},
+		Examples:  map[string][]string{},
+	})
+	tests := []struct {
+		name, msg string
+		top       string
+	}{
+		{name: "boss name favours boss tools", msg: "fire knight?", top: "boss_lookup"},
+		{name: "names match whole words only", msg: "knightly", top: ""},
+		{name: "one champion named twice is not a pair", msg: "kael and kael", top: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.rank(tt.msg)
+			top := ""
+			if len(r) > 0 && (r[0] == "boss_lookup" || r[0] == "mastery_tree") {
+				top = r[0]
+			}
+			if top != tt.top {
+				t.Errorf("rank(%q) = %v, want %q first", tt.msg, r, tt.top)
+			}
+		})
+	}
+}

@@ -1,0 +1,408 @@
+// Package toolselect chooses which tool schemas an LLM call offers: the
+// tools the current screen's rules name, the tools the player's message
+// matches (hashing-embedder similarity over each tool's name, description
+// and example questions), the tools used in recent exchanges and a small
+// always-on core, capped per call and listed in one stable order. It also
+// answers find_tools, the tool the model calls to get more schemas mid-turn.
+package toolselect
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/tools_rag/embed"
+)
+
+// FindToolsName is the name of the tool that returns more tool schemas.
+const FindToolsName = "find_tools"
+
+// Modes of selection.
+const (
+	// ModeAuto offers a selected subset per call.
+	ModeAuto = "auto"
+	// ModeAll offers every tool on every call.
+	ModeAll = "all"
+)
+
+// DefaultMax is the default cap of tools offered per call, find_tools
+// included.
+const DefaultMax = 10
+
+// DefaultCore are the tools offered on every call when present: the two
+// lookups most questions need and the search of last resort.
+func DefaultCore() []string {
+	return []string{"gcs_get_champion_details", "gcs_get_boss_details", "rag_semantic_search"}
+}
+
+//go:embed examples.json
+var defaultExamples []byte
+
+//go:embed kinds.json
+var defaultKinds []byte
+
+// DefaultKindTools returns the embedded tools per entity kind (kinds.json
+// next to this file): a message naming an entity of a kind favours these
+// tools; a key "kind*2" lists tools favoured when two or more entities of
+// the kind are named.
+func DefaultKindTools() (map[string][]string, error) {
+	var m map[string][]string
+	if err := json.Unmarshal(defaultKinds, &m); err != nil {
+		return nil, fmt.Errorf("toolselect: kinds.json: %w", err)
+	}
+	return m, nil
+}
+
+// entityBonus is added to the similarity of a tool whose entity kind the
+// message names.
+const entityBonus = 0.2
+
+// DefaultExamples returns the embedded example questions per tool name
+// (examples.json next to this file).
+func DefaultExamples() (map[string][]string, error) {
+	var m map[string][]string
+	if err := json.Unmarshal(defaultExamples, &m); err != nil {
+		return nil, fmt.Errorf("toolselect: examples.json: %w", err)
+	}
+	return m, nil
+}
+
+// Options tune a Selector; zero values take the defaults.
+type Options struct {
+	// Mode is ModeAuto (default) or ModeAll.
+	Mode string
+	// Max caps the tools per call, find_tools included (default DefaultMax).
+	Max int
+	// Core tools are offered on every call (default DefaultCore()); names
+	// not among the specs are ignored.
+	Core []string
+	// Examples are example questions per tool name (default
+	// DefaultExamples()); names not among the specs are ignored.
+	Examples map[string][]string
+	// Entities are the game's entity names by kind ("champion", "boss",
+	// "faction", ...), in every locale; a message naming one favours the
+	// kind's tools. Optional.
+	Entities map[string][]string
+	// KindTools are the tools per entity kind (default DefaultKindTools()).
+	KindTools map[string][]string
+}
+
+// Selector picks tools per call. It is safe for concurrent use.
+type Selector struct {
+	specs []tool.Spec
+	pos   map[string]int
+	vecs  [][][]float32 // per spec: description vector, then one per example
+	emb   *embed.Hashing
+	core  []string
+	max   int
+	all   bool
+	names []entityName // longest first
+	kinds map[string][]string
+}
+
+// entityName is one lower-cased entity name and its kind.
+type entityName struct {
+	name, kind string
+}
+
+// New returns a Selector over specs, in their order (the registry's). It
+// refuses an unknown mode and a cap under 2 (find_tools and one tool).
+func New(specs []tool.Spec, opts Options) (*Selector, error) {
+	switch opts.Mode {
+	case "", ModeAuto, ModeAll:
+	default:
+		return nil, fmt.Errorf("toolselect: mode %q is not %s or %s", opts.Mode, ModeAuto, ModeAll)
+	}
+	if opts.Max == 0 {
+		opts.Max = DefaultMax
+	}
+	if opts.Max < 2 {
+		return nil, fmt.Errorf("toolselect: max tools per call %d is under 2", opts.Max)
+	}
+	if opts.Core == nil {
+		opts.Core = DefaultCore()
+	}
+	if opts.Examples == nil {
+		ex, err := DefaultExamples()
+		if err != nil {
+			return nil, err
+		}
+		opts.Examples = ex
+	}
+	emb, err := embed.NewHashing(embed.HashingOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("toolselect: %w", err)
+	}
+	s := &Selector{emb: emb, max: opts.Max, all: opts.Mode == ModeAll, pos: map[string]int{}}
+	for _, sp := range specs {
+		if sp.Name == FindToolsName {
+			return nil, errors.New("toolselect: a registered tool is named " + FindToolsName)
+		}
+		s.pos[sp.Name] = len(s.specs)
+		s.specs = append(s.specs, sp)
+		v := [][]float32{emb.Vector(words(sp.Name) + ". " + sp.Description)}
+		for _, ex := range opts.Examples[sp.Name] {
+			v = append(v, emb.Vector(ex))
+		}
+		s.vecs = append(s.vecs, v)
+	}
+	for _, c := range opts.Core {
+		if _, ok := s.pos[c]; ok {
+			s.core = append(s.core, c)
+		}
+	}
+	if opts.KindTools == nil {
+		kt, err := DefaultKindTools()
+		if err != nil {
+			return nil, err
+		}
+		opts.KindTools = kt
+	}
+	s.kinds = opts.KindTools
+	seen := map[string]bool{}
+	for kind, names := range opts.Entities {
+		for _, n := range names {
+			n = strings.ToLower(strings.TrimSpace(n))
+			if len([]rune(n)) < 3 || seen[n] {
+				continue
+			}
+			seen[n] = true
+			s.names = append(s.names, entityName{name: n, kind: kind})
+		}
+	}
+	slices.SortFunc(s.names, func(a, b entityName) int {
+		if d := len(b.name) - len(a.name); d != 0 {
+			return d
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return s, nil
+}
+
+// words turns a tool name into words: gcs_get_boss_details → "gcs get boss details".
+func words(name string) string { return strings.ReplaceAll(name, "_", " ") }
+
+// Query is what one LLM call's selection is made from.
+type Query struct {
+	// Message is the player's message.
+	Message string
+	// Screen are the tools the current screen's rules name.
+	Screen []string
+	// Recent are tools used in recent exchanges, newest first.
+	Recent []string
+	// Found are tools find_tools returned earlier in this turn; they are
+	// offered first.
+	Found []string
+}
+
+// All reports whether every tool is offered on every call.
+func (s *Selector) All() bool { return s.all }
+
+// Max is the cap of tools per call, find_tools included.
+func (s *Selector) Max() int { return s.max }
+
+// Select returns the tools to offer, at most n (or Max()-1 when n <= 0,
+// leaving room for find_tools), in the specs' order: found tools, the
+// best message matches, the screen's tools, the core, recent tools, then
+// further matches, until the cap. In ModeAll it returns every spec.
+func (s *Selector) Select(q Query, n int) []tool.Spec {
+	if s.all {
+		return slices.Clone(s.specs)
+	}
+	if n <= 0 {
+		n = s.max - 1
+	}
+	ranked := s.rank(q.Message)
+	picked := map[int]bool{}
+	add := func(names ...string) {
+		for _, name := range names {
+			if len(picked) >= n {
+				return
+			}
+			if i, ok := s.pos[name]; ok {
+				picked[i] = true
+			}
+		}
+	}
+	add(q.Found...)
+	add(ranked[:min(3, len(ranked))]...)
+	add(q.Screen...)
+	add(s.core...)
+	add(q.Recent...)
+	add(ranked...)
+	idx := make([]int, 0, len(picked))
+	for i := range picked {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	out := make([]tool.Spec, len(idx))
+	for j, i := range idx {
+		out[j] = s.specs[i]
+	}
+	return out
+}
+
+// Find returns up to n tools best matching query, best first, for
+// find_tools.
+func (s *Selector) Find(query string, n int) []tool.Spec {
+	ranked := s.rank(query)
+	out := make([]tool.Spec, 0, min(n, len(ranked)))
+	for _, name := range ranked[:min(n, len(ranked))] {
+		out = append(out, s.specs[s.pos[name]])
+	}
+	return out
+}
+
+// rank orders the tools by similarity to text (best example or
+// description), ties by the specs' order; tools with no similarity at all
+// are left out.
+func (s *Selector) rank(text string) []string {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	q := s.emb.Vector(text)
+	bonus := s.entityBonus(text)
+	type scored struct {
+		i     int
+		score float32
+	}
+	var sc []scored
+	for i, vs := range s.vecs {
+		best := float32(0)
+		for _, v := range vs {
+			best = max(best, dot(q, v))
+		}
+		best += bonus[s.specs[i].Name]
+		if best > 0 {
+			sc = append(sc, scored{i, best})
+		}
+	}
+	slices.SortStableFunc(sc, func(a, b scored) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	out := make([]string, len(sc))
+	for j, x := range sc {
+		out[j] = s.specs[x.i].Name
+	}
+	return out
+}
+
+// entityBonus returns the bonus per tool for the entities text names:
+// whole-word, case-insensitive, each span counted once (longest names first).
+func (s *Selector) entityBonus(text string) map[string]float32 {
+	if len(s.names) == 0 {
+		return nil
+	}
+	low := strings.ToLower(text)
+	count := map[string]int{}
+	for _, e := range s.names {
+		i := wordIndex(low, e.name)
+		if i < 0 {
+			continue
+		}
+		count[e.kind]++
+		// Blank the span so a shorter name inside it does not count again.
+		low = low[:i] + strings.Repeat(" ", len(e.name)) + low[i+len(e.name):]
+	}
+	out := map[string]float32{}
+	for kind, n := range count {
+		for _, t := range s.kinds[kind] {
+			out[t] += entityBonus
+		}
+		if n >= 2 {
+			for _, t := range s.kinds[kind+"*2"] {
+				out[t] += 2 * entityBonus
+			}
+		}
+	}
+	return out
+}
+
+// wordIndex finds word in text at word boundaries, or -1.
+func wordIndex(text, word string) int {
+	from := 0
+	for {
+		i := strings.Index(text[from:], word)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(word)
+		if (i == 0 || !isWordByte(text[i-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
+}
+
+func dot(a, b []float32) float32 {
+	var d float32
+	for i := range a {
+		d += a[i] * b[i]
+	}
+	return d
+}
+
+// FindToolsSpec is the schema of find_tools.
+func FindToolsSpec() tool.Spec {
+	return tool.Spec{
+		Name: FindToolsName,
+		Description: "Find more tools when none of the offered tools fits the question: describe what you need; " +
+			"the matching tools are offered on your next call.",
+		Category:   tool.CategoryRAG,
+		Parameters: json.RawMessage(`{"type":"object","properties":{"need":{"type":"string","minLength":1,"maxLength":300,"description":"What the tool should do, e.g. 'gear set bonus' or 'champions that stun'."}},"required":["need"],"additionalProperties":false}`),
+	}
+}
+
+// maxFound bounds the tools one find_tools call returns.
+const maxFound = 5
+
+// FindArgs are find_tools' arguments.
+type FindArgs struct {
+	Need string `json:"need"`
+}
+
+// FoundTool is one tool find_tools returns.
+type FoundTool struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// AnswerFind answers a find_tools call: the envelope the model reads and
+// the names to offer on the next call. Bad arguments give an error
+// envelope and no names.
+func (s *Selector) AnswerFind(args json.RawMessage) (tool.Result, []string) {
+	var a FindArgs
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil || strings.TrimSpace(a.Need) == "" || len([]rune(a.Need)) > 300 {
+		return tool.Failure("Invalid arguments for "+FindToolsName+".", "need must be a non-empty string of at most 300 characters",
+			`Call find_tools with {"need": "<what the tool should do>"}.`), nil
+	}
+	found := s.Find(a.Need, maxFound)
+	names := make([]string, len(found))
+	list := make([]FoundTool, len(found))
+	for i, f := range found {
+		names[i] = f.Name
+		list[i] = FoundTool{Name: f.Name, Description: f.Description}
+	}
+	if len(found) == 0 {
+		return tool.Success("No tool matches; answer with what you have.", map[string]any{"tools": list}), nil
+	}
+	return tool.Success("These tools are offered on your next call.", map[string]any{"tools": list}), names
+}

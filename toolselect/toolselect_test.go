@@ -1,0 +1,153 @@
+package toolselect_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/gameassist/gameassist/data"
+	"github.com/gameassist/gameassist/gcsdb"
+	"github.com/gameassist/gameassist/gcsdb/gcsdbtest"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/toolselect"
+	toolscache "github.com/gameassist/gameassist/tools_cache"
+	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
+	toolsrag "github.com/gameassist/gameassist/tools_rag"
+	"github.com/gameassist/gameassist/tools_rag/embed"
+	"github.com/gameassist/gameassist/tools_rag/vectorstore"
+)
+
+// realRegistry registers the built-in tool families as `gameassist serve`
+// does, over the sample game and an empty embedded index (only the specs
+// matter here).
+func realRegistry(t *testing.T) (*tool.Registry, map[string][]string) {
+	t.Helper()
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	game, err := data.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := gcsdbtest.Open(t, game)
+	gcs, err := toolsgcs.New(db, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := toolscache.NewSnapshot(ctx, db, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := embed.NewHashing(embed.HashingOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := vectorstore.NewMemory(emb.Name(), emb.Dim())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ret, err := toolsrag.NewRetriever(emb, store, log, toolsrag.RetrieverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rag, err := toolsrag.NewTools(ret, log, toolsrag.ToolsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := tool.NewRegistry()
+	if err := reg.Register(append(append(snap.Tools(), gcs...), rag...)...); err != nil {
+		t.Fatal(err)
+	}
+	return reg, entities(snap)
+}
+
+// entities lists the snapshot's entity names by kind, in every locale, as
+// `gameassist serve` gives them to the selector.
+func entities(snap *toolscache.Snapshot) map[string][]string {
+	out := map[string][]string{}
+	add := func(kind string, list []toolscache.Named) {
+		for _, n := range list {
+			out[kind] = append(out[kind], n.Name)
+			for _, l := range n.Names {
+				out[kind] = append(out[kind], l)
+			}
+		}
+	}
+	add("champion", snap.Champions())
+	add("boss", snap.Bosses())
+	add("faction", snap.Factions())
+	return out
+}
+
+// offered is the specs the LLM may see: SQL tools are off by default.
+func offered(reg *tool.Registry) []tool.Spec {
+	return reg.Specs(func(s tool.Spec) bool { return s.Category != tool.CategorySQL })
+}
+
+type labelled struct {
+	Question string `json:"question"`
+	Screen   string `json:"screen,omitempty"`
+	Tool     string `json:"tool"`
+}
+
+// TestFirstCallOfferRate reports how often the tool a labelled player
+// question needs is among the tools offered on the turn's first call, with
+// and without screens, and fails under 0.98.
+func TestFirstCallOfferRate(t *testing.T) {
+	reg, ents := realRegistry(t)
+	sel, err := toolselect.New(offered(reg), toolselect.Options{Entities: ents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := gcsdb.NewNames(gcsdbtest.Open(t, gcsdbtest.Game())) // display names do not matter here
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := screens.NewEngine("", reg, names, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("testdata/questions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []labelled
+	if err := json.Unmarshal(raw, &qs); err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) < 200 {
+		t.Fatalf("%d labelled questions, want at least 200", len(qs))
+	}
+	var hits, withScreen, screenHits int
+	for _, q := range qs {
+		if _, ok := reg.Spec(q.Tool); !ok {
+			t.Fatalf("question %q is labelled with unknown tool %s", q.Question, q.Tool)
+		}
+		got := sel.Select(toolselect.Query{Message: q.Question, Screen: eng.Tools(q.Screen)}, 0)
+		if len(got) > sel.Max()-1 {
+			t.Fatalf("%q: %d tools offered, cap %d with find_tools", q.Question, len(got), sel.Max())
+		}
+		ok := slices.ContainsFunc(got, func(s tool.Spec) bool { return s.Name == q.Tool })
+		if q.Screen != "" {
+			withScreen++
+		}
+		if ok {
+			hits++
+			if q.Screen != "" {
+				screenHits++
+			}
+		} else {
+			t.Logf("miss: %q (screen %q) needs %s", q.Question, q.Screen, q.Tool)
+		}
+	}
+	rate := float64(hits) / float64(len(qs))
+	t.Logf("first-call offer rate %.3f (%d/%d); with a screen %d/%d; max %d tools per call",
+		rate, hits, len(qs), screenHits, withScreen, sel.Max())
+	if rate < 0.98 {
+		t.Errorf("first-call offer rate %.3f, want >= 0.98", rate)
+	}
+}
