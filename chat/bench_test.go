@@ -130,7 +130,7 @@ func cacheAwareReply(aboutRe *regexp.Regexp, req openai.ChatCompletionRequest) l
 	}
 	args := `{"champion_name":"` + m[1] + `"}`
 	for _, msg := range req.Messages {
-		if msg.Role == openai.ChatMessageRoleSystem && strings.Contains(msg.Content, "gcs_get_champion_details "+args) {
+		if msg.Role == openai.ChatMessageRoleUser && strings.Contains(msg.Content, "gcs_get_champion_details "+args+" → ") {
 			return llmtest.Text("From the cached data: " + m[1] + ".")
 		}
 	}

@@ -23,6 +23,7 @@ type Store interface {
 	SetScreen(ctx context.Context, id string, sc *memory.Screen) error
 	PutCache(ctx context.Context, id string, entries ...memory.CacheEntry) error
 	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
+	SaveSummary(ctx context.Context, id string, sm memory.Summary) (bool, error)
 }
 
 // Executor runs tool calls safely and knows the registry; *tool.Executor

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -23,7 +24,10 @@ import (
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tokens"
 	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/tools_rag/embed"
+	"github.com/gameassist/gameassist/toolselect"
 )
 
 // Errors of session access, for the HTTP layer to map to status codes.
@@ -73,8 +77,10 @@ type Options struct {
 	// MaxToolIterations bounds the LLM rounds that may call tools (default
 	// 5); after them one final call is made without tools.
 	MaxToolIterations int
-	// MaxContextTokens is the estimated prompt budget the history window is
-	// cut to (default 6000).
+	// MaxContextTokens is the one token budget that history (with the
+	// rolling summary), cached tool results and the tool results of the
+	// turn's tool loop share (default 6000), counted with the model's
+	// tokenizer.
 	MaxContextTokens int
 	// LockWait is how long a turn waits for the session's previous turn
 	// (default 10 s); after it the turn fails with memory.ErrBusy.
@@ -86,6 +92,21 @@ type Options struct {
 	// FinishTimeout bounds recording a finished turn and releasing the lock
 	// after the caller's context ended (default 5 s).
 	FinishTimeout time.Duration
+	// ToolSelection is toolselect.ModeAuto (default: a subset per call) or
+	// toolselect.ModeAll (every tool on every call).
+	ToolSelection string
+	// MaxToolsPerCall caps the tools offered per LLM call, find_tools
+	// included (default toolselect.DefaultMax).
+	MaxToolsPerCall int
+	// Entities are the game's entity names by kind, for tool selection
+	// (see toolselect.Options.Entities); optional.
+	Entities map[string][]string
+	// Model names the LLM model; it picks the tokenizer's encoding
+	// (o200k_base when tiktoken does not know it).
+	Model string
+	// SummaryTimeout bounds writing a rolling summary in the background
+	// (default 30 s).
+	SummaryTimeout time.Duration
 }
 
 // Service runs chat sessions. It is safe for concurrent use; turns of one
@@ -99,8 +120,13 @@ type Service struct {
 	runner  *Runner
 	offline *offline.Responder
 	opts    Options
-	specs   []tool.Spec
 	locales map[string]bool
+
+	tok         *tokens.Counter
+	sel         *toolselect.Selector
+	screenTools ScreenTooler
+	emb         *embed.Hashing
+	bg          sync.WaitGroup
 }
 
 // NewService returns a Service over deps.
@@ -123,6 +149,9 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if opts.FinishTimeout <= 0 {
 		opts.FinishTimeout = 5 * time.Second
 	}
+	if opts.SummaryTimeout <= 0 {
+		opts.SummaryTimeout = 30 * time.Second
+	}
 	if strings.TrimSpace(opts.SystemPrompt) == "" {
 		opts.SystemPrompt = DefaultSystemPrompt
 	}
@@ -144,16 +173,35 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	}
 	reg := deps.Executor.Registry()
 	specs := reg.Specs(func(s tool.Spec) bool { return opts.OfferSQLTools || s.Category != tool.CategorySQL })
+	sel, err := toolselect.New(specs, toolselect.Options{Mode: opts.ToolSelection, Max: opts.MaxToolsPerCall, Entities: opts.Entities})
+	if err != nil {
+		return nil, fmt.Errorf("chat: new service: %w", err)
+	}
+	tok, err := tokens.ForModel(opts.Model)
+	if err != nil {
+		return nil, fmt.Errorf("chat: new service: %w", err)
+	}
+	emb, err := embed.NewHashing(embed.HashingOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("chat: new service: %w", err)
+	}
 	locales := map[string]bool{}
 	for _, l := range Locales() {
 		locales[l] = true
 	}
-	return &Service{
+	svc := &Service{
 		store: deps.Store, llm: deps.LLM, screens: deps.Screens,
-		obs: obs, log: log, runner: runner, offline: resp, opts: opts, specs: specs,
-		locales: locales,
-	}, nil
+		obs: obs, log: log, runner: runner, offline: resp, opts: opts,
+		locales: locales, tok: tok, sel: sel, emb: emb,
+	}
+	if st, ok := deps.Screens.(ScreenTooler); ok {
+		svc.screenTools = st
+	}
+	return svc, nil
 }
+
+// countTokens counts s with the model's tokenizer.
+func (s *Service) countTokens(text string) int { return s.tok.Count(text) }
 
 // Runner returns the service's tool runner, for callers that run tools on
 // a session outside a turn.

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,6 +25,7 @@ import (
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/toolselect"
 )
 
 // redisSrv is the package's redis-server; tests isolate by key prefix.
@@ -180,6 +183,9 @@ func (e *env) turn(t testing.TB, id, msg string) Reply {
 	if err != nil {
 		t.Fatalf("turn %q: %v", msg, err)
 	}
+	// The rolling summary is written in the background; tests wait for it
+	// so the next turn's prompt is deterministic.
+	e.svc.Wait()
 	return r
 }
 
@@ -658,7 +664,7 @@ func TestSQLToolsOffered(t *testing.T) {
 	}{{"hidden", false}, {"offered", true}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, envConfig{opts: Options{OfferSQLTools: tc.offer}})
+			e := newEnv(t, envConfig{opts: Options{OfferSQLTools: tc.offer, ToolSelection: toolselect.ModeAll}})
 			id, _ := e.session(t)
 			e.turn(t, id, "hi")
 			found := false
@@ -675,40 +681,57 @@ func TestSQLToolsOffered(t *testing.T) {
 }
 
 func TestHistoryWindow(t *testing.T) {
-	const budget = 1500
+	const budget = 2500
 	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: budget}})
 	id, _ := e.session(t)
-	e.fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply {
+	asked := regexp.MustCompile(`question \d+`)
+	e.fake.SetResponder(func(r openai.ChatCompletionRequest) llmtest.Reply {
+		if r.Messages[0].Content == summarizerPrompt {
+			// The summarizer: name the questions folded in.
+			var qs []string
+			for _, q := range asked.FindAllString(r.Messages[1].Content, -1) {
+				if !slices.Contains(qs, q) {
+					qs = append(qs, q)
+				}
+			}
+			return llmtest.Text("- asked " + strings.Join(qs, ", "))
+		}
 		return llmtest.Text(strings.Repeat("answer words ", 40))
 	})
-	var sizes, counts []int
+	var reqs []openai.ChatCompletionRequest
 	for i := range 20 {
+		n := e.fake.RequestCount()
 		e.turn(t, id, fmt.Sprintf("question %d %s", i, strings.Repeat("padding ", 40)))
-		reqs := e.fake.Requests()
-		sizes = append(sizes, llmtest.PromptTokens(reqs[len(reqs)-1]))
-		counts = append(counts, len(reqs[len(reqs)-1].Messages))
+		reqs = append(reqs, e.fake.Requests()[n])
 	}
-	peak := 0
-	for i, s := range sizes {
-		if s > budget {
-			t.Errorf("turn %d prompt %d tokens over the budget %d", i+1, s, budget)
+	appendOnly := 0
+	for i, r := range reqs {
+		if n := promptTokens(t, e.svc, r); n > budget {
+			t.Errorf("turn %d prompt %d tokens over the budget %d", i+1, n, budget)
 		}
-		if i < 10 {
-			peak = max(peak, counts[i])
-		} else if counts[i] > peak {
-			t.Errorf("turn %d prompt has %d messages, more than the earlier peak %d", i+1, counts[i], peak)
+		if k := len(reqs[max(i-1, 0)].Messages) - 1; i > 0 && len(r.Messages) > k && sameMessages(reqs[i-1].Messages[:k], r.Messages[:k]) {
+			appendOnly++
 		}
 	}
-	if counts[19] < 4 {
-		t.Errorf("window kept no history: %d messages", counts[19])
+	// The summary moves the window in steps, so most turns only append.
+	if appendOnly < 12 {
+		t.Errorf("%d of 19 prompts extend the previous one, want most", appendOnly)
 	}
-	last := e.fake.Requests()[len(sizes)-1]
-	if strings.Contains(last.Messages[1].Content, "question 0 ") {
-		t.Error("oldest exchange still in the prompt")
+	last := reqs[len(reqs)-1]
+	if !strings.HasPrefix(last.Messages[1].Content, "<summary>") || last.Messages[1].Role != openai.ChatMessageRoleUser {
+		t.Fatalf("second message is not the summary in a user turn: %s %.80q", last.Messages[1].Role, last.Messages[1].Content)
+	}
+	if !strings.Contains(last.Messages[1].Content, "- asked question 0, question 1") {
+		t.Errorf("the summary is not the LLM's running summary from the first exchange: %q", last.Messages[1].Content)
+	}
+	for _, m := range last.Messages[2:] {
+		if strings.HasPrefix(m.Content, "question 0 ") {
+			t.Error("oldest exchange still in the history window")
+		}
 	}
 	// Whole exchanges: the first history message is the player's.
-	if last.Messages[1].Role != openai.ChatMessageRoleUser {
-		t.Errorf("window starts with a %s message", last.Messages[1].Role)
+	if last.Messages[2].Role != openai.ChatMessageRoleUser || len(last.Messages) < 5 {
+		t.Errorf("window starts with a %s message, %d messages", last.Messages[2].Role, len(last.Messages))
 	}
 	if len(e.history(t, id)) != 40 {
 		t.Errorf("stored history trimmed by the prompt window")
@@ -840,21 +863,28 @@ func TestScreenEvent(t *testing.T) {
 		t.Errorf("turn after screen: exchange %d sources %s executions %d", r.Exchange, sources(r.ToolCalls), byID.count())
 	}
 	first := e.fake.Requests()[n]
-	var sys []string
-	for _, m := range first.Messages {
-		if m.Role == openai.ChatMessageRoleSystem {
-			sys = append(sys, m.Content)
-		}
+	// The screen context and the cached results are a delimited data block
+	// in the user turn, just before the player's message; no system-role
+	// message holds them (the screen data is player-controlled).
+	user := first.Messages[len(first.Messages)-1]
+	if user.Role != openai.ChatMessageRoleUser || !strings.HasPrefix(user.Content, "<context>\n") ||
+		!strings.HasSuffix(user.Content, "</context>\n\nwho is this?") {
+		t.Errorf("last message is not the data block and the question: %s %q", user.Role, user.Content)
 	}
-	joined := strings.Join(sys, "\n")
-	if !strings.Contains(joined, "Screen context") || !strings.Contains(joined, `viewing "Kaelith"`) ||
-		!strings.Contains(joined, "gcs_get_character_details_by_id") || !strings.Contains(joined, "db_get_ux_details") {
-		t.Errorf("system messages lack screen context or cached results:\n%s", joined)
+	if !strings.Contains(user.Content, "Screen context") || !strings.Contains(user.Content, `viewing "Kaelith"`) ||
+		!strings.Contains(user.Content, "gcs_get_character_details_by_id") || !strings.Contains(user.Content, "db_get_ux_details") {
+		t.Errorf("user turn lacks screen context or cached results:\n%s", user.Content)
+	}
+	for _, m := range first.Messages {
+		if m.Role == openai.ChatMessageRoleSystem && (strings.Contains(m.Content, "Kaelith") || strings.Contains(m.Content, "Screen context")) {
+			t.Errorf("a system message holds screen data: %q", m.Content)
+		}
 	}
 	// Every turn carries the injection until the screen changes.
 	n = e.fake.RequestCount()
 	e.turn(t, id, "and now?")
-	if !strings.Contains(e.fake.Requests()[n].Messages[1].Content, `viewing "Kaelith"`) {
+	next := e.fake.Requests()[n].Messages
+	if !strings.Contains(next[len(next)-1].Content, `viewing "Kaelith"`) {
 		t.Error("injection missing on the next turn")
 	}
 }

@@ -90,6 +90,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
 		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 	}
+	s.afterTurn(ctx, turn.Meta, append(turn.History, fin.Messages...))
 	rep := Reply{
 		SessionID: id,
 		Exchange:  turn.Meta.Exchange,
@@ -153,17 +154,19 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	if turn.Meta.Screen != nil {
 		injection = turn.Meta.Screen.Injection
 	}
-	msgs, _ := buildPrompt(promptInput{
-		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, injection: injection,
-		cached: scope.Cached(), history: turn.History, message: message, maxTokens: s.opts.MaxContextTokens,
+	p := s.buildPrompt(promptInput{
+		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, cached: scope.Cached(),
+		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
 	})
+	msgs := p.msgs
+	tt := s.newTurnTools(turn, message, p)
 	var a answered
 	streamed := false
 	for round := 0; ; round++ {
 		req := llm.Request{Messages: msgs}
 		final := round >= s.opts.MaxToolIterations
 		if !final {
-			req.Tools = s.specs
+			req.Tools = tt.offer()
 		}
 		resp, err := s.callLLM(ctx, req, emit, &streamed)
 		a.usage.PromptTokens += resp.Usage.PromptTokens
@@ -209,7 +212,8 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			}
 		}
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls})
-		outs := scope.Run(ctx, batch)
+		tt.charge(msgs[len(msgs)-1])
+		outs := tt.run(ctx, scope, batch)
 		if err := ctx.Err(); err != nil {
 			return answered{}, err
 		}
@@ -218,6 +222,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			if o.Source == tool.SourceDuplicate {
 				content = duplicateNote(o)
 			}
+			content = tt.fit(content)
 			msgs = append(msgs, llm.Message{Role: llm.RoleTool, Content: content, ToolCallID: calls[i].ID})
 			if emit != nil {
 				emit(Event{Type: EventToolResult, Data: o})

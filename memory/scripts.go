@@ -129,8 +129,19 @@ return 0
 `
 
 // scripts holds a Store's compiled scripts (each remembers its SHA1).
+// summarySrc stores a session's rolling summary unless the stored one
+// covers as much or more. KEYS: the meta key. ARGV: through, summary JSON.
+// Returns -1 for an unknown session, 0 when not newer, 1 when stored.
+const summarySrc = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local cur = tonumber(redis.call('HGET', KEYS[1], 'summary_through') or '0') or 0
+if cur >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'summary_through', ARGV[1], 'summary', ARGV[2])
+return 1
+`
+
 type scripts struct {
-	create, begin, lockBegin, finish, screen, unlock, extend *redis.Script
+	create, begin, lockBegin, finish, screen, unlock, extend, summary *redis.Script
 }
 
 func newScripts() scripts {
@@ -142,5 +153,6 @@ func newScripts() scripts {
 		screen:    redis.NewScript(screenSrc),
 		unlock:    redis.NewScript(unlockSrc),
 		extend:    redis.NewScript(extendSrc),
+		summary:   redis.NewScript(summarySrc),
 	}
 }

@@ -576,6 +576,27 @@ func (s *Store) ClearCache(ctx context.Context, id string) (int, error) {
 	return int(n.Val()), nil
 }
 
+// SaveSummary stores a session's rolling summary unless the stored one
+// already covers sm.Through or later (a slower writer never undoes a newer
+// summary). It reports whether it stored. An unknown session is ErrNotFound.
+func (s *Store) SaveSummary(ctx context.Context, id string, sm Summary) (bool, error) {
+	if !validID(id) {
+		return false, notFound("save summary", id)
+	}
+	b, err := json.Marshal(sm)
+	if err != nil {
+		return false, fmt.Errorf("memory: save summary %s: %w", id, err)
+	}
+	n, err := s.script.summary.Run(ctx, s.rdb, s.keys(id)[:1], sm.Through, string(b)).Int()
+	if err != nil {
+		return false, wrap("save summary", id, err)
+	}
+	if n < 0 {
+		return false, notFound("save summary", id)
+	}
+	return n == 1, nil
+}
+
 // History returns a session's stored history, oldest first.
 func (s *Store) History(ctx context.Context, id string) ([]Message, error) {
 	if !validID(id) {
@@ -622,6 +643,12 @@ func parseMeta(f map[string]string) (Meta, error) {
 	}
 	if m.CreatedAt, err = time.Parse(time.RFC3339Nano, f["created_at"]); err != nil {
 		return Meta{}, fmt.Errorf("stored created_at: %w", err)
+	}
+	if sm := f["summary"]; sm != "" {
+		m.Summary = new(Summary)
+		if err := json.Unmarshal([]byte(sm), m.Summary); err != nil {
+			return Meta{}, fmt.Errorf("stored summary: %w", err)
+		}
 	}
 	if sc := f["screen"]; sc != "" {
 		m.Screen = new(Screen)

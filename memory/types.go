@@ -37,6 +37,17 @@ type Meta struct {
 	CreatedAt time.Time `json:"created_at"`
 	Exchange  int       `json:"exchange"`
 	Screen    *Screen   `json:"screen,omitempty"`
+	// Summary folds the exchanges that left the prompt's history window.
+	Summary *Summary `json:"summary,omitempty"`
+}
+
+// Summary is a session's rolling summary of older exchanges.
+type Summary struct {
+	// Text is the summary (player-derived: never for a system-role message).
+	Text string `json:"text"`
+	// Through is the last exchange the summary covers; the prompt's history
+	// starts after it.
+	Through int `json:"through"`
 }
 
 // Message is one history entry: the player's message or the assistant's reply.

@@ -14,12 +14,12 @@ import (
 	"github.com/gameassist/gameassist/gcsdb/gcsdbtest"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
-	"github.com/gameassist/gameassist/toolselect"
 	toolscache "github.com/gameassist/gameassist/tools_cache"
 	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
 	toolsrag "github.com/gameassist/gameassist/tools_rag"
 	"github.com/gameassist/gameassist/tools_rag/embed"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
+	"github.com/gameassist/gameassist/toolselect"
 )
 
 // realRegistry registers the built-in tool families as `gameassist serve`

@@ -139,9 +139,14 @@ func TestScreens(t *testing.T) {
 		if len(reqs) != 1 {
 			t.Fatalf("%d LLM requests, want 1", len(reqs))
 		}
+		// The screen context is a labelled data block in the user turn;
+		// no system message holds the (player-controlled) screen values.
 		var screenSection string
 		for _, m := range reqs[0].Messages {
-			if m.Role == "system" && strings.Contains(m.Content, "## Screen context") {
+			if strings.Contains(m.Content, "## Screen context") {
+				if m.Role != "user" {
+					t.Fatalf("screen context in a %s message", m.Role)
+				}
 				screenSection = m.Content
 			}
 		}

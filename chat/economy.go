@@ -1,0 +1,235 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/toolselect"
+)
+
+// SearchConversationName is the tool that fetches older exchanges of the
+// session verbatim.
+const SearchConversationName = "search_conversation"
+
+// recentExchanges is how many past exchanges' tools count as recent.
+const recentExchanges = 2
+
+// searchConversationSpec is the schema of search_conversation.
+func searchConversationSpec() tool.Spec {
+	return tool.Spec{
+		Name: SearchConversationName,
+		Description: "Fetch earlier exchanges of this conversation verbatim (those summarized or no longer shown), " +
+			"best matches first; use it when the player refers to something said before.",
+		Category:   tool.CategoryRAG,
+		Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":300,"description":"What was said, in a few words, e.g. 'the team for the Fire Knight'."},"limit":{"type":"integer","minimum":1,"maximum":5,"description":"How many exchanges (default 3)."}},"required":["query"],"additionalProperties":false}`),
+	}
+}
+
+// ScreenTooler lists the tools a screen's rules name; *screens.Engine
+// satisfies it. A Planner that also implements it has those tools offered
+// while the player is on the screen.
+type ScreenTooler interface {
+	Tools(screen string) []string
+}
+
+// turnTools is the tool side of one turn's LLM loop: which schemas each call
+// offers, the turn's own tools (find_tools, search_conversation) and the
+// token budget left for tool results.
+type turnTools struct {
+	s       *Service
+	session string
+	query   toolselect.Query
+	history []memory.Message // the session's stored history
+	older   bool             // exchanges exist outside the prompt's window
+	window  int              // first exchange in the window
+	left    int              // budget tokens left for tool results
+}
+
+// newTurnTools prepares the selection of a turn from its message, screen and
+// history, and the budget left after the first prompt.
+func (s *Service) newTurnTools(turn memory.Turn, message string, p prompt) *turnTools {
+	t := &turnTools{
+		s: s, session: turn.Meta.ID, history: turn.History, older: p.older, window: p.window,
+		left: s.opts.MaxContextTokens - p.used,
+	}
+	t.query.Message = message
+	if turn.Meta.Screen != nil && s.screenTools != nil {
+		t.query.Screen = s.screenTools.Tools(turn.Meta.Screen.Name)
+	}
+	t.query.Recent = recentTools(turn.History, recentExchanges)
+	return t
+}
+
+// recentTools lists the tools of the last n exchanges' answers, newest first.
+func recentTools(history []memory.Message, n int) []string {
+	var out []string
+	seen := 0
+	last := -1
+	for i := len(history) - 1; i >= 0 && seen <= n; i-- {
+		m := history[i]
+		if m.Exchange != last {
+			seen++
+			last = m.Exchange
+			if seen > n {
+				break
+			}
+		}
+		for _, name := range m.Tools {
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+// offer returns the schemas for the next LLM call: every offered tool in
+// TOOL_SELECTION=all, else the selection plus find_tools (and
+// search_conversation when older exchanges exist), within
+// MAX_TOOLS_PER_CALL.
+func (t *turnTools) offer() []tool.Spec {
+	if t.s.sel.All() {
+		out := t.s.sel.Select(t.query, 0)
+		if t.older {
+			out = append(out, searchConversationSpec())
+		}
+		return out
+	}
+	local := []tool.Spec{toolselect.FindToolsSpec()}
+	if t.older {
+		local = append(local, searchConversationSpec())
+	}
+	return append(t.s.sel.Select(t.query, t.s.sel.Max()-len(local)), local...)
+}
+
+// run answers a batch of the model's calls: the turn's own tools here, the
+// rest through the scope, outcomes in call order.
+func (t *turnTools) run(ctx context.Context, scope *Scope, batch []tool.Call) []tool.Outcome {
+	outs := make([]tool.Outcome, len(batch))
+	var rest []tool.Call
+	var at []int
+	var local []tool.Outcome
+	for i, c := range batch {
+		start := time.Now()
+		var res tool.Result
+		switch c.Name {
+		case toolselect.FindToolsName:
+			var names []string
+			res, names = t.s.sel.AnswerFind(normalizeArgs(c.Arguments))
+			for _, n := range names {
+				if !slices.Contains(t.query.Found, n) {
+					t.query.Found = append(t.query.Found, n)
+				}
+			}
+		case SearchConversationName:
+			res = t.searchConversation(normalizeArgs(c.Arguments))
+		default:
+			rest = append(rest, c)
+			at = append(at, i)
+			continue
+		}
+		outs[i] = tool.Outcome{
+			Name: c.Name, Arguments: argsJSON(normalizeArgs(c.Arguments)), Source: tool.SourceExecuted,
+			Status: res.Status, DurationMS: ms(time.Since(start)), Result: res,
+		}
+		local = append(local, outs[i])
+	}
+	if len(local) > 0 {
+		t.s.obs.ToolCalls(ctx, t.session, local)
+	}
+	if len(rest) > 0 {
+		for j, o := range scope.Run(ctx, rest) {
+			outs[at[j]] = o
+		}
+	}
+	return outs
+}
+
+// fit cuts a tool result to the budget left and charges it.
+func (t *turnTools) fit(content string) string {
+	out, n := t.s.fitToolResult(content, t.left)
+	t.left -= n + msgOverhead
+	return out
+}
+
+// charge counts a message added to the loop (the model's tool calls).
+func (t *turnTools) charge(m llm.Message) { t.left -= t.s.messageTokens(m) }
+
+// searchArgs are search_conversation's arguments.
+type searchArgs struct {
+	Query string `json:"query"`
+	Limit int    `json:"limit"`
+}
+
+// exchangeText is one past exchange, verbatim.
+type exchangeText struct {
+	Exchange int    `json:"exchange"`
+	Player   string `json:"player"`
+	Answer   string `json:"answer"`
+}
+
+// searchConversation returns the older exchanges (before the prompt's
+// window) that best match the query, verbatim, best first.
+func (t *turnTools) searchConversation(args json.RawMessage) tool.Result {
+	var a searchArgs
+	if r, ok := tool.DecodeArgs(SearchConversationName, args, &a); !ok {
+		return r
+	}
+	a.Query = strings.TrimSpace(a.Query)
+	if a.Query == "" || len([]rune(a.Query)) > 300 || a.Limit < 0 || a.Limit > 5 {
+		return tool.Failure("Invalid arguments for "+SearchConversationName+".",
+			"query must be 1-300 characters and limit 1-5",
+			`Call search_conversation with {"query": "<what was said>"}.`)
+	}
+	if a.Limit == 0 {
+		a.Limit = 3
+	}
+	var exs []exchangeText
+	for _, m := range t.history {
+		if t.window > 0 && m.Exchange >= t.window {
+			break
+		}
+		if len(exs) == 0 || exs[len(exs)-1].Exchange != m.Exchange {
+			exs = append(exs, exchangeText{Exchange: m.Exchange})
+		}
+		e := &exs[len(exs)-1]
+		if m.Role == llm.RoleUser {
+			e.Player = m.Content
+		} else {
+			e.Answer = m.Content
+		}
+	}
+	q := t.s.emb.Vector(a.Query)
+	type scored struct {
+		i int
+		s float32
+	}
+	var sc []scored
+	for i, e := range exs {
+		v := t.s.emb.Vector(e.Player + "\n" + e.Answer)
+		var d float32
+		for k := range q {
+			d += q[k] * v[k]
+		}
+		if d > 0 {
+			sc = append(sc, scored{i, d})
+		}
+	}
+	sort.SliceStable(sc, func(x, y int) bool { return sc[x].s > sc[y].s })
+	found := make([]exchangeText, 0, a.Limit)
+	for _, x := range sc[:min(a.Limit, len(sc))] {
+		found = append(found, exs[x.i])
+	}
+	if len(found) == 0 {
+		return tool.Success("No earlier exchange matches "+strconv.Quote(a.Query)+".", map[string]any{"exchanges": found})
+	}
+	return tool.Success("Earlier exchanges, verbatim, best match first.", map[string]any{"exchanges": found})
+}
