@@ -61,11 +61,17 @@ func (s *Service) newTurnTools(turn memory.Turn, message string, p prompt) *turn
 		left: s.opts.MaxContextTokens - p.used,
 	}
 	t.query.Message = message
-	if turn.Meta.Screen != nil && s.screenTools != nil {
-		t.query.Screen = s.screenTools.Tools(turn.Meta.Screen.Name)
-	}
+	t.query.Screen = s.screenToolsOf(turn.Meta)
 	t.query.Recent = recentTools(turn.History, recentExchanges)
 	return t
+}
+
+// screenToolsOf lists the rule tools of the session's current screen.
+func (s *Service) screenToolsOf(meta memory.Meta) []string {
+	if meta.Screen == nil || s.screenTools == nil {
+		return nil
+	}
+	return s.screenTools.Tools(meta.Screen.Name)
 }
 
 // recentTools lists the tools of the last n exchanges' answers, newest first.

@@ -64,14 +64,17 @@ const (
 
 // promptInput is what a turn's first prompt is built from.
 type promptInput struct {
-	system  string
-	locale  string
-	screen  string // the screen's prompt injection (player-controlled values)
-	cached  []memory.CacheEntry
-	history []memory.Message
-	summary *memory.Summary
-	message string
-	budget  int
+	system string
+	locale string
+	screen string // the screen's prompt injection (player-controlled values)
+	// screenTools are the current screen's rule tools, main subject first:
+	// their cached results go into the budget first.
+	screenTools []string
+	cached      []memory.CacheEntry
+	history     []memory.Message
+	summary     *memory.Summary
+	message     string
+	budget      int
 }
 
 // prompt is an assembled first prompt and what the budget gave each part.
@@ -111,7 +114,7 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	fixed := s.messageTokens(msgs[0]) + s.messageTokens(llm.Message{Role: llm.RoleUser, Content: in.message})
 	budget := in.budget - in.budget/loopReserveDiv - fixed
 
-	block, used, full, stubs := s.contextBlock(in.screen, in.cached, budget/cachedShareDiv)
+	block, used, full, stubs := s.contextBlock(in.screen, in.cached, in.screenTools, budget/cachedShareDiv)
 	p.full, p.stubs = full, stubs
 	user := llm.Message{Role: llm.RoleUser, Content: block + in.message}
 	p.used = fixed + used
@@ -151,11 +154,13 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 }
 
 // contextBlock renders the turn's data block: the screen context and the
-// cached results, newest first into the share (smaller first among equally
-// new), the rest as one line each. It returns "" when there is nothing,
+// cached results, in the order they were cached; into the share go first
+// the results of the screen's rule tools (main subject first), then the
+// newest (smaller first among equally new); the rest appear as one line
+// each. It returns "" when there is nothing,
 // with the tokens the cached results took and how many went in full and as
 // one line.
-func (s *Service) contextBlock(screen string, cached []memory.CacheEntry, share int) (string, int, int, int) {
+func (s *Service) contextBlock(screen string, cached []memory.CacheEntry, screenTools []string, share int) (string, int, int, int) {
 	screen = strings.TrimSpace(screen)
 	if screen == "" && len(cached) == 0 {
 		return "", 0, 0, 0
@@ -178,8 +183,15 @@ func (s *Service) contextBlock(screen string, cached []memory.CacheEntry, share 
 		order[i] = i
 		lines[i].size = len(lines[i].text)
 	}
+	rank := func(tool string) int {
+		if i := slices.Index(screenTools, tool); i >= 0 {
+			return i
+		}
+		return len(screenTools)
+	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(lines[b].e.CachedAt, lines[a].e.CachedAt), cmp.Compare(lines[a].size, lines[b].size))
+		return cmp.Or(cmp.Compare(rank(lines[a].e.Tool), rank(lines[b].e.Tool)),
+			cmp.Compare(lines[b].e.CachedAt, lines[a].e.CachedAt), cmp.Compare(lines[a].size, lines[b].size))
 	})
 	fullAt := make([]bool, len(lines))
 	used, full, stubs := 0, 0, 0

@@ -155,7 +155,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		injection = turn.Meta.Screen.Injection
 	}
 	p := s.buildPrompt(promptInput{
-		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, cached: scope.Cached(),
+		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, screenTools: s.screenToolsOf(turn.Meta), cached: scope.Cached(),
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
 	})
 	msgs := p.msgs

@@ -47,6 +47,8 @@ type Config struct {
 	CacheRefresh         time.Duration
 	MCPToken             string // empty: /mcp refuses everything
 	MCPRatePerMinute     int    // /mcp requests per client IP per minute
+	ToolSelection        string // auto: a selected subset of tools per LLM call; all: every tool
+	MaxToolsPerCall      int    // tools offered per LLM call in auto mode, find_tools included
 }
 
 // LLMEnabled reports whether an OpenAI-compatible endpoint is configured;
@@ -91,6 +93,8 @@ func Load(getenv func(string) string) (Config, error) {
 		CacheRefresh:         p.duration("CACHE_REFRESH", time.Minute),
 		MCPToken:             p.str("MCP_TOKEN", ""),
 		MCPRatePerMinute:     p.integer("MCP_RATE_PER_MINUTE", 300, 1, 100_000),
+		ToolSelection:        p.oneOf("TOOL_SELECTION", "auto", "auto", "all"),
+		MaxToolsPerCall:      p.integer("MAX_TOOLS_PER_CALL", 10, 2, 128),
 	}
 	if c.RedisURL != "" {
 		if _, err := url.Parse(c.RedisURL); err != nil {
@@ -146,6 +150,8 @@ func (c Config) LogValue() slog.Value {
 		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
 		slog.String("mcp_token", mask(c.MCPToken)),
 		slog.Int("mcp_rate_per_minute", c.MCPRatePerMinute),
+		slog.String("tool_selection", c.ToolSelection),
+		slog.Int("max_tools_per_call", c.MaxToolsPerCall),
 	)
 }
 

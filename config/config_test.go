@@ -20,7 +20,8 @@ func TestLoadDefaults(t *testing.T) {
 	}
 	if c.Addr != ":8080" || c.GCSDBPath != "./data/gcs.db" || c.SessionTTL != 24*time.Hour ||
 		c.MaxToolIterations != 5 || c.ChatRatePerMinute != 30 || c.SQLToolsForLLM || c.LLMEnabled() ||
-		c.MCPToken != "" || c.MCPRatePerMinute != 300 {
+		c.MCPToken != "" || c.MCPRatePerMinute != 300 ||
+		c.ToolSelection != "auto" || c.MaxToolsPerCall != 10 {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -29,13 +30,14 @@ func TestLoadValues(t *testing.T) {
 	c, err := config.Load(env(map[string]string{
 		"ADDR": ":9090", "SESSION_TTL": "2h", "MAX_TOOL_ITERATIONS": "3", "SQL_TOOLS_FOR_LLM": "true",
 		"ALLOWED_ORIGINS": " https://a.example , https://b.example ,", "LOG_LEVEL": "debug",
-		"OPENAI_BASE_URL": "http://localhost:11434/v1",
+		"OPENAI_BASE_URL": "http://localhost:11434/v1", "TOOL_SELECTION": "all", "MAX_TOOLS_PER_CALL": "6",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Addr != ":9090" || c.SessionTTL != 2*time.Hour || c.MaxToolIterations != 3 || !c.SQLToolsForLLM ||
-		len(c.AllowedOrigins) != 2 || c.LogLevel != slog.LevelDebug || !c.LLMEnabled() {
+		len(c.AllowedOrigins) != 2 || c.LogLevel != slog.LevelDebug || !c.LLMEnabled() ||
+		c.ToolSelection != "all" || c.MaxToolsPerCall != 6 {
 		t.Fatalf("values: %+v", c)
 	}
 }
@@ -54,6 +56,8 @@ func TestLoadRefusesBadValues(t *testing.T) {
 		{name: "rate", key: "CHAT_RATE_PER_MINUTE", value: "-3"},
 		{name: "trusted proxy", key: "TRUSTED_PROXIES", value: "10.0.0.0/8,lb.example"},
 		{name: "mcp rate", key: "MCP_RATE_PER_MINUTE", value: "0"},
+		{name: "tool selection", key: "TOOL_SELECTION", value: "some"},
+		{name: "tools per call too few", key: "MAX_TOOLS_PER_CALL", value: "1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

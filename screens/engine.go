@@ -168,8 +168,9 @@ func (e *Engine) Rules() []string {
 	return e.rules.Load().Names()
 }
 
-// Tools returns the tools the running rule of screen names, for tool
-// selection; nil when no rule covers it.
+// Tools returns the tools the running rule of screen names (data tools in
+// rule order, then the context tool), for tool selection and for ordering
+// cached results in the prompt; nil when no rule covers it.
 func (e *Engine) Tools(screen string) []string {
 	return e.rules.Load().Tools(screen)
 }

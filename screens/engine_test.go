@@ -561,7 +561,7 @@ func TestEngineTools(t *testing.T) {
 		{name: "context tool only", screen: "MainMenuPresenter", want: []string{"db_get_ux_details"}},
 		{
 			name: "repeated data tool listed once", screen: "BossBattlePresenter",
-			want: []string{"db_get_ux_details", "gcs_get_boss_details", "gcs_find_counters_for_boss", "gcs_get_character_details_by_id"},
+			want: []string{"gcs_get_boss_details", "gcs_find_counters_for_boss", "gcs_get_character_details_by_id", "db_get_ux_details"},
 		},
 		{name: "no rule", screen: "SettingsPresenter", want: nil},
 	}

@@ -541,21 +541,22 @@ func representative(k string, minimum, maximum *float64, minLen *int) json.RawMe
 	return nil
 }
 
-// Tools returns the distinct tools the rule of screen names (context tool
-// first, then data tools in rule order), or nil for a screen without a rule.
+// Tools returns the distinct tools the rule of screen names: data tools in
+// rule order (the screen's main subject first), then the context tool; nil
+// for a screen without a rule.
 func (rs *RuleSet) Tools(screen string) []string {
 	r, ok := rs.rules[screen]
 	if !ok {
 		return nil
 	}
 	var out []string
-	if r.context != nil {
-		out = append(out, r.context.Name)
-	}
 	for _, d := range r.data {
 		if !slices.Contains(out, d.tool) {
 			out = append(out, d.tool)
 		}
+	}
+	if r.context != nil && !slices.Contains(out, r.context.Name) {
+		out = append(out, r.context.Name)
 	}
 	return out
 }

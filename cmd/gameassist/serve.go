@@ -204,6 +204,8 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	svc, err := chat.NewService(deps, chat.Options{
 		MaxToolIterations: cfg.MaxToolIterations, MaxContextTokens: cfg.MaxContextTokens, OfferSQLTools: cfg.SQLToolsForLLM,
+		ToolSelection: cfg.ToolSelection, MaxToolsPerCall: cfg.MaxToolsPerCall, Model: cfg.OpenAIModel,
+		Entities: entityNames(snap),
 	})
 	if err != nil {
 		return nil, err
@@ -303,6 +305,10 @@ func (a *app) close() {
 		case <-time.After(5 * time.Second):
 		}
 	}
+	if a.chat != nil {
+		// Rolling summaries still being written need Redis (and the LLM).
+		a.chat.Wait()
+	}
 	for i := len(a.closers) - 1; i >= 0; i-- {
 		a.closers[i]()
 	}
@@ -399,4 +405,22 @@ func activeSessionsGauge(ctx context.Context, store *memory.Store, logger *slog.
 		}
 	}()
 	return func() float64 { return float64(last.Load()) }
+}
+
+// entityNames lists the game's champion, boss and faction names in every
+// locale, for tool selection: a message naming one favours its kind's tools.
+func entityNames(snap *toolscache.Snapshot) map[string][]string {
+	out := map[string][]string{}
+	add := func(kind string, list []toolscache.Named) {
+		for _, n := range list {
+			out[kind] = append(out[kind], n.Name)
+			for _, l := range n.Names {
+				out[kind] = append(out[kind], l)
+			}
+		}
+	}
+	add("champion", snap.Champions())
+	add("boss", snap.Bosses())
+	add("faction", snap.Factions())
+	return out
 }
