@@ -113,7 +113,74 @@ func (t *turnTools) offer() []tool.Spec {
 	if t.older {
 		local = append(local, searchConversationSpec())
 	}
-	return append(t.s.sel.Select(t.query, t.s.sel.Max()-len(local)), local...)
+	if kept, ok := t.keepPrevious(local); ok {
+		return kept
+	}
+	// The turn's own tools lead: they change least between calls.
+	return append(local, t.s.sel.Select(t.query, t.s.sel.Max()-len(local))...)
+}
+
+// stickyMatches is how many of the message's best matches the previous
+// turn's tools must hold to be offered again.
+const stickyMatches = 2
+
+// keepPrevious returns the tools the previous turn's last call offered, in
+// the same order, when they still serve this call: they hold this turn's
+// own tools, the screen's rule tools and the message's best matches, and
+// find_tools found nothing new. Offering the same schemas again keeps the
+// prompt's leading bytes identical, which providers' prefix caches reward.
+func (t *turnTools) keepPrevious(local []tool.Spec) ([]tool.Spec, bool) {
+	if len(t.query.Found) > 0 {
+		return nil, false
+	}
+	prev := lastOffered(t.history)
+	if len(prev) == 0 || len(prev) > t.s.sel.Max() {
+		return nil, false
+	}
+	need := append(append([]string{}, t.query.Screen...), t.s.sel.Top(t.query.Message, stickyMatches)...)
+	for _, l := range local {
+		need = append(need, l.Name)
+	}
+	for _, n := range need {
+		if !slices.Contains(prev, n) {
+			return nil, false
+		}
+	}
+	out := make([]tool.Spec, 0, len(prev))
+	for _, n := range prev {
+		switch n {
+		case toolselect.FindToolsName:
+			out = append(out, toolselect.FindToolsSpec())
+		case SearchConversationName:
+			out = append(out, searchConversationSpec())
+		default:
+			sp, ok := t.s.sel.Specs([]string{n})
+			if !ok {
+				return nil, false
+			}
+			out = append(out, sp...)
+		}
+	}
+	return out, true
+}
+
+// lastOffered returns the tools the newest answer in history offered.
+func lastOffered(history []memory.Message) []string {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role == llm.RoleAssistant {
+			return history[i].Offered
+		}
+	}
+	return nil
+}
+
+// specNames lists the names of specs.
+func specNames(specs []tool.Spec) []string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = s.Name
+	}
+	return out
 }
 
 // run answers a batch of the model's calls: the turn's own tools here, the

@@ -79,7 +79,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	fin := memory.Finish{
 		Messages: []memory.Message{
 			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now},
-			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs)},
+			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered},
 		},
 		Put:     scope.Puts(),
 		Hits:    scope.Hits(),
@@ -140,6 +140,8 @@ type answered struct {
 	outs     []tool.Outcome
 	usage    llm.Usage
 	degraded bool
+	// offered names the tools the last LLM call that offered tools offered.
+	offered []string
 }
 
 // answer produces the reply text: the LLM tool loop, or the offline
@@ -167,6 +169,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		final := round >= s.opts.MaxToolIterations
 		if !final {
 			req.Tools = tt.offer()
+			a.offered = specNames(req.Tools)
 		}
 		resp, err := s.callLLM(ctx, req, emit, &streamed)
 		a.usage.PromptTokens += resp.Usage.PromptTokens

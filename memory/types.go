@@ -58,6 +58,9 @@ type Message struct {
 	At       time.Time `json:"at"`
 	// Tools lists the tool names used to produce an assistant reply.
 	Tools []string `json:"tools,omitempty"`
+	// Offered lists, in order, the tool schemas the reply's last LLM call
+	// offered, so the next turn can offer the same ones (a stable prefix).
+	Offered []string `json:"offered,omitempty"`
 }
 
 // CacheEntry is one cached tool result. It is served, and stays in the LLM's

@@ -207,9 +207,10 @@ func (s *Selector) All() bool { return s.all }
 func (s *Selector) Max() int { return s.max }
 
 // Select returns the tools to offer, at most n (or Max()-1 when n <= 0,
-// leaving room for find_tools), in the specs' order: found tools, the
-// best message matches, the screen's tools, the core, recent tools, then
-// further matches, until the cap. In ModeAll it returns every spec.
+// leaving room for find_tools): found tools, the best message matches, the
+// screen's tools, the core, recent tools, then further matches, until the
+// cap; listed core first, then in the specs' order. In ModeAll it returns
+// every spec.
 func (s *Selector) Select(q Query, n int) []tool.Spec {
 	if s.all {
 		return slices.Clone(s.specs)
@@ -235,16 +236,45 @@ func (s *Selector) Select(q Query, n int) []tool.Spec {
 	add(s.core...)
 	add(q.Recent...)
 	add(ranked...)
+	// Stable order: the core first (offered on every call, so consecutive
+	// calls share the longest run of leading schemas, which a provider's
+	// prefix cache can reuse), then the rest in the specs' order.
+	out := make([]tool.Spec, 0, len(picked))
+	for _, c := range s.core {
+		if i := s.pos[c]; picked[i] {
+			out = append(out, s.specs[i])
+			delete(picked, i)
+		}
+	}
 	idx := make([]int, 0, len(picked))
 	for i := range picked {
 		idx = append(idx, i)
 	}
 	slices.Sort(idx)
-	out := make([]tool.Spec, len(idx))
-	for j, i := range idx {
-		out[j] = s.specs[i]
+	for _, i := range idx {
+		out = append(out, s.specs[i])
 	}
 	return out
+}
+
+// Top returns the names of the k tools best matching text, best first.
+func (s *Selector) Top(text string, k int) []string {
+	r := s.rank(text)
+	return r[:min(k, len(r))]
+}
+
+// Specs returns the specs of names in that order, and false when one is
+// not among the selector's specs.
+func (s *Selector) Specs(names []string) ([]tool.Spec, bool) {
+	out := make([]tool.Spec, 0, len(names))
+	for _, n := range names {
+		i, ok := s.pos[n]
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s.specs[i])
+	}
+	return out, true
 }
 
 // Find returns up to n tools best matching query, best first, for
