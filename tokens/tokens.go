@@ -5,6 +5,7 @@ package tokens
 
 import (
 	"fmt"
+	"hash/fnv"
 	"sync"
 
 	"github.com/pkoukk/tiktoken-go"
@@ -20,11 +21,28 @@ const DefaultEncoding = "o200k_base"
 // keeps the setting race-free.
 var loaderOnce sync.Once
 
-// Counter counts tokens of text in one encoding. It is safe for concurrent
-// use.
+// Counter counts tokens of text in one encoding. It remembers the counts
+// of recent long texts (a prompt's history and cached results come back
+// every turn, and BPE encoding is the costly part of assembling a prompt).
+// It is safe for concurrent use.
 type Counter struct {
 	enc  *tiktoken.Tiktoken
 	name string
+
+	mu    sync.Mutex
+	memo  map[uint64]int
+	order []uint64 // insertion order, for eviction
+}
+
+// Memo bounds: texts shorter than memoMinLen are counted every time;
+// memoSize counts are remembered, the oldest forgotten first.
+const (
+	memoMinLen = 128
+	memoSize   = 8192
+)
+
+func newCounter(enc *tiktoken.Tiktoken, name string) *Counter {
+	return &Counter{enc: enc, name: name, memo: make(map[uint64]int, memoSize)}
 }
 
 // ForModel returns a Counter for model's encoding, or for DefaultEncoding
@@ -32,13 +50,13 @@ type Counter struct {
 func ForModel(model string) (*Counter, error) {
 	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader()) })
 	if enc, err := tiktoken.EncodingForModel(model); err == nil {
-		return &Counter{enc: enc, name: encodingName(model)}, nil
+		return newCounter(enc, encodingName(model)), nil
 	}
 	enc, err := tiktoken.GetEncoding(DefaultEncoding)
 	if err != nil {
 		return nil, fmt.Errorf("tokens: encoding %s: %w", DefaultEncoding, err)
 	}
-	return &Counter{enc: enc, name: DefaultEncoding}, nil
+	return newCounter(enc, DefaultEncoding), nil
 }
 
 // encodingName is the encoding tiktoken picks for a model it knows.
@@ -63,5 +81,28 @@ func (c *Counter) Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	return len(c.enc.EncodeOrdinary(s))
+	if len(s) < memoMinLen {
+		return len(c.enc.EncodeOrdinary(s))
+	}
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(s))
+	key := h.Sum64() ^ uint64(len(s))
+	c.mu.Lock()
+	n, ok := c.memo[key]
+	c.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = len(c.enc.EncodeOrdinary(s))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.memo[key]; !ok {
+		if len(c.order) >= memoSize {
+			delete(c.memo, c.order[0])
+			c.order = c.order[1:]
+		}
+		c.memo[key] = n
+		c.order = append(c.order, key)
+	}
+	return n
 }

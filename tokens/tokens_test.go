@@ -27,3 +27,29 @@ func TestCount(t *testing.T) {
 		})
 	}
 }
+
+// TestCountRemembered: a long text counts the same when counted again
+// (from the memo) and after the memo forgot it.
+func TestCountRemembered(t *testing.T) {
+	c, err := ForModel("gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := ""
+	for range 40 {
+		long += "The Fire Knight's shield turns with every hit. "
+	}
+	first := c.Count(long)
+	if first < 100 || c.Count(long) != first {
+		t.Fatalf("count %d then %d", first, c.Count(long))
+	}
+	for i := range memoSize + 1 {
+		c.Count(long + string(rune('a'+i%26)) + " " + long[:i%50])
+	}
+	if got := c.Count(long); got != first {
+		t.Errorf("after eviction %d, want %d", got, first)
+	}
+	if len(c.memo) > memoSize || len(c.order) > memoSize {
+		t.Errorf("memo holds %d/%d entries, bound %d", len(c.memo), len(c.order), memoSize)
+	}
+}

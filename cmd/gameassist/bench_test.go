@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -26,10 +27,19 @@ import (
 // oneToolTurn makes the fake LLM answer every turn with one tool call (a
 // champion lookup, a cache miss for each new name) and then a text answer.
 func oneToolTurn(req openai.ChatCompletionRequest) llmtest.Reply {
+	if isSummaryRequest(req) {
+		return llmtest.Text("- The player asked about several champions.")
+	}
 	last := req.Messages[len(req.Messages)-1]
 	if last.Role == openai.ChatMessageRoleUser {
+		// The question follows the turn's data block, when there is one.
+		i := strings.LastIndex(last.Content, "Tell me about ")
+		if i < 0 {
+			return llmtest.Text("Hello!")
+		}
 		var name string
-		_, _ = fmt.Sscanf(last.Content, "Tell me about %s", &name)
+		q := last.Content[i:]
+		_, _ = fmt.Sscanf(q, "Tell me about %s", &name)
 		return llmtest.ToolCalls(llmtest.Call{
 			ID: "call_1", Name: "gcs_get_champion_details",
 			Arguments: fmt.Sprintf(`{"champion_name":%q}`, name),
@@ -62,11 +72,14 @@ type benchApp struct {
 	client *http.Client
 }
 
-func newBenchApp(b *testing.B, bare bool) *benchApp {
+func newBenchApp(b *testing.B, bare bool) *benchApp { return newBenchAppEnv(b, bare, nil) }
+
+// newBenchAppEnv is newBenchApp with extra environment variables.
+func newBenchAppEnv(b *testing.B, bare bool, extra map[string]string) *benchApp {
 	b.Helper()
 	fake := llmtest.New(b)
 	fake.SetResponder(oneToolTurn)
-	env := testEnv(b, appSetup{llm: fake})
+	env := testEnv(b, appSetup{llm: fake, env: extra})
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
 		b.Fatal(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -267,6 +269,75 @@ func BenchmarkContextEconomy(b *testing.B) {
 			b.ReportMetric(100*st.prefixWire/float64(st.prefixN), "prefix_wire_%")
 			b.ReportMetric(100*st.prefixProvider/float64(st.prefixN), "prefix_provider_%")
 			b.ReportMetric(float64(st.calls)/float64(st.turns), "calls/turn")
+		})
+	}
+}
+
+// BenchmarkHTTPTurnLongSession measures a one-tool turn through the HTTP
+// API on a long session (30 turns before the timed ones, which go on in the
+// same session) against two bare go-openai calls to the same fake: the
+// exact two requests the turn sent (same bytes) and two tiny requests (one
+// short user message, no tools). Context economy on and off.
+func BenchmarkHTTPTurnLongSession(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+	}{
+		{"economy_on", nil},
+		{"economy_off", map[string]string{"TOOL_SELECTION": "all", "MAX_CONTEXT_TOKENS": "1000000"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			ba := newBenchAppEnv(b, false, c.env)
+			s := ba.sessions(b, 1)[0]
+			for i := range 30 {
+				ba.turn(b, s, i)
+			}
+			reqs0 := ba.fake.RequestCount()
+			turns := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				t0 := time.Now()
+				ba.turn(b, s, 30+i)
+				turns = append(turns, time.Since(t0))
+			}
+			b.StopTimer()
+			var sent []openai.ChatCompletionRequest
+			bytesSent := 0
+			for _, r := range ba.fake.Requests()[reqs0:] {
+				if !isSummaryRequest(r) {
+					sent = append(sent, r)
+					raw, _ := json.Marshal(r)
+					bytesSent += len(raw)
+				}
+			}
+			cfg := openai.DefaultConfig("sk-test")
+			cfg.BaseURL = ba.fake.URL()
+			bare := openai.NewClientWithConfig(cfg)
+			tiny := openai.ChatCompletionRequest{Model: "gpt-4o-mini", Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "hi"}}}
+			same := make([]time.Duration, 0, len(sent)/2)
+			small := make([]time.Duration, 0, len(sent)/2)
+			for i := 0; i+1 < len(sent); i += 2 {
+				t0 := time.Now()
+				for _, r := range sent[i : i+2] {
+					if _, err := bare.CreateChatCompletion(context.Background(), r); err != nil {
+						b.Fatal(err)
+					}
+				}
+				same = append(same, time.Since(t0))
+				t0 = time.Now()
+				for range 2 {
+					if _, err := bare.CreateChatCompletion(context.Background(), tiny); err != nil {
+						b.Fatal(err)
+					}
+				}
+				small = append(small, time.Since(t0))
+			}
+			b.ReportMetric(pct(turns, 0.50), "turn_p50_ms")
+			b.ReportMetric(pct(same, 0.50), "bare2_same_p50_ms")
+			b.ReportMetric(pct(small, 0.50), "bare2_tiny_p50_ms")
+			b.ReportMetric(pct(turns, 0.50)/pct(same, 0.50), "ratio_same_p50")
+			b.ReportMetric(pct(turns, 0.50)/pct(small, 0.50), "ratio_tiny_p50")
+			b.ReportMetric(float64(bytesSent)/float64(max(len(sent), 1)), "req_B")
 		})
 	}
 }
