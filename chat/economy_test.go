@@ -15,6 +15,7 @@ import (
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/tools_rag/embed"
 )
 
 // promptTokens counts a request's messages as the service budgets them.
@@ -202,6 +203,36 @@ func TestExtractiveSummary(t *testing.T) {
 		got := extractiveSummary(prev, msgs)
 		if len(got) > maxSummaryChars || !strings.HasSuffix(got, "A Rare support!") {
 			t.Errorf("len %d, tail %q", len(got), got[max(0, len(got)-40):])
+		}
+	})
+}
+
+// FuzzSearchConversation: search_conversation arguments come from the
+// model; any bytes give an envelope and at most five exchanges, no panic.
+func FuzzSearchConversation(f *testing.F) {
+	for _, seed := range []string{`{"query":"dragon"}`, `{"query":"x","limit":5}`, `{"query":""}`, `{"limit":-1}`, `null`, "\xff", `{"query":"é","limit":2}`} {
+		f.Add([]byte(seed))
+	}
+	emb, err := embed.NewHashing(embed.HashingOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	tt := &turnTools{s: &Service{emb: emb}, window: 3, history: []memory.Message{
+		{Role: llm.RoleUser, Content: "my dragon is Ember", Exchange: 1},
+		{Role: llm.RoleAssistant, Content: "Nice dragon.", Exchange: 1},
+		{Role: llm.RoleUser, Content: "who is Kaelith?", Exchange: 2},
+		{Role: llm.RoleAssistant, Content: "A mage.", Exchange: 2},
+		{Role: llm.RoleUser, Content: "in the window", Exchange: 3},
+	}}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		res := tt.searchConversation(json.RawMessage(args))
+		if res.Status == tool.StatusSuccess {
+			got, _ := res.Data.(map[string]any)["exchanges"].([]exchangeText)
+			if len(got) > 5 || slices.ContainsFunc(got, func(e exchangeText) bool { return e.Exchange >= 3 }) {
+				t.Fatalf("exchanges %+v", got)
+			}
+		} else if res.Guidance == "" {
+			t.Fatalf("error without guidance: %+v", res)
 		}
 	})
 }

@@ -45,18 +45,40 @@ func newCounter(enc *tiktoken.Tiktoken, name string) *Counter {
 	return &Counter{enc: enc, name: name, memo: make(map[uint64]int, memoSize)}
 }
 
+// encoders holds one BPE encoder per encoding name for the process:
+// building one takes about a second (200k ranks) and the result is
+// immutable and safe for concurrent use, so every Counter of an encoding
+// shares it — the same choice tiktoken-go makes for the ranks themselves.
+var encoders = struct {
+	sync.Mutex
+	m map[string]*tiktoken.Tiktoken
+}{m: map[string]*tiktoken.Tiktoken{}}
+
+// encoder returns the shared encoder of an encoding.
+func encoder(name string) (*tiktoken.Tiktoken, error) {
+	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader()) })
+	encoders.Lock()
+	defer encoders.Unlock()
+	if e, ok := encoders.m[name]; ok {
+		return e, nil
+	}
+	e, err := tiktoken.GetEncoding(name)
+	if err != nil {
+		return nil, fmt.Errorf("tokens: encoding %s: %w", name, err)
+	}
+	encoders.m[name] = e
+	return e, nil
+}
+
 // ForModel returns a Counter for model's encoding, or for DefaultEncoding
 // when tiktoken does not know the model.
 func ForModel(model string) (*Counter, error) {
-	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader()) })
-	if enc, err := tiktoken.EncodingForModel(model); err == nil {
-		return newCounter(enc, encodingName(model)), nil
-	}
-	enc, err := tiktoken.GetEncoding(DefaultEncoding)
+	name := encodingName(model)
+	enc, err := encoder(name)
 	if err != nil {
-		return nil, fmt.Errorf("tokens: encoding %s: %w", DefaultEncoding, err)
+		return nil, err
 	}
-	return newCounter(enc, DefaultEncoding), nil
+	return newCounter(enc, name), nil
 }
 
 // encodingName is the encoding tiktoken picks for a model it knows.

@@ -187,3 +187,24 @@ func TestEntityNames(t *testing.T) {
 		})
 	}
 }
+
+// FuzzAnswerFind: find_tools arguments come from the model; any bytes give
+// an envelope, names only on success, never more than the cap, no panic.
+func FuzzAnswerFind(f *testing.F) {
+	for _, seed := range []string{`{"need":"gear set bonus"}`, `{"need":""}`, `{}`, `null`, `[1]`, `{"need":"x","y":2}`, "\xff\xfe", `{"need":"` + strings.Repeat("é", 301) + `"}`} {
+		f.Add([]byte(seed))
+	}
+	s, err := New(sample, Options{Examples: map[string][]string{}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		res, names := s.AnswerFind(json.RawMessage(args))
+		if res.Status != tool.StatusSuccess && len(names) > 0 {
+			t.Fatalf("names %v with status %s", names, res.Status)
+		}
+		if len(names) > maxFound {
+			t.Fatalf("%d names", len(names))
+		}
+	})
+}
