@@ -236,3 +236,29 @@ func FuzzSearchConversation(f *testing.F) {
 		}
 	})
 }
+
+// TestLoopToolResultsShareTheBudget: a tool result larger than what the
+// budget has left is cut, saying so, and the call stays within the budget.
+func TestLoopToolResultsShareTheBudget(t *testing.T) {
+	const budget = 1200
+	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: budget}})
+	e.box.get("gcs_get_boss_details").fn = func(context.Context, map[string]any) (tool.Result, error) {
+		return tool.Success("ok", map[string]any{"mechanics": strings.Repeat("The boss summons adds and burns the field. ", 150)}), nil
+	}
+	id, _ := e.session(t)
+	e.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "b", Name: "gcs_get_boss_details", Arguments: `{"boss_name":"Fire Knight"}`}),
+		llmtest.Text("It burns."),
+	)
+	n := e.fake.RequestCount()
+	e.turn(t, id, "what does the Fire Knight do?")
+	second := e.fake.Requests()[n+1]
+	res := second.Messages[len(second.Messages)-1]
+	if res.Role != openai.ChatMessageRoleTool || !strings.Contains(res.Content, "[cut to fit the context budget") {
+		t.Fatalf("tool result not cut: %s %.200q", res.Role, res.Content)
+	}
+	// The whole second call, tool result included, stays within the budget.
+	if got := promptTokens(t, e.svc, second); got > budget {
+		t.Errorf("second call %d tokens, budget %d", got, budget)
+	}
+}

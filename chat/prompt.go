@@ -272,22 +272,32 @@ func (s *Service) windowHistory(history []memory.Message, budget int) ([]memory.
 }
 
 // fitToolResult cuts a tool result the model reads inside the tool loop to
-// left tokens of the turn's budget, saying so; it returns the text and its
-// tokens.
+// left tokens of the turn's budget (its framing included), saying so; it
+// returns the text and its tokens. At least a few dozen tokens are shown
+// even when the budget is spent.
 func (s *Service) fitToolResult(content string, left int) (string, int) {
 	t := s.countTokens(content)
-	if t <= left {
+	if t+msgOverhead <= left {
 		return content, t
 	}
 	const minKeep = 64
-	keep := max(left, minKeep)
-	cut := len(content) * keep / t
-	for cut > 0 && cut < len(content) && !utf8Start(content[cut]) {
-		cut--
+	note := func(keep int) string {
+		return fmt.Sprintf("\n[cut to fit the context budget: about %d of %d tokens shown; call again with narrower arguments for the rest]", keep, t)
 	}
-	note := fmt.Sprintf("\n[cut to fit the context budget: %d of %d tokens shown; call again with narrower arguments for the rest]", keep, t)
-	out := content[:cut] + note
-	return out, s.countTokens(out)
+	keep := max(left-msgOverhead-s.countTokens(note(t)), minKeep)
+	out, n := content, t
+	for range 4 { // the cut is proportional; shrink until it fits
+		cut := len(content) * keep / t
+		for cut > 0 && cut < len(content) && !utf8Start(content[cut]) {
+			cut--
+		}
+		out = content[:cut] + note(keep)
+		if n = s.countTokens(out); n+msgOverhead <= left || keep <= minKeep {
+			break
+		}
+		keep = max(keep*9/10, minKeep)
+	}
+	return out, n
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
