@@ -102,7 +102,7 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	if len(strings.TrimSpace(string(args))) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
 	}
-	name, ok := e.reg.Resolve(call.Name)
+	ent, ok := e.reg.lookup(call.Name)
 	if !ok {
 		r := Failure(fmt.Sprintf("Unknown tool %q.", Clip(call.Name, 80)),
 			"no tool is registered under this name",
@@ -110,7 +110,7 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 		r.InternalInfo = InternalInfo{FunctionName: Clip(call.Name, 200), Parameters: safeRaw(args)}
 		return r
 	}
-	ent := e.reg.tools[name]
+	name := ent.spec.Name
 	info := InternalInfo{FunctionName: name, Parameters: safeRaw(args)}
 	memoKey := name + "\x00" + string(args)
 	if !e.valid.has(memoKey) {

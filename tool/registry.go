@@ -6,32 +6,66 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Registry holds the tools of one server, by name and alias, with their
-// compiled parameter schemas. It is safe for concurrent reads once built.
+// compiled parameter schemas. Reads are lock-free and safe for concurrent
+// use; Register and ReplaceGroup publish a new immutable state at once, so
+// a reader sees either the old set of tools or the new one, never a mix.
 type Registry struct {
+	mu    sync.Mutex // serializes writers
+	state atomic.Pointer[registryState]
+}
+
+// registryState is one immutable set of tools.
+type registryState struct {
 	tools   map[string]*entry // canonical name
 	aliases map[string]string // alias -> canonical name
 	order   []string
+	groups  map[string][]string // group -> canonical names registered with it
 }
 
 type entry struct {
 	tool   Tool
 	spec   Spec
 	schema *jsonschema.Schema
+	group  string
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{tools: map[string]*entry{}, aliases: map[string]string{}}
+	r := &Registry{}
+	r.state.Store(&registryState{tools: map[string]*entry{}, aliases: map[string]string{}, groups: map[string][]string{}})
+	return r
 }
 
-// Register adds tools; it refuses a nil tool, an empty or taken name or alias,
-// and a parameter schema that does not compile.
-func (r *Registry) Register(tools ...Tool) error {
+// clone copies s, leaving out the tools of group when drop is set.
+func (s *registryState) clone(drop string) *registryState {
+	n := &registryState{
+		tools: make(map[string]*entry, len(s.tools)), aliases: make(map[string]string, len(s.aliases)),
+		order: make([]string, 0, len(s.order)), groups: make(map[string][]string, len(s.groups)),
+	}
+	for _, name := range s.order {
+		e := s.tools[name]
+		if drop != "" && e.group == drop {
+			continue
+		}
+		n.tools[name] = e
+		n.order = append(n.order, name)
+		for _, a := range e.spec.Aliases {
+			n.aliases[a] = name
+		}
+		n.groups[e.group] = append(n.groups[e.group], name)
+	}
+	return n
+}
+
+// add registers tools in s under group.
+func (s *registryState) add(group string, tools []Tool) error {
 	for _, t := range tools {
 		if t == nil {
 			return fmt.Errorf("tool: register: nil tool")
@@ -42,7 +76,7 @@ func (r *Registry) Register(tools ...Tool) error {
 		}
 		names := append([]string{spec.Name}, spec.Aliases...)
 		for _, n := range names {
-			if r.taken(n) {
+			if s.taken(n) {
 				return fmt.Errorf("tool: register %s: name %q already taken", spec.Name, n)
 			}
 		}
@@ -50,20 +84,85 @@ func (r *Registry) Register(tools ...Tool) error {
 		if err != nil {
 			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
 		}
-		r.tools[spec.Name] = &entry{tool: t, spec: spec, schema: schema}
+		s.tools[spec.Name] = &entry{tool: t, spec: spec, schema: schema, group: group}
 		for _, a := range spec.Aliases {
-			r.aliases[a] = spec.Name
+			s.aliases[a] = spec.Name
 		}
-		r.order = append(r.order, spec.Name)
+		s.order = append(s.order, spec.Name)
+		s.groups[group] = append(s.groups[group], spec.Name)
 	}
 	return nil
 }
 
-func (r *Registry) taken(name string) bool {
-	_, t := r.tools[name]
-	_, a := r.aliases[name]
+// Register adds tools; it refuses a nil tool, an empty or taken name or alias,
+// and a parameter schema that does not compile. On error nothing is added.
+func (r *Registry) Register(tools ...Tool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	next := r.state.Load().clone("")
+	if err := next.add("", tools); err != nil {
+		return err
+	}
+	r.state.Store(next)
+	return nil
+}
+
+// ReplaceGroup swaps every tool registered earlier under group (a non-empty
+// label such as "file") for tools, atomically: calls that start after it
+// returns see only the new set. A name or alias taken by a tool outside the
+// group, or any other problem Register refuses, leaves the registry as it
+// was.
+func (r *Registry) ReplaceGroup(group string, tools ...Tool) error {
+	if group == "" {
+		return fmt.Errorf("tool: replace group: empty group")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	next, err := r.state.Load().withGroup(group, tools)
+	if err != nil {
+		return err
+	}
+	r.state.Store(next)
+	return nil
+}
+
+// WithGroup returns a copy of the registry whose group holds tools instead
+// of its current ones, leaving r unchanged: a candidate set can be checked
+// (screen rules against it, say) before ReplaceGroup installs it.
+func (r *Registry) WithGroup(group string, tools ...Tool) (*Registry, error) {
+	if group == "" {
+		return nil, fmt.Errorf("tool: with group: empty group")
+	}
+	next, err := r.state.Load().withGroup(group, tools)
+	if err != nil {
+		return nil, err
+	}
+	c := &Registry{}
+	c.state.Store(next)
+	return c, nil
+}
+
+func (s *registryState) withGroup(group string, tools []Tool) (*registryState, error) {
+	next := s.clone(group)
+	if err := next.add(group, tools); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+// Group returns the canonical names registered under group, in order.
+func (r *Registry) Group(group string) []string {
+	return append([]string(nil), r.state.Load().groups[group]...)
+}
+
+func (s *registryState) taken(name string) bool {
+	_, t := s.tools[name]
+	_, a := s.aliases[name]
 	return t || a
 }
+
+// Taken reports whether name is a registered tool name or alias.
+func (r *Registry) Taken(name string) bool { return r.state.Load().taken(name) }
 
 // CompileSchema compiles a JSON Schema document; an empty document means
 // "an object with no properties".
@@ -89,36 +188,51 @@ func CompileSchema(name string, doc json.RawMessage) (*jsonschema.Schema, error)
 
 // Resolve returns the canonical name for a name or alias.
 func (r *Registry) Resolve(name string) (string, bool) {
-	if _, ok := r.tools[name]; ok {
+	return r.state.Load().resolve(name)
+}
+
+func (s *registryState) resolve(name string) (string, bool) {
+	if _, ok := s.tools[name]; ok {
 		return name, true
 	}
-	c, ok := r.aliases[name]
+	c, ok := s.aliases[name]
 	return c, ok
+}
+
+// lookup returns the entry of name or alias from one consistent state.
+func (r *Registry) lookup(name string) (*entry, bool) {
+	s := r.state.Load()
+	c, ok := s.resolve(name)
+	if !ok {
+		return nil, false
+	}
+	return s.tools[c], true
 }
 
 // Lookup returns the tool registered under name or alias.
 func (r *Registry) Lookup(name string) (Tool, bool) {
-	c, ok := r.Resolve(name)
+	e, ok := r.lookup(name)
 	if !ok {
 		return nil, false
 	}
-	return r.tools[c].tool, true
+	return e.tool, true
 }
 
 // Spec returns the spec of the tool registered under name or alias.
 func (r *Registry) Spec(name string) (Spec, bool) {
-	c, ok := r.Resolve(name)
+	e, ok := r.lookup(name)
 	if !ok {
 		return Spec{}, false
 	}
-	return r.tools[c].spec, true
+	return e.spec, true
 }
 
 // Specs returns every spec in registration order, optionally filtered.
 func (r *Registry) Specs(keep func(Spec) bool) []Spec {
-	out := make([]Spec, 0, len(r.order))
-	for _, n := range r.order {
-		s := r.tools[n].spec
+	st := r.state.Load()
+	out := make([]Spec, 0, len(st.order))
+	for _, n := range st.order {
+		s := st.tools[n].spec
 		if keep == nil || keep(s) {
 			out = append(out, s)
 		}
@@ -129,11 +243,11 @@ func (r *Registry) Specs(keep func(Spec) bool) []Spec {
 // ValidateArgs checks arguments against the tool's schema and returns a
 // readable error naming the offending field.
 func (r *Registry) ValidateArgs(name string, args json.RawMessage) error {
-	c, ok := r.Resolve(name)
+	e, ok := r.lookup(name)
 	if !ok {
 		return fmt.Errorf("unknown tool %q", name)
 	}
-	return validate(r.tools[c].schema, args)
+	return validate(e.schema, args)
 }
 
 func validate(s *jsonschema.Schema, args json.RawMessage) error {
@@ -162,7 +276,7 @@ func (r *Registry) Closest(name string, n int) []string {
 	}
 	var cs []cand
 	lname := strings.ToLower(name)
-	for _, t := range r.order {
+	for _, t := range r.state.Load().order {
 		d := Levenshtein(lname, t)
 		if strings.Contains(t, lname) || strings.Contains(lname, strings.TrimPrefix(strings.TrimPrefix(t, "gcs_"), "rag_")) {
 			d /= 2

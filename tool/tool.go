@@ -24,7 +24,15 @@ const (
 	CategoryGCS   Category = "gcs"
 	CategorySQL   Category = "sql"
 	CategoryRAG   Category = "rag"
+	// CategoryCustom is a studio's own tool (from a tools file) that fits
+	// none of the families above.
+	CategoryCustom Category = "custom"
 )
+
+// ErrInvalidTools marks a set of tool definitions (a tools file) that
+// cannot be loaded: callers answer it as the operator's mistake (422), and
+// the tools running before stay.
+var ErrInvalidTools = errors.New("invalid tool definitions")
 
 // Spec describes a tool to the registry, the executor and the LLM.
 type Spec struct {
