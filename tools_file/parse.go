@@ -1,0 +1,366 @@
+package toolsfile
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+// Limits of a tools file: it is operator input, but a mistake in it must
+// not take the server down.
+const (
+	// MaxFileBytes bounds the size of a tools file.
+	MaxFileBytes = 1 << 20
+	// MaxTools bounds how many tools one file defines.
+	MaxTools = 200
+	// DefaultMaxRows is max_rows when a rows tool gives none.
+	DefaultMaxRows = 50
+	// MaxMaxRows is the largest max_rows accepted.
+	MaxMaxRows = 1000
+	// MaxCacheDuration is the largest cache_duration accepted, in exchanges.
+	MaxCacheDuration = 100
+	maxDescription   = 2000
+	maxStatement     = 20000
+	maxAliases       = 10
+)
+
+// Shape is how a tool's rows become its data.
+type Shape string
+
+// The result shapes of a file tool.
+const (
+	// ShapeRows is a list of row objects, cut to max_rows.
+	ShapeRows Shape = "rows"
+	// ShapeRow is the first row as an object, or null.
+	ShapeRow Shape = "row"
+	// ShapeValue is the first column of the first row, or null.
+	ShapeValue Shape = "value"
+)
+
+var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{2,63}$`)
+
+// Def is one tool as the file defines it, checked for form but not yet
+// against a database.
+type Def struct {
+	Name           string
+	Description    string
+	Category       tool.Category
+	CacheDuration  int
+	LLMInstruction string
+	Aliases        []string
+	// Version is the definition's version (1 when the file gives none).
+	Version    int
+	Parameters json.RawMessage
+	Statement  string
+	Result     Shape
+	MaxRows    int
+	// Line is where the definition starts in the file.
+	Line int
+}
+
+// fileYAML is the top level of a tools file. Chains and rollouts are
+// recognised only to be refused clearly.
+type fileYAML struct {
+	Tools    []ast.Node `yaml:"tools"`
+	Chains   ast.Node   `yaml:"chains"`
+	Rollouts ast.Node   `yaml:"rollouts"`
+}
+
+type defYAML struct {
+	Name           string         `yaml:"name"`
+	Description    string         `yaml:"description"`
+	Category       string         `yaml:"category"`
+	CacheDuration  *int           `yaml:"cache_duration"`
+	LLMInstruction string         `yaml:"llm_instruction"`
+	Aliases        []string       `yaml:"aliases"`
+	Version        *int           `yaml:"version"`
+	Parameters     map[string]any `yaml:"parameters"`
+	Statement      string         `yaml:"statement"`
+	Result         string         `yaml:"result"`
+	MaxRows        *int           `yaml:"max_rows"`
+}
+
+// Problem is one thing wrong with a tools file, located by file, line and
+// tool, so an operator can go straight to it.
+type Problem struct {
+	File string
+	Line int
+	Tool string
+	Err  error
+}
+
+func (p *Problem) Error() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ":%d", p.Line)
+	}
+	if p.Tool != "" {
+		fmt.Fprintf(&b, ": tool %s", p.Tool)
+	}
+	b.WriteString(": ")
+	b.WriteString(p.Err.Error())
+	return b.String()
+}
+
+func (p *Problem) Unwrap() error { return p.Err }
+
+// invalid joins problems into one error wrapping tool.ErrInvalidTools.
+func invalid(problems []error) error {
+	if len(problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("toolsfile: %w: %w", tool.ErrInvalidTools, errors.Join(problems...))
+}
+
+// Parse reads a tools file's text (file names it in errors) and returns its
+// definitions, checked for form: field names and types (unknown fields are
+// refused), name pattern, unique names and aliases, category, result shape,
+// limits and parameter schemas that compile. Statements are checked against
+// the database by Build.
+func Parse(file string, data []byte) ([]Def, error) {
+	if len(data) > MaxFileBytes {
+		return nil, invalid([]error{&Problem{File: file, Err: fmt.Errorf("file is %d bytes, over the %d-byte limit", len(data), MaxFileBytes)}})
+	}
+	if !utf8.Valid(data) {
+		return nil, invalid([]error{&Problem{File: file, Err: errors.New("file is not valid UTF-8")}})
+	}
+	doc, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return nil, invalid([]error{&Problem{File: file, Err: errors.New(yamlError(err))}})
+	}
+	if len(doc.Docs) != 1 || doc.Docs[0].Body == nil {
+		return nil, invalid([]error{&Problem{File: file, Err: errors.New("want one YAML document with a tools: list")}})
+	}
+	var top fileYAML
+	if err := yaml.NodeToValue(doc.Docs[0].Body, &top, yaml.Strict()); err != nil {
+		return nil, invalid([]error{&Problem{File: file, Err: errors.New(yamlError(err))}})
+	}
+	var problems []error
+	if top.Chains != nil {
+		problems = append(problems, &Problem{File: file, Line: line(top.Chains), Err: errors.New("chains: are not supported yet; remove the chains: section")})
+	}
+	if top.Rollouts != nil {
+		problems = append(problems, &Problem{File: file, Line: line(top.Rollouts), Err: errors.New("rollouts: are not supported yet; remove the rollouts: section")})
+	}
+	if len(top.Tools) == 0 {
+		problems = append(problems, &Problem{File: file, Err: errors.New("tools: is missing or empty")})
+	}
+	if len(top.Tools) > MaxTools {
+		problems = append(problems, &Problem{File: file, Err: fmt.Errorf("%d tools, over the limit of %d", len(top.Tools), MaxTools)})
+		top.Tools = top.Tools[:MaxTools]
+	}
+	defs := make([]Def, 0, len(top.Tools))
+	names := map[string]int{} // name or alias -> line of its first use
+	for i, n := range top.Tools {
+		d, errs := parseDef(file, i, n)
+		problems = append(problems, errs...)
+		if len(errs) > 0 {
+			continue
+		}
+		clash := false
+		for _, nm := range append([]string{d.Name}, d.Aliases...) {
+			if first, dup := names[nm]; dup {
+				problems = append(problems, &Problem{File: file, Line: d.Line, Tool: d.Name,
+					Err: fmt.Errorf("name %q is already used at line %d (several versions of one tool need rollouts:, which are not supported yet)", nm, first)})
+				clash = true
+				continue
+			}
+			names[nm] = d.Line
+		}
+		if !clash {
+			defs = append(defs, d)
+		}
+	}
+	if err := invalid(problems); err != nil {
+		return nil, err
+	}
+	return defs, nil
+}
+
+func line(n ast.Node) int {
+	if n == nil || n.GetToken() == nil || n.GetToken().Position == nil {
+		return 0
+	}
+	return n.GetToken().Position.Line
+}
+
+// yamlError renders a go-yaml error on one line, with its [line:column],
+// naming fields as the file spells them rather than as Go does.
+func yamlError(err error) string {
+	s := yaml.FormatError(err, false, false)
+	s = strings.Join(strings.Fields(s), " ")
+	return goFieldNames.Replace(s)
+}
+
+// goFieldNames rewrites "Go struct field defYAML.CacheDuration" into
+// "cache_duration" in decoding errors.
+var goFieldNames = func() *strings.Replacer {
+	var pairs []string
+	for _, t := range []reflect.Type{reflect.TypeFor[defYAML](), reflect.TypeFor[fileYAML]()} {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			pairs = append(pairs, "Go struct field "+t.Name()+"."+f.Name, tag)
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}()
+
+// parseDef decodes and checks the index-th tool definition.
+func parseDef(file string, index int, n ast.Node) (Def, []error) {
+	at := line(n)
+	label := fmt.Sprintf("#%d", index+1)
+	var y defYAML
+	if err := yaml.NodeToValue(n, &y, yaml.Strict()); err != nil {
+		if nm := peekName(n); nm != "" {
+			label = nm
+		}
+		return Def{}, []error{&Problem{File: file, Line: at, Tool: label, Err: errors.New(yamlError(err))}}
+	}
+	if y.Name != "" {
+		label = clipText(y.Name, 64)
+	}
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, &Problem{File: file, Line: at, Tool: label, Err: fmt.Errorf(format, args...)})
+	}
+	d := Def{
+		Name: y.Name, Description: strings.TrimSpace(y.Description), Category: tool.Category(y.Category),
+		LLMInstruction: strings.TrimSpace(y.LLMInstruction), Aliases: y.Aliases, Version: 1,
+		Statement: strings.TrimSpace(y.Statement), Result: Shape(y.Result), Line: at,
+	}
+	if !namePattern.MatchString(d.Name) {
+		bad("name %q must match %s", clipText(d.Name, 80), namePattern)
+	}
+	if d.Description == "" || len(d.Description) > maxDescription {
+		bad("description is required, up to %d bytes", maxDescription)
+	}
+	switch d.Category {
+	case "":
+		d.Category = tool.CategoryGCS
+	case tool.CategoryGCS, tool.CategoryCache, tool.CategoryRAG, tool.CategoryCustom:
+	default:
+		bad("category %q is not one of gcs, cache, rag, custom", clipText(y.Category, 40))
+	}
+	if y.CacheDuration != nil {
+		d.CacheDuration = *y.CacheDuration
+		if d.CacheDuration < 0 || d.CacheDuration > MaxCacheDuration {
+			bad("cache_duration %d is not from 0 to %d exchanges", d.CacheDuration, MaxCacheDuration)
+		}
+	}
+	if len(d.LLMInstruction) > maxDescription {
+		bad("llm_instruction is over %d bytes", maxDescription)
+	}
+	if len(d.Aliases) > maxAliases {
+		bad("%d aliases, over the limit of %d", len(d.Aliases), maxAliases)
+	}
+	for _, a := range d.Aliases {
+		if !namePattern.MatchString(a) {
+			bad("alias %q must match %s", clipText(a, 80), namePattern)
+		}
+		if a == d.Name {
+			bad("alias %q repeats the tool's name", a)
+		}
+	}
+	if y.Version != nil {
+		d.Version = *y.Version
+		if d.Version < 1 {
+			bad("version %d must be 1 or more", d.Version)
+		}
+	}
+	switch d.Result {
+	case "":
+		d.Result = ShapeRows
+	case ShapeRows, ShapeRow, ShapeValue:
+	default:
+		bad("result %q is not one of rows, row, value", clipText(y.Result, 40))
+	}
+	if y.MaxRows != nil {
+		if d.Result != ShapeRows {
+			bad("max_rows applies only to result: rows")
+		}
+		d.MaxRows = *y.MaxRows
+		if d.MaxRows < 1 || d.MaxRows > MaxMaxRows {
+			bad("max_rows %d is not from 1 to %d", d.MaxRows, MaxMaxRows)
+		}
+	} else if d.Result == ShapeRows {
+		d.MaxRows = DefaultMaxRows
+	}
+	switch {
+	case d.Statement == "":
+		bad("statement is required")
+	case len(d.Statement) > maxStatement:
+		bad("statement is over %d bytes", maxStatement)
+	}
+	params, err := parameters(d.Name, y.Parameters)
+	if err != nil {
+		bad("parameters: %v", err)
+	}
+	d.Parameters = params
+	return d, errs
+}
+
+// peekName reads the name: of a definition that failed to decode, so the
+// error can still name the tool.
+func peekName(n ast.Node) string {
+	var y struct {
+		Name string `yaml:"name"`
+	}
+	if yaml.NodeToValue(n, &y) != nil {
+		return ""
+	}
+	if namePattern.MatchString(y.Name) {
+		return y.Name
+	}
+	return ""
+}
+
+// parameters turns the YAML schema into JSON and checks it: an object
+// schema whose properties are plain identifiers, compiled with the
+// registry's JSON Schema compiler.
+func parameters(name string, m map[string]any) (json.RawMessage, error) {
+	if m == nil {
+		m = map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("not representable as JSON: %w", err)
+	}
+	if t, ok := m["type"]; !ok || t != "object" {
+		return nil, errors.New(`type must be "object"`)
+	}
+	if _, err := tool.CompileSchema(name, raw); err != nil {
+		return nil, err
+	}
+	for _, p := range schemaProperties(m) {
+		if !identPattern.MatchString(p) {
+			return nil, fmt.Errorf("property %q must be a plain name matching %s (it is a :%s statement parameter)", clipText(p, 80), identPattern, clipText(p, 80))
+		}
+	}
+	return raw, nil
+}
+
+var identPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+
+// schemaProperties returns the property names of an object schema, sorted.
+func schemaProperties(m map[string]any) []string {
+	props, _ := m["properties"].(map[string]any)
+	out := make([]string, 0, len(props))
+	for k := range props {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

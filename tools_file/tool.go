@@ -1,0 +1,279 @@
+package toolsfile
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+// countCap bounds how many rows a rows tool counts past max_rows to say how
+// many there were.
+const countCap = 10000
+
+// SQLTool is one tool of a tools file: a read-only statement run with the
+// call's arguments bound to its :named parameters.
+type SQLTool struct {
+	def    Def
+	db     *sql.DB
+	params []string
+}
+
+var _ tool.Tool = (*SQLTool)(nil)
+
+// Spec describes the tool to the registry and the LLM.
+func (t *SQLTool) Spec() tool.Spec {
+	return tool.Spec{
+		Name: t.def.Name, Description: t.def.Description, Category: t.def.Category,
+		Parameters: t.def.Parameters, CacheDuration: t.def.CacheDuration, Aliases: t.def.Aliases,
+	}
+}
+
+// Def returns the definition the tool was built from.
+func (t *SQLTool) Def() Def { return t.def }
+
+// Statement returns the tool's SQL statement and its parameter names in
+// order, so the same query can be measured through database/sql directly.
+func (t *SQLTool) Statement() (string, []string) { return t.def.Statement, t.params }
+
+// Call binds args to the statement's parameters (an absent optional one is
+// NULL), runs it and shapes the rows. Arguments that do not decode are an
+// error envelope; a busy or locked database is a transient error.
+func (t *SQLTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, error) {
+	bound, res, ok := t.bind(args)
+	if !ok {
+		return res, nil
+	}
+	rows, err := t.db.QueryContext(ctx, t.def.Statement, bound...)
+	if err != nil {
+		return tool.Result{}, backendError(t.def.Name, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return tool.Result{}, backendError(t.def.Name, err)
+	}
+	r, err := t.shape(rows, cols)
+	if err != nil {
+		return tool.Result{}, backendError(t.def.Name, err)
+	}
+	if err := rows.Err(); err != nil {
+		return tool.Result{}, backendError(t.def.Name, err)
+	}
+	r.LLMInstruction = t.def.LLMInstruction
+	return r, nil
+}
+
+// bind decodes args into named arguments, in statement order.
+func (t *SQLTool) bind(args json.RawMessage) ([]any, tool.Result, bool) {
+	var m map[string]any
+	if len(bytes.TrimSpace(args)) > 0 && string(bytes.TrimSpace(args)) != "null" {
+		dec := json.NewDecoder(bytes.NewReader(args))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			return nil, tool.Failure("Invalid arguments for "+t.def.Name+".", err.Error(),
+				"Call "+t.def.Name+" again with a JSON object matching its parameter schema."), false
+		}
+	}
+	out := make([]any, len(t.params))
+	for i, p := range t.params {
+		v, err := sqlValue(m[p])
+		if err != nil {
+			return nil, tool.Failure("Invalid arguments for "+t.def.Name+".", fmt.Sprintf("%s: %v", p, err),
+				"Call "+t.def.Name+" again with arguments that match its parameter schema."), false
+		}
+		out[i] = sql.Named(p, v)
+	}
+	return out, tool.Result{}, true
+}
+
+// sqlValue converts a decoded JSON value to what SQLite binds: integers as
+// INTEGER, other numbers as REAL, booleans as 1 or 0, arrays and objects as
+// JSON text (for json_each), null and absent as NULL.
+func sqlValue(v any) (any, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return x, nil
+	case bool:
+		if x {
+			return int64(1), nil
+		}
+		return int64(0), nil
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i, nil
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return nil, fmt.Errorf("number %s is out of range", x)
+		}
+		return f, nil
+	default:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return nil, err
+		}
+		return string(b), nil
+	}
+}
+
+// shape reads the rows into the tool's result shape.
+func (t *SQLTool) shape(rows *sql.Rows, cols []string) (tool.Result, error) {
+	switch t.def.Result {
+	case ShapeRow, ShapeValue:
+		if !rows.Next() {
+			if err := rows.Err(); err != nil {
+				return tool.Result{}, err
+			}
+			return tool.Success("No row matched.", nil), nil
+		}
+		row, err := scanRow(rows, cols)
+		if err != nil {
+			return tool.Result{}, err
+		}
+		if t.def.Result == ShapeValue {
+			return tool.Success("One value.", row.vals[0]), nil
+		}
+		return tool.Success("One row.", row), nil
+	}
+	list := make([]Row, 0, min(t.def.MaxRows, 64))
+	total := 0
+	for rows.Next() {
+		total++
+		if total > t.def.MaxRows {
+			if total > countCap {
+				break
+			}
+			continue
+		}
+		row, err := scanRow(rows, cols)
+		if err != nil {
+			return tool.Result{}, err
+		}
+		list = append(list, row)
+	}
+	if err := rows.Err(); err != nil {
+		return tool.Result{}, err
+	}
+	var msg string
+	switch {
+	case total == 0:
+		msg = "No rows matched."
+	case total > countCap:
+		msg = fmt.Sprintf("Showing the first %d of more than %d rows.", len(list), countCap)
+	case total > len(list):
+		msg = fmt.Sprintf("Showing the first %d of %d rows.", len(list), total)
+	case total == 1:
+		msg = "1 row."
+	default:
+		msg = fmt.Sprintf("%d rows.", total)
+	}
+	return tool.Success(msg, list), nil
+}
+
+func scanRow(rows *sql.Rows, cols []string) (Row, error) {
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return Row{}, err
+	}
+	for i, v := range vals {
+		vals[i] = jsonValue(v)
+	}
+	return Row{cols: cols, vals: vals}, nil
+}
+
+// jsonValue turns a scanned SQLite value into one JSON encodes as a reader
+// expects: text as a string, a blob as text when it is UTF-8 (base64
+// otherwise), times in RFC 3339.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case []byte:
+		if utf8.Valid(x) {
+			return string(x)
+		}
+		return "base64:" + base64.StdEncoding.EncodeToString(x)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339)
+	}
+	return v
+}
+
+// Row is one result row: its columns in statement order, encoded as a JSON
+// object whose keys keep that order.
+type Row struct {
+	cols []string
+	vals []any
+}
+
+// Get returns the value of column name and whether the row has it.
+func (r Row) Get(name string) (any, bool) {
+	for i, c := range r.cols {
+		if c == name {
+			return r.vals[i], true
+		}
+	}
+	return nil, false
+}
+
+// Columns returns the row's column names in order.
+func (r Row) Columns() []string { return append([]string(nil), r.cols...) }
+
+// MarshalJSON encodes the row as an object in column order; a repeated
+// column name keeps its first value.
+func (r Row) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // text such as "a -> b" reaches the model as written
+	b.WriteByte('{')
+	seen := make(map[string]bool, len(r.cols))
+	first := true
+	for i, c := range r.cols {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		if err := enc.Encode(c); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		if err := enc.Encode(r.vals[i]); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// backendError wraps a database failure; a busy or locked database is
+// transient, so the executor retries it.
+func backendError(name string, err error) error {
+	err = fmt.Errorf("toolsfile: %s: %w", name, err)
+	var se sqlite3.Error
+	if errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked) {
+		return tool.Transient(err)
+	}
+	return err
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

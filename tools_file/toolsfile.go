@@ -1,0 +1,213 @@
+// Package toolsfile gives a studio its own tools without Go: a YAML file
+// (TOOLS_FILE, in the spirit of the tools.yaml of Google's MCP Toolbox for
+// Databases) defines SQL tools over the game's read-only database, each
+// with its JSON Schema parameters, a read-only statement with :named
+// parameters and a result shape. Every definition is checked at load: the
+// statement is prepared on the read-only handle and must be read-only, every
+// :param is declared and every declared parameter used, and a bad file names
+// the file, line and tool. The tools then join the registry like any other.
+package toolsfile
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+// Group is the registry group file tools are registered under, so a reload
+// replaces them all at once (tool.Registry.ReplaceGroup).
+const Group = "file"
+
+// Set is the result of loading a tools file.
+type Set struct {
+	// File is the path the set was read from.
+	File string
+	// Tools are the file's tools, in file order.
+	Tools []*SQLTool
+}
+
+// List returns the set's tools as tool.Tool values, for the registry.
+func (s *Set) List() []tool.Tool {
+	out := make([]tool.Tool, len(s.Tools))
+	for i, t := range s.Tools {
+		out[i] = t
+	}
+	return out
+}
+
+// Names returns the canonical names of the set's tools.
+func (s *Set) Names() []string {
+	out := make([]string, len(s.Tools))
+	for i, t := range s.Tools {
+		out[i] = t.def.Name
+	}
+	return out
+}
+
+// Load reads the tools file at path and builds its tools over db (the
+// read-only GCS handle). taken reports names already used by other tools
+// (the built-ins); nil means none. Every problem found is reported, each
+// naming the file, line and tool; the error wraps tool.ErrInvalidTools.
+func Load(ctx context.Context, path string, db *sql.DB, taken func(string) bool) (*Set, error) {
+	data, err := readLimited(path)
+	if err != nil {
+		return nil, err
+	}
+	return Build(ctx, path, data, db, taken)
+}
+
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path) //nolint:gosec // the operator's TOOLS_FILE, read by design
+	if err != nil {
+		return nil, fmt.Errorf("toolsfile: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("toolsfile: read %s: %w", path, err)
+	}
+	return b, nil
+}
+
+// Build is Load over the file's content; file names it in errors.
+func Build(ctx context.Context, file string, data []byte, db *sql.DB, taken func(string) bool) (*Set, error) {
+	if db == nil {
+		return nil, errors.New("toolsfile: nil db")
+	}
+	defs, err := Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	var problems []error
+	set := &Set{File: file}
+	for _, d := range defs {
+		bad := func(err error) {
+			problems = append(problems, &Problem{File: file, Line: d.Line, Tool: d.Name, Err: err})
+		}
+		if taken != nil {
+			for _, n := range append([]string{d.Name}, d.Aliases...) {
+				if taken(n) {
+					bad(fmt.Errorf("name %q is taken by a built-in tool", n))
+				}
+			}
+		}
+		params, err := checkStatement(ctx, db, d)
+		if err != nil {
+			bad(err)
+			continue
+		}
+		set.Tools = append(set.Tools, &SQLTool{def: d, db: db, params: params})
+	}
+	if err := invalid(problems); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// checkStatement matches the statement's :params with the declared
+// parameters, prepares it on db and checks that it only reads. It returns
+// the parameter names in statement order.
+func checkStatement(ctx context.Context, db *sql.DB, d Def) ([]string, error) {
+	used, err := statementParams(d.Statement)
+	if err != nil {
+		return nil, fmt.Errorf("statement: %w", err)
+	}
+	declared, err := declaredParams(d.Parameters)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	for _, u := range used {
+		if !slices.Contains(declared, u) {
+			problems = append(problems, fmt.Sprintf(":%s is not declared in parameters.properties", u))
+		}
+	}
+	for _, p := range declared {
+		if !slices.Contains(used, p) {
+			problems = append(problems, fmt.Sprintf("parameter %q is declared but the statement never uses :%s", p, p))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("statement: %s", strings.Join(problems, "; "))
+	}
+	if !startsAsQuery(d.Statement) {
+		return nil, errors.New("statement must be one query starting with SELECT, WITH or VALUES")
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("statement: database: %w", err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		sc, ok := dc.(*sqlite3.SQLiteConn)
+		if !ok {
+			return fmt.Errorf("database driver is %T, not sqlite3", dc)
+		}
+		sc.RegisterAuthorizer(authorizeRead)
+		defer sc.RegisterAuthorizer(nil)
+		st, err := sc.Prepare(d.Statement)
+		if err != nil {
+			return fmt.Errorf("does not prepare (or does more than read): %w", err)
+		}
+		defer st.Close()
+		ss, ok := st.(*sqlite3.SQLiteStmt)
+		if !ok {
+			return fmt.Errorf("prepared statement is %T", st)
+		}
+		if !ss.Readonly() {
+			return errors.New("is not read-only: only a query (SELECT, WITH ... SELECT or VALUES) is allowed")
+		}
+		if n := ss.NumInput(); n != len(used) {
+			return fmt.Errorf("has %d parameters, but %d :name parameters were read from its text", n, len(used))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("statement %w", err)
+	}
+	return used, nil
+}
+
+// SQLite authorizer action codes a read-only query needs
+// (https://sqlite.org/c3ref/c_alter_table.html).
+const (
+	authRead      = 20 // SQLITE_READ
+	authSelect    = 21 // SQLITE_SELECT
+	authFunction  = 31 // SQLITE_FUNCTION
+	authRecursive = 33 // SQLITE_RECURSIVE
+)
+
+// authorizeRead allows reading while a file tool's statement is prepared and
+// denies everything else (writes, DDL, PRAGMA, ATTACH, transactions).
+func authorizeRead(action int, _, _, _ string) int {
+	switch action {
+	case authRead, authSelect, authFunction, authRecursive:
+		return sqlite3.SQLITE_OK
+	}
+	return sqlite3.SQLITE_DENY
+}
+
+// declaredParams returns the property names of a parameters schema.
+func declaredParams(raw []byte) ([]string, error) {
+	var s struct {
+		Properties map[string]any `json:"properties"`
+	}
+	if err := jsonUnmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("parameters: %w", err)
+	}
+	out := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out, nil
+}
