@@ -26,6 +26,11 @@ type Names struct {
 	version   string
 	checkedAt time.Time
 	cache     map[nameKey]string
+	// probed is set once the tables below were looked for: a studio's own
+	// database may have neither.
+	probed   bool
+	hasMeta  bool
+	hasNames bool
 }
 
 type nameKey struct {
@@ -55,7 +60,9 @@ func normLocale(locale string) string {
 
 // DisplayName returns the name of entity id in locale, falling back to
 // English and then to any name the entity has. It returns ErrUnknownID
-// when no entity has that id.
+// when no entity has that id, and for every id when the database has no
+// display_names(entity_id, locale, name) table (a studio's own database
+// may have none: screen prompts then show the raw value).
 func (n *Names) DisplayName(ctx context.Context, id int64, locale string) (string, error) {
 	locale = normLocale(locale)
 	if locale == "" {
@@ -63,6 +70,12 @@ func (n *Names) DisplayName(ctx context.Context, id int64, locale string) (strin
 	}
 	if err := n.checkVersion(ctx); err != nil {
 		return "", err
+	}
+	n.mu.Lock()
+	hasNames := n.hasNames
+	n.mu.Unlock()
+	if !hasNames {
+		return "", fmt.Errorf("gcsdb: display name of %d: no display_names table: %w", id, ErrUnknownID)
 	}
 	key := nameKey{id: id, locale: locale}
 	n.mu.Lock()
@@ -97,16 +110,46 @@ func (n *Names) checkVersion(ctx context.Context) error {
 	if fresh {
 		return nil
 	}
-	v, err := DataVersion(ctx, n.db)
-	if err != nil && !errors.Is(err, ErrNoData) {
+	hasMeta, hasNames, err := n.probe(ctx)
+	if err != nil {
 		return err
+	}
+	v := ""
+	if hasMeta {
+		v, err = DataVersion(ctx, n.db)
+		if err != nil && !errors.Is(err, ErrNoData) {
+			return err
+		}
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if v != n.version {
+	n.hasMeta, n.hasNames = hasMeta, hasNames
+	if v != n.version || !hasMeta {
+		// Without a meta table there is no data version to watch: names
+		// are trusted for versionTTL only.
 		n.version = v
 		n.cache = map[nameKey]string{}
 	}
 	n.checkedAt = time.Now()
 	return nil
+}
+
+// probe looks once for the tables names need; later calls reuse the answer.
+func (n *Names) probe(ctx context.Context) (hasMeta, hasNames bool, err error) {
+	n.mu.Lock()
+	if n.probed {
+		defer n.mu.Unlock()
+		return n.hasMeta, n.hasNames, nil
+	}
+	n.mu.Unlock()
+	if hasMeta, err = HasTable(ctx, n.db, "meta"); err != nil {
+		return false, false, err
+	}
+	if hasNames, err = HasTable(ctx, n.db, "display_names"); err != nil {
+		return false, false, err
+	}
+	n.mu.Lock()
+	n.probed = true
+	n.mu.Unlock()
+	return hasMeta, hasNames, nil
 }
