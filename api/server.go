@@ -98,12 +98,14 @@ type Deps struct {
 	Chat         ChatService
 	Sessions     SessionInspector
 	Rules        RulesReloader
-	Stats        StatsReader
-	Limiter      Limiter
-	Metrics      *metrics.Metrics
-	Gatherer     prometheus.Gatherer
-	Checks       []Check
-	Logger       *slog.Logger
+	// Tools reloads the tools file; nil when TOOLS_FILE is unset.
+	Tools    ToolsReloader
+	Stats    StatsReader
+	Limiter  Limiter
+	Metrics  *metrics.Metrics
+	Gatherer prometheus.Gatherer
+	Checks   []Check
+	Logger   *slog.Logger
 	// MCP serves the Model Context Protocol at /mcp (streamable HTTP); the
 	// edge puts the MCP token and the rate limit in front of it. Nil
 	// answers 503.
@@ -206,6 +208,7 @@ func (s *Server) routes() {
 	admin.POST("/tools/execute", s.executeTools)
 	admin.GET("/stats", s.adminStats)
 	admin.POST("/screens/reload", s.reloadScreens)
+	admin.POST("/tools/reload", s.reloadTools)
 
 	// MCP streamable HTTP: POST carries JSON-RPC; GET and DELETE are
 	// answered by the handler (405 in stateless mode).

@@ -45,6 +45,7 @@ type ScreenTooler interface {
 // token budget left for tool results.
 type turnTools struct {
 	s       *Service
+	sel     *toolselect.Selector // the registry's tools when the turn began
 	session string
 	query   toolselect.Query
 	history []memory.Message // the session's stored history
@@ -57,7 +58,7 @@ type turnTools struct {
 // history, and the budget left after the first prompt.
 func (s *Service) newTurnTools(turn memory.Turn, message string, p prompt) *turnTools {
 	t := &turnTools{
-		s: s, session: turn.Meta.ID, history: turn.History, older: p.older, window: p.window,
+		s: s, sel: s.selector(), session: turn.Meta.ID, history: turn.History, older: p.older, window: p.window,
 		left: s.opts.MaxContextTokens - p.used,
 	}
 	t.query.Message = message
@@ -102,8 +103,8 @@ func recentTools(history []memory.Message, n int) []string {
 // search_conversation when older exchanges exist), within
 // MAX_TOOLS_PER_CALL.
 func (t *turnTools) offer() []tool.Spec {
-	if t.s.sel.All() {
-		out := t.s.sel.Select(t.query, 0)
+	if t.sel.All() {
+		out := t.sel.Select(t.query, 0)
 		if t.older {
 			out = append(out, searchConversationSpec())
 		}
@@ -117,7 +118,7 @@ func (t *turnTools) offer() []tool.Spec {
 		return kept
 	}
 	// The turn's own tools lead: they change least between calls.
-	return append(local, t.s.sel.Select(t.query, t.s.sel.Max()-len(local))...)
+	return append(local, t.sel.Select(t.query, t.sel.Max()-len(local))...)
 }
 
 // stickyMatches is how many of the message's best matches the previous
@@ -134,10 +135,10 @@ func (t *turnTools) keepPrevious(local []tool.Spec) ([]tool.Spec, bool) {
 		return nil, false
 	}
 	prev := lastOffered(t.history)
-	if len(prev) == 0 || len(prev) > t.s.sel.Max() {
+	if len(prev) == 0 || len(prev) > t.sel.Max() {
 		return nil, false
 	}
-	need := append(append([]string{}, t.query.Screen...), t.s.sel.Top(t.query.Message, stickyMatches)...)
+	need := append(append([]string{}, t.query.Screen...), t.sel.Top(t.query.Message, stickyMatches)...)
 	for _, l := range local {
 		need = append(need, l.Name)
 	}
@@ -154,7 +155,7 @@ func (t *turnTools) keepPrevious(local []tool.Spec) ([]tool.Spec, bool) {
 		case SearchConversationName:
 			out = append(out, searchConversationSpec())
 		default:
-			sp, ok := t.s.sel.Specs([]string{n})
+			sp, ok := t.sel.Specs([]string{n})
 			if !ok {
 				return nil, false
 			}
@@ -196,7 +197,7 @@ func (t *turnTools) run(ctx context.Context, scope *Scope, batch []tool.Call) []
 		switch c.Name {
 		case toolselect.FindToolsName:
 			var names []string
-			res, names = t.s.sel.AnswerFind(normalizeArgs(c.Arguments))
+			res, names = t.sel.AnswerFind(normalizeArgs(c.Arguments))
 			for _, n := range names {
 				if !slices.Contains(t.query.Found, n) {
 					t.query.Found = append(t.query.Found, n)

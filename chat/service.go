@@ -13,6 +13,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -120,10 +122,13 @@ type Service struct {
 	runner  *Runner
 	offline *offline.Responder
 	opts    Options
+	reg     *tool.Registry
 	locales map[string]bool
 
 	tok         *tokens.Counter
+	selMu       sync.Mutex
 	sel         *toolselect.Selector
+	selKey      uint64
 	screenTools ScreenTooler
 	emb         *embed.Hashing
 	bg          sync.WaitGroup
@@ -177,6 +182,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}
+	selKey := specsKey(specs)
 	tok, err := tokens.ForModel(opts.Model)
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
@@ -192,7 +198,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	svc := &Service{
 		store: deps.Store, llm: deps.LLM, screens: deps.Screens,
 		obs: obs, log: log, runner: runner, offline: resp, opts: opts,
-		locales: locales, tok: tok, sel: sel, emb: emb,
+		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, emb: emb,
 	}
 	if st, ok := deps.Screens.(ScreenTooler); ok {
 		svc.screenTools = st
@@ -202,6 +208,41 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 
 // countTokens counts s with the model's tokenizer.
 func (s *Service) countTokens(text string) int { return s.tok.Count(text) }
+
+// offered returns the tools the LLM may be offered, read from the registry
+// each time: a tools file reload changes them.
+func (s *Service) offered() []tool.Spec {
+	return s.reg.Specs(func(sp tool.Spec) bool { return s.opts.OfferSQLTools || sp.Category != tool.CategorySQL })
+}
+
+// selector returns the tool selector over the registry's current tools,
+// rebuilt when a tools file reload changed them.
+func (s *Service) selector() *toolselect.Selector {
+	specs := s.offered()
+	key := specsKey(specs)
+	s.selMu.Lock()
+	defer s.selMu.Unlock()
+	if key == s.selKey {
+		return s.sel
+	}
+	sel, err := toolselect.New(specs, toolselect.Options{Mode: s.opts.ToolSelection, Max: s.opts.MaxToolsPerCall, Entities: s.opts.Entities})
+	if err != nil {
+		s.log.Error("chat: tool selector over reloaded tools", "err", err)
+		return s.sel
+	}
+	s.sel, s.selKey = sel, key
+	return sel
+}
+
+// specsKey fingerprints a tool list: names, versions, descriptions and schemas.
+func specsKey(specs []tool.Spec) uint64 {
+	h := fnv.New64a()
+	for _, sp := range specs {
+		_, _ = io.WriteString(h, fmt.Sprintf("%s\x00%d\x00", sp.Name, sp.Version)+sp.Description+"\x00")
+		_, _ = h.Write(sp.Parameters)
+	}
+	return h.Sum64()
+}
 
 // Runner returns the service's tool runner, for callers that run tools on
 // a session outside a turn.

@@ -28,7 +28,8 @@ type Config struct {
 	AdminToken           string // empty: admin routes refuse everything
 	WebhookSecret        string // empty: webhook refuses everything
 	ScreenRules          string // empty: embedded default rules
-	ContentDir           string
+	ContentDir           string // empty: the embedded sample documents
+	ToolsFile            string // empty: no file tools
 	LogLevel             slog.Level
 	LogFormat            string // json or text
 	SessionTTL           time.Duration
@@ -74,7 +75,8 @@ func Load(getenv func(string) string) (Config, error) {
 		AdminToken:           p.str("ADMIN_TOKEN", ""),
 		WebhookSecret:        p.str("WEBHOOK_SECRET", ""),
 		ScreenRules:          p.str("SCREEN_RULES", ""),
-		ContentDir:           p.str("CONTENT_DIR", "./content"),
+		ContentDir:           p.str("CONTENT_DIR", ""),
+		ToolsFile:            p.str("TOOLS_FILE", ""),
 		LogLevel:             p.level("LOG_LEVEL", slog.LevelInfo),
 		LogFormat:            p.oneOf("LOG_FORMAT", "json", "json", "text"),
 		SessionTTL:           p.duration("SESSION_TTL", 24*time.Hour),
@@ -138,6 +140,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("webhook_secret", mask(c.WebhookSecret)),
 		slog.String("screen_rules", c.ScreenRules),
 		slog.String("content_dir", c.ContentDir),
+		slog.String("tools_file", c.ToolsFile),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.Duration("session_ttl", c.SessionTTL),
 		slog.Int("max_tool_iterations", c.MaxToolIterations),

@@ -74,7 +74,10 @@ type PlannedCall struct {
 // Engine plans screens from the current rules and reloads them on demand;
 // it is safe for concurrent use, and a reload swaps rules atomically.
 type Engine struct {
-	path   string
+	path string
+	// builtin is the rules used when path is "": the embedded sample
+	// rules, or none for a studio's own game (NewEmptyEngine).
+	builtin []byte
 	v      Validator
 	tr     Translator
 	log    *slog.Logger
@@ -86,6 +89,10 @@ type Engine struct {
 // rules when path is ""). A bad file fails with an error wrapping
 // ErrInvalidRules that lists every problem.
 func NewEngine(path string, v Validator, tr Translator, logger *slog.Logger) (*Engine, error) {
+	return newEngine(path, defaultRules, v, tr, logger)
+}
+
+func newEngine(path string, builtin []byte, v Validator, tr Translator, logger *slog.Logger) (*Engine, error) {
 	switch {
 	case v == nil:
 		return nil, errors.New("screens: new engine: nil validator")
@@ -94,7 +101,7 @@ func NewEngine(path string, v Validator, tr Translator, logger *slog.Logger) (*E
 	case logger == nil:
 		return nil, errors.New("screens: new engine: nil logger")
 	}
-	e := &Engine{path: path, v: v, tr: tr, log: logger}
+	e := &Engine{path: path, builtin: builtin, v: v, tr: tr, log: logger}
 	rs, err := e.load()
 	if err != nil {
 		return nil, err
@@ -105,6 +112,9 @@ func NewEngine(path string, v Validator, tr Translator, logger *slog.Logger) (*E
 }
 
 func (e *Engine) source() string {
+	if e.path == "" && string(e.builtin) == "{}" {
+		return "no rules"
+	}
 	if e.path == "" {
 		return "embedded default"
 	}
@@ -113,7 +123,7 @@ func (e *Engine) source() string {
 
 // load reads and parses the configured rules.
 func (e *Engine) load() (*RuleSet, error) {
-	data := defaultRules
+	data := e.builtin
 	if e.path != "" {
 		b, err := readLimited(e.path)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -60,6 +61,16 @@ type Summary struct {
 // duplicating. Bad files are skipped and listed in the summary; a content
 // directory with no loadable document is an error.
 func Ingest(ctx context.Context, contentDir string, emb Embedder, store Store, progress io.Writer) (Summary, error) {
+	return ingest(ctx, contentDir, func() ([]corpus.Document, []*corpus.FileError, error) { return corpus.Load(contentDir) }, emb, store, progress)
+}
+
+// IngestFS is Ingest over a file system, such as the embedded sample
+// content; name labels it in errors.
+func IngestFS(ctx context.Context, fsys fs.FS, name string, emb Embedder, store Store, progress io.Writer) (Summary, error) {
+	return ingest(ctx, name, func() ([]corpus.Document, []*corpus.FileError, error) { return corpus.LoadFS(fsys, name) }, emb, store, progress)
+}
+
+func ingest(ctx context.Context, contentDir string, load func() ([]corpus.Document, []*corpus.FileError, error), emb Embedder, store Store, progress io.Writer) (Summary, error) {
 	start := time.Now()
 	if emb == nil || store == nil {
 		return Summary{}, errors.New("toolsrag: ingest needs an embedder and a store")
@@ -74,7 +85,7 @@ func Ingest(ctx context.Context, contentDir string, emb Embedder, store Store, p
 	if err := vectorstore.CheckInfo(info, emb.Name(), emb.Dim()); err != nil {
 		return Summary{}, fmt.Errorf("toolsrag: ingest: %w", err)
 	}
-	docs, problems, err := corpus.Load(contentDir)
+	docs, problems, err := load()
 	if err != nil {
 		return Summary{}, fmt.Errorf("toolsrag: ingest: %w", err)
 	}

@@ -42,13 +42,15 @@ func newObserver(reg *tool.Registry, m *metrics.Metrics, rec *stats.Recorder, lo
 // ToolCalls records each call: metrics at once, stats queued.
 func (o *observer) ToolCalls(_ context.Context, _ string, outs []tool.Outcome) {
 	for _, out := range outs {
-		category := "unknown"
+		// Only registered tools get their own label (the metrics take no
+		// fixed list: a tools file reload adds names).
+		name, category := metrics.LabelUnknown, "unknown"
 		if spec, ok := o.reg.Spec(out.Name); ok {
-			category = string(spec.Category)
+			name, category = spec.Name, string(spec.Category)
 		}
 		d := time.Duration(out.DurationMS * float64(time.Millisecond))
 		o.m.ObserveTool(metrics.ToolObservation{
-			Tool: out.Name, Category: category, Source: string(out.Source), Status: string(out.Status),
+			Tool: name, Category: category, Source: string(out.Source), Status: string(out.Status),
 			Duration: d, ResultChars: len(out.Result.ForLLM()), Truncated: out.Result.InternalInfo.Truncated,
 		})
 		o.enqueueTool(stats.ToolRecord{Tool: out.Name, Category: category, Source: string(out.Source), Status: string(out.Status), Duration: d})

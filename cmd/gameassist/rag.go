@@ -9,6 +9,7 @@ import (
 	"github.com/qdrant/go-client/qdrant"
 
 	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/content"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/tool"
 	toolsrag "github.com/gameassist/gameassist/tools_rag"
@@ -84,12 +85,12 @@ func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger) (*ragS
 		return nil, err
 	}
 	if cfg.QdrantURL == "" {
-		sum, err := toolsrag.Ingest(ctx, cfg.ContentDir, emb, store, io.Discard)
+		sum, err := ingestContent(ctx, cfg, emb, store, io.Discard)
 		if err != nil {
 			closeStore()
-			return nil, fmt.Errorf("rag: index %s: %w", cfg.ContentDir, err)
+			return nil, fmt.Errorf("rag: index %s: %w", contentName(cfg), err)
 		}
-		logger.Info("embedded RAG index built", "content_dir", cfg.ContentDir, "summary", sum)
+		logger.Info("embedded RAG index built", "content_dir", contentName(cfg), "summary", sum)
 	}
 	retriever, err := toolsrag.NewRetriever(emb, store, logger, toolsrag.RetrieverOptions{})
 	if err != nil {
@@ -102,4 +103,20 @@ func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger) (*ragS
 		return nil, err
 	}
 	return &ragStack{tools: tools, ping: retriever.Ping, close: closeStore, embedder: emb, store: store}, nil
+}
+
+// ingestContent indexes CONTENT_DIR, or the embedded sample documents when
+// it is unset, so the binary runs from any directory.
+func ingestContent(ctx context.Context, cfg config.Config, emb toolsrag.Embedder, store toolsrag.Store, progress io.Writer) (toolsrag.Summary, error) {
+	if cfg.ContentDir == "" {
+		return toolsrag.IngestFS(ctx, content.FS(), contentName(cfg), emb, store, progress)
+	}
+	return toolsrag.Ingest(ctx, cfg.ContentDir, emb, store, progress)
+}
+
+func contentName(cfg config.Config) string {
+	if cfg.ContentDir == "" {
+		return "the embedded sample content"
+	}
+	return cfg.ContentDir
 }

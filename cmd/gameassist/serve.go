@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -22,7 +19,6 @@ import (
 	"github.com/gameassist/gameassist/api"
 	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/config"
-	"github.com/gameassist/gameassist/data"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/mcpserver"
@@ -100,23 +96,41 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	a.bgCancel = bgCancel
 	var background []func(context.Context)
 
-	// GCS: migrate and load the sample game, then a read-only handle for tools.
-	ro, version, err := openGCS(ctx, cfg, logger)
+	// GCS: the sample game (built when the file is missing) or a studio's
+	// own database opened as is; tools get a read-only handle.
+	gcs, err := openGCS(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
 	}
+	ro := gcs.ro
 	a.closers = append(a.closers, func() { _ = ro.Close() })
-	logger.Info("GCS database ready", "path", cfg.GCSDBPath, "data_version", version)
+	logger.Info("GCS database ready", "path", cfg.GCSDBPath, "sample_game", gcs.sample, "data_version", gcs.version)
 
 	gcsTools, err := toolsgcs.New(ro, logger)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := toolscache.NewSnapshot(ctx, ro, logger)
-	if err != nil {
-		return nil, err
+	var builtins []tool.Tool
+	var versions chat.DataVersioner = fileVersion{path: cfg.GCSDBPath}
+	var entities map[string][]string // names that favour a kind's tools in selection
+	if gcs.sample {
+		snap, err := toolscache.NewSnapshot(ctx, ro, logger)
+		if err != nil {
+			return nil, err
+		}
+		background = append(background, func(ctx context.Context) { snap.Run(ctx, cfg.CacheRefresh) })
+		builtins = append(snap.Tools(), gcsTools...)
+		versions = snapshotVersion{snap}
+		entities = entityNames(snap)
+	} else {
+		// The sample game's tools know only its schema; the read-only SQL
+		// introspection tools fit any database.
+		for _, t := range gcsTools {
+			if t.Spec().Category == tool.CategorySQL {
+				builtins = append(builtins, t)
+			}
+		}
 	}
-	background = append(background, func(ctx context.Context) { snap.Run(ctx, cfg.CacheRefresh) })
 
 	rag, err := openRAG(ctx, cfg, logger)
 	if err != nil {
@@ -125,8 +139,16 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	a.closers = append(a.closers, rag.close)
 
 	reg := tool.NewRegistry()
-	if err := reg.Register(append(append(snap.Tools(), gcsTools...), rag.tools...)...); err != nil {
+	if err := reg.Register(append(builtins, rag.tools...)...); err != nil {
 		return nil, err
+	}
+	var files *fileTools
+	if cfg.ToolsFile != "" {
+		files = &fileTools{path: cfg.ToolsFile, db: ro, reg: reg, log: logger}
+		if _, err := files.load(ctx); err != nil {
+			return nil, fmt.Errorf("TOOLS_FILE: %w", err)
+		}
+		versions = toolsGenVersion{base: versions, ft: files}
 	}
 	exec, err := tool.NewExecutor(reg, tool.ExecutorOptions{Timeout: cfg.ToolTimeout, MaxResultChars: cfg.MaxResultChars, Logger: logger})
 	if err != nil {
@@ -137,9 +159,19 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	if err != nil {
 		return nil, err
 	}
-	rules, err := screens.NewEngine(cfg.ScreenRules, reg, names, logger)
+	var rules *screens.Engine
+	if cfg.ScreenRules == "" && !gcs.sample {
+		// The embedded rules are the sample game's: they name its tools.
+		logger.Info("SCREEN_RULES is not set: no screen rules for a studio's own game")
+		rules, err = screens.NewEmptyEngine(reg, names, logger)
+	} else {
+		rules, err = screens.NewEngine(cfg.ScreenRules, reg, names, logger)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("screen rules: %w", err)
+	}
+	if files != nil {
+		files.rules = rules
 	}
 
 	// Redis: configured, or an in-process Redis-compatible server.
@@ -164,18 +196,17 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 
 	promReg := prometheus.NewRegistry()
 	promReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	toolNames := make([]string, 0)
-	for _, s := range reg.Specs(nil) {
-		toolNames = append(toolNames, s.Name)
-	}
-	m, err := metrics.New(promReg, metrics.WithToolNames(toolNames...))
+	// No fixed tool names: a tools file reload adds names. The observer
+	// records only registered tools (anything else as unknown), so the
+	// label stays bounded by the registry.
+	m, err := metrics.New(promReg)
 	if err != nil {
 		return nil, err
 	}
 	m.SetActiveSessionsFunc(activeSessionsGauge(bgCtx, store, logger))
 
 	deps := chat.Deps{
-		Store: store, Executor: exec, Screens: rules, Versions: snapshotVersion{snap}, Logger: logger,
+		Store: store, Executor: exec, Screens: rules, Versions: versions, Logger: logger,
 	}
 	if opt.noObservability {
 		m = nil
@@ -186,7 +217,10 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	checks := []api.Check{
 		{Name: "redis", Required: true, Ping: store.Ping},
-		{Name: "gcs", Required: true, Ping: func(ctx context.Context) error { _, err := gcsdb.DataVersion(ctx, ro); return err }},
+		{Name: "gcs", Required: true, Ping: func(ctx context.Context) error {
+			var n int
+			return ro.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n)
+		}},
 		{Name: "vector_store", Required: true, Ping: rag.ping},
 	}
 	if cfg.LLMEnabled() {
@@ -205,7 +239,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	svc, err := chat.NewService(deps, chat.Options{
 		MaxToolIterations: cfg.MaxToolIterations, MaxContextTokens: cfg.MaxContextTokens, OfferSQLTools: cfg.SQLToolsForLLM,
 		ToolSelection: cfg.ToolSelection, MaxToolsPerCall: cfg.MaxToolsPerCall, Model: cfg.OpenAIModel,
-		Entities: entityNames(snap),
+		Entities: entities,
 	})
 	if err != nil {
 		return nil, err
@@ -225,7 +259,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	srv, err := api.New(api.Deps{ //nolint:contextcheck // builds routes; handlers use their request's context
 		Executor:     exec,
 		OfferedToLLM: offered,
-		Chat:         svc, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter,
+		Chat:         svc, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
 		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
@@ -315,28 +349,6 @@ func (a *app) close() {
 	a.closers = nil
 }
 
-// openGCS prepares the database file and opens it read-only for tools.
-func openGCS(ctx context.Context, cfg config.Config, logger *slog.Logger) (*sql.DB, string, error) {
-	game, err := data.Sample()
-	if err != nil {
-		return nil, "", err
-	}
-	if dir := filepath.Dir(cfg.GCSDBPath); dir != "" {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return nil, "", fmt.Errorf("gcs: %w", err)
-		}
-	}
-	version, err := gcsdb.Prepare(ctx, cfg.GCSDBPath, game, logger)
-	if err != nil {
-		return nil, "", err
-	}
-	ro, err := gcsdb.OpenReadOnly(ctx, cfg.GCSDBPath)
-	if err != nil {
-		return nil, "", err
-	}
-	return ro, version, nil
-}
-
 // openRedis connects to REDIS_URL, or starts the embedded server when unset.
 // A URL with addr= query parameters (go-redis cluster URL) opens a cluster
 // client.
@@ -423,4 +435,13 @@ func entityNames(snap *toolscache.Snapshot) map[string][]string {
 	add("boss", snap.Bosses())
 	add("faction", snap.Factions())
 	return out
+}
+
+// toolsReloader is files as the API's reloader, or nil without a tools file
+// (a nil *fileTools in an interface would not compare equal to nil).
+func toolsReloader(files *fileTools) api.ToolsReloader {
+	if files == nil {
+		return nil
+	}
+	return files
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,6 +38,49 @@ func TestNewAppRefusesBadConfig(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("error %q does not name %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestNewAppRefusesBadToolsFile: a tools file that cannot load stops
+// start-up with a message naming the file and the tool.
+func TestNewAppRefusesBadToolsFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name string
+		file string
+		want []string
+	}{
+		{name: "missing", file: filepath.Join(dir, "absent.yaml"), want: []string{"TOOLS_FILE", "absent.yaml"}},
+		{name: "unknown table", file: write("table.yaml", "tools:\n  - name: my_tool\n    description: d\n    statement: SELECT * FROM nope\n"),
+			want: []string{"table.yaml:2", "tool my_tool", "no such table"}},
+		{name: "clash with a built-in", file: write("clash.yaml", "tools:\n  - name: gcs_get_champion_details\n    description: d\n    statement: SELECT 1\n"),
+			want: []string{"clash.yaml", "tool gcs_get_champion_details", "built-in"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := testEnv(t, appSetup{env: map[string]string{"TOOLS_FILE": tt.file}})
+			cfg, err := config.Load(func(k string) string { return env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := newApp(context.Background(), cfg, testLogger(t))
+			if err == nil {
+				a.close()
+				t.Fatal("newApp accepted the tools file")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Fatalf("error %q does not name %q", err, w)
+				}
 			}
 		})
 	}

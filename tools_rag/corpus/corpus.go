@@ -239,7 +239,12 @@ func Load(dir string) (docs []Document, problems []*FileError, err error) {
 		return nil, nil, fmt.Errorf("corpus: open %s: %w", dir, err)
 	}
 	defer root.Close()
-	fsys := root.FS()
+	return LoadFS(root.FS(), dir)
+}
+
+// LoadFS is Load over a file system (the embedded sample content, say);
+// dir names it in errors.
+func LoadFS(fsys fs.FS, dir string) (docs []Document, problems []*FileError, err error) {
 	var names []string
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, walkErr error) error {
 		if walkErr != nil {

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+	toolsfile "github.com/gameassist/gameassist/tools_file"
+)
+
+// fileTools keeps the registry's file tools in step with TOOLS_FILE: loaded
+// at start (a bad file stops start-up), reloaded on POST /admin/tools/reload
+// (a bad file, or one that would break the screen rules, keeps the old set).
+type fileTools struct {
+	path string
+	db   *sql.DB
+	reg  *tool.Registry
+	log  *slog.Logger
+	// rules checks the screen rules against a candidate registry; set once
+	// the rule engine exists.
+	rules *screens.Engine
+	mu    sync.Mutex
+	gen   atomic.Int64
+}
+
+// load reads the file and swaps the file tools in; a reload holds mu.
+func (f *fileTools) load(ctx context.Context) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	current := f.reg.Group(toolsfile.Group)
+	taken := func(n string) bool {
+		c, ok := f.reg.Resolve(n)
+		return ok && !slices.Contains(current, c)
+	}
+	set, err := toolsfile.Load(ctx, f.path, f.db, taken)
+	if err != nil {
+		return nil, err
+	}
+	next, err := f.reg.WithGroup(toolsfile.Group, set.List()...)
+	if err != nil {
+		return nil, fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
+	}
+	if f.rules != nil {
+		if err := f.rules.Check(next); err != nil {
+			return nil, fmt.Errorf("toolsfile: %w: %s: the screen rules would no longer hold: %v", tool.ErrInvalidTools, f.path, err)
+		}
+	}
+	if err := f.reg.ReplaceGroup(toolsfile.Group, set.List()...); err != nil {
+		return nil, fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
+	}
+	f.gen.Add(1)
+	names := set.Names()
+	f.log.InfoContext(ctx, "tools file loaded", slog.String("file", f.path), slog.Int("tools", len(names)),
+		slog.Int64("generation", f.gen.Load()))
+	return names, nil
+}
+
+// ReloadTools re-reads the tools file for the admin API.
+func (f *fileTools) ReloadTools(ctx context.Context) (string, []string, error) {
+	names, err := f.load(ctx)
+	if err != nil {
+		f.log.WarnContext(ctx, "tools file refused; the running tools stay", slog.String("file", f.path), slog.String("error", err.Error()))
+		return f.path, nil, err
+	}
+	return f.path, names, nil
+}
+
+// generation counts successful loads; nil-safe (0 without a tools file).
+func (f *fileTools) generation() int64 {
+	if f == nil {
+		return 0
+	}
+	return f.gen.Load()
+}
+
+// toolsGenVersion adds the tools file's generation to the data version:
+// cached results of a tool whose statement a reload changed are not served.
+type toolsGenVersion struct {
+	base chat.DataVersioner
+	ft   *fileTools
+}
+
+func (v toolsGenVersion) DataVersion(ctx context.Context) (string, error) {
+	s, err := v.base.DataVersion(ctx)
+	if err != nil || v.ft == nil {
+		return s, err
+	}
+	return s + "-t" + strconv.FormatInt(v.ft.generation(), 10), nil
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strconv"
+
+	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/data"
+	"github.com/gameassist/gameassist/gcsdb"
+)
+
+// gcsSource is the opened GCS database and what kind it is.
+type gcsSource struct {
+	ro *sql.DB
+	// sample is set for gameassist's sample game: its built-in game tools
+	// apply. Otherwise it is a studio's own database, opened as is.
+	sample  bool
+	version string // the sample's data version
+}
+
+// openGCS opens GCS_DB_PATH read-only for the tools. A path with no file
+// yet gets the sample game built there (so the first `make run` works); an
+// existing database is opened as is, never migrated nor written.
+func openGCS(ctx context.Context, cfg config.Config, logger *slog.Logger) (*gcsSource, error) {
+	path := cfg.GCSDBPath
+	_, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		logger.Info("no GCS database yet: building the sample game there", "path", path)
+		if _, err := buildSample(ctx, path, logger); err != nil {
+			return nil, err
+		}
+	case err != nil:
+		return nil, fmt.Errorf("gcs: %w", err)
+	}
+	ro, err := gcsdb.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	version, sample, err := gcsdb.SampleVersion(ctx, ro)
+	if err != nil {
+		_ = ro.Close()
+		return nil, err
+	}
+	if sample {
+		if want, err := sampleVersion(); err == nil && want != version {
+			logger.Warn("the GCS database holds an older sample game than this build; `gameassist migrate --sample` updates it",
+				"path", path, "data_version", version, "build_version", want)
+		}
+	} else {
+		logger.Info("GCS database opened as is (a studio's own): the sample game's tools are off; use TOOLS_FILE for yours", "path", path)
+	}
+	return &gcsSource{ro: ro, sample: sample, version: version}, nil
+}
+
+// buildSample creates or upgrades the sample game at path.
+func buildSample(ctx context.Context, path string, logger *slog.Logger) (string, error) {
+	game, err := data.Sample()
+	if err != nil {
+		return "", err
+	}
+	return gcsdb.Prepare(ctx, path, game, logger)
+}
+
+func sampleVersion() (string, error) {
+	game, err := data.Sample()
+	if err != nil {
+		return "", err
+	}
+	return gcsdb.Version(game)
+}
+
+// fileVersion versions a studio's database by its file: replacing or
+// changing the file changes the version, so cached tool results of the old
+// data are not served.
+type fileVersion struct{ path string }
+
+func (v fileVersion) DataVersion(context.Context) (string, error) {
+	st, err := os.Stat(v.path)
+	if err != nil {
+		return "", fmt.Errorf("gcs: %w", err)
+	}
+	h := sha256.Sum256([]byte(st.ModTime().UTC().String() + "/" + strconv.FormatInt(st.Size(), 10)))
+	return hex.EncodeToString(h[:6]), nil
+}
