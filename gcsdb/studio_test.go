@@ -57,7 +57,7 @@ func TestStudioDisplayNames(t *testing.T) {
 		},
 		{
 			name: "no display_names table", id: 7, locale: "en", unknown: true,
-			ddl:  `CREATE TABLE cards (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO cards VALUES (7, 'Ember Imp');`,
+			ddl: `CREATE TABLE cards (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO cards VALUES (7, 'Ember Imp');`,
 		},
 	}
 	for _, tc := range tests {

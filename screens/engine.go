@@ -78,11 +78,11 @@ type Engine struct {
 	// builtin is the rules used when path is "": the embedded sample
 	// rules, or none for a studio's own game (NewEmptyEngine).
 	builtin []byte
-	v      Validator
-	tr     Translator
-	log    *slog.Logger
-	rules  atomic.Pointer[RuleSet]
-	reload sync.Mutex
+	v       Validator
+	tr      Translator
+	log     *slog.Logger
+	rules   atomic.Pointer[RuleSet]
+	reload  sync.Mutex
 }
 
 // NewEngine loads and validates the rules file at path (the embedded default
