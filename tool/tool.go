@@ -29,6 +29,11 @@ const (
 	CategoryCustom Category = "custom"
 )
 
+// GroupFile is the registry group of a studio's tools from a tools file:
+// a reload replaces the group, and the offline responder matches questions
+// against its descriptions.
+const GroupFile = "file"
+
 // ErrInvalidTools marks a set of tool definitions (a tools file) that
 // cannot be loaded: callers answer it as the operator's mistake (422), and
 // the tools running before stay.

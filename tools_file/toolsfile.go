@@ -25,7 +25,7 @@ import (
 
 // Group is the registry group file tools are registered under, so a reload
 // replaces them all at once (tool.Registry.ReplaceGroup).
-const Group = "file"
+const Group = tool.GroupFile
 
 // Set is the result of loading a tools file.
 type Set struct {

@@ -216,6 +216,8 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		e := *sc.primary()
 		p.Entities = []Entity{e}
 		c.details(e)
+	case r.planTools(&p, req.Message):
+		// A studio's own tools (a tools file) whose description fits.
 	case has(text, wordsScreen) || (deictic && req.Screen != ""):
 		p.Intent = IntentScreenHelp
 		q := req.Screen

@@ -19,6 +19,17 @@ type renderer struct {
 
 // render writes the answer for plan p from the tool outcomes.
 func (r *Responder) render(ctx context.Context, p Plan, outs []tool.Outcome) string {
+	if p.Intent == IntentTools {
+		var b strings.Builder
+		renderTools(&b, p, outs)
+		if text := strings.TrimSpace(b.String()); text != "" {
+			return text
+		}
+	}
+	if !r.names[toolChampion] && (p.Intent == IntentHelp || p.Intent == IntentGreeting || len(outs) == 0) {
+		// Not the sample game: offer only what its tools can answer.
+		return r.toolsHelp(p)
+	}
 	rd := renderer{ctx: ctx, r: r, p: p, l: newLang(p.Locale), by: map[string][]tool.Outcome{}}
 	for _, o := range outs {
 		rd.by[o.Name] = append(rd.by[o.Name], o)

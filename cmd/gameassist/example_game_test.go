@@ -421,3 +421,47 @@ func TestExampleGame(t *testing.T) {
 		}
 	})
 }
+
+// TestExampleGameOffline: with no LLM, the studio's game is answered from
+// its file tools whose descriptions fit the question and from its
+// documents, and the help names only what its tools can do.
+func TestExampleGameOffline(t *testing.T) {
+	env, _ := exampleEnv(t, nil)
+	s := serveExample(t, env)
+	ss := s.session(t, "en")
+	tests := []struct {
+		name, message string
+		screen        map[string]any
+		wantTool      string
+		want          []string
+		forbid        []string
+	}{
+		{name: "a card by name", message: "What does Stone Golem cost?", wantTool: "cards_get_card", want: []string{"Stone Golem", "mana: 5", "Guard"}},
+		{name: "a keyword", message: "what does the keyword Lifesteal do?", wantTool: "cards_get_keyword", want: []string{"heals your champion"}},
+		{name: "cards by element and cost", message: "show me ember cards under 3 mana", wantTool: "cards_search", want: []string{"Ember Imp", "Cinder Archer"}, forbid: []string{"Ashen Drake"}},
+		{name: "documents when no tool fits", message: "which starter deck should I pick?", wantTool: "rag_semantic_search", want: []string{"Ember Rush"}},
+		{name: "the screen", message: "how do I use this screen?", screen: map[string]any{"name": "DeckBuilderScreen", "data": map[string]any{"Deck": map[string]any{"DeckId": 201, "CardCount": 30}}},
+			wantTool: "db_get_ux_details", want: []string{"30 cards"}},
+		{name: "help names no sample champion", message: "hmm", want: []string{"Look up one Runebound card"}, forbid: []string{"Kaelith", "Fire Knight", "champion, boss or faction"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := s.chat(t, ss, tc.message, tc.screen)
+			if tc.wantTool != "" {
+				if _, ok := findCall(r.ToolCalls, tc.wantTool); !ok {
+					t.Fatalf("%s not called: %+v", tc.wantTool, r.ToolCalls)
+				}
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.Reply, w) {
+					t.Fatalf("reply lacks %q:\n%s", w, r.Reply)
+				}
+			}
+			for _, f := range tc.forbid {
+				if strings.Contains(r.Reply, f) {
+					t.Fatalf("reply holds %q:\n%s", f, r.Reply)
+				}
+			}
+		})
+	}
+}

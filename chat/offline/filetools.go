@@ -1,0 +1,346 @@
+package offline
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+// IntentTools is a question answered by a studio's own tools (a tools
+// file): a tool whose name and description share words with the message,
+// with arguments read from the message.
+const IntentTools Intent = "tools"
+
+// toolStopWords carry no meaning for matching a question to a tool.
+var toolStopWords = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true, "for": true, "by": true, "at": true,
+	"is": true, "are": true, "was": true, "be": true, "do": true, "does": true, "did": true, "can": true, "could": true,
+	"what": true, "which": true, "who": true, "how": true, "why": true, "when": true, "where": true, "whats": true,
+	"i": true, "me": true, "my": true, "you": true, "your": true, "it": true, "its": true, "this": true, "that": true,
+	"and": true, "or": true, "with": true, "about": true, "tell": true, "show": true, "give": true, "please": true,
+	"there": true, "any": true, "all": true, "one": true, "some": true, "many": true, "much": true, "have": true, "has": true,
+	"look": true, "up": true, "as": true, "from": true, "into": true, "their": true, "them": true, "they": true,
+}
+
+// contentWords returns the lower-cased words of s worth matching, with a
+// plural s dropped so "cards" meets "card".
+func contentWords(s string) []string {
+	var out []string
+	for _, t := range tokens(strings.ReplaceAll(s, "_", " ")) {
+		if len(t) < 3 || toolStopWords[t] {
+			continue
+		}
+		if len(t) > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss") {
+			t = strings.TrimSuffix(t, "s")
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// planTools picks the file tool that best fits message and fills its
+// arguments; it reports false when no file tool fits.
+func (r *Responder) planTools(p *Plan, message string) bool {
+	reg := r.exec.Registry()
+	words := contentWords(message)
+	if len(words) == 0 {
+		return false
+	}
+	type cand struct {
+		name  string
+		args  json.RawMessage
+		score int
+	}
+	var cands []cand
+	for _, name := range reg.Group(tool.GroupFile) {
+		spec, ok := reg.Spec(name)
+		if !ok {
+			continue
+		}
+		vocab := contentWords(spec.Name + " " + spec.Description)
+		score := 0
+		for _, w := range words {
+			if slices.Contains(vocab, w) {
+				score++
+			}
+		}
+		if score == 0 {
+			continue
+		}
+		args, bonus, ok := fillArgs(spec, message)
+		if !ok || reg.ValidateArgs(spec.Name, args) != nil {
+			continue
+		}
+		cands = append(cands, cand{name: spec.Name, args: args, score: score + bonus})
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	best := slices.MaxFunc(cands, func(a, b cand) int { return a.score - b.score })
+	p.Intent = IntentTools
+	p.Calls = []tool.Call{{Name: best.name, Arguments: best.args}}
+	// The documents answer when the tool finds nothing.
+	if _, ok := reg.Resolve(toolSearch); ok {
+		p.Calls = append(p.Calls, tool.Call{Name: toolSearch, Arguments: argsOf(map[string]any{"query": clip(strings.TrimSpace(message), 300), "top_k": 3})})
+	}
+	return true
+}
+
+// fillArgs reads a tool's arguments from the message: an enum value the
+// message names, a number it holds, and for a required free-text parameter
+// the name it mentions (its capitalised words, else the words the tool's
+// description does not explain). The bonus grows with what the message
+// names exactly (an enum value, a number) and shrinks for a name guessed
+// from leftover words. It reports false when a required parameter stays
+// empty.
+func fillArgs(spec tool.Spec, message string) (json.RawMessage, int, bool) {
+	var schema struct {
+		Properties map[string]struct {
+			Type any   `json:"type"`
+			Enum []any `json:"enum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if len(spec.Parameters) > 0 && json.Unmarshal(spec.Parameters, &schema) != nil {
+		return nil, 0, false
+	}
+	bonus := 0
+	// Words of a capitalised name ("Stone Golem") name a thing, not an
+	// enum value ("stone").
+	name, capitalised := mentionedName(message, spec)
+	var toks []string
+	for _, t := range tokens(message) {
+		if !capitalised || !slices.Contains(tokens(name), t) {
+			toks = append(toks, t)
+		}
+	}
+	args := map[string]any{}
+	names := make([]string, 0, len(schema.Properties))
+	for n := range schema.Properties {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		prop := schema.Properties[n]
+		required := slices.Contains(schema.Required, n)
+		switch {
+		case len(prop.Enum) > 0:
+			for _, e := range prop.Enum {
+				if s, ok := e.(string); ok && slices.Contains(toks, strings.ToLower(s)) {
+					args[n] = s
+					bonus += 2
+					break
+				}
+			}
+		case prop.Type == "integer" || prop.Type == "number":
+			for _, t := range toks {
+				if v, err := strconv.Atoi(t); err == nil {
+					args[n] = v
+					bonus++
+					break
+				}
+			}
+		case prop.Type == "string" && required:
+			if name != "" {
+				args[n] = name
+				if capitalised {
+					bonus += 2
+				} else {
+					bonus--
+				}
+			}
+		}
+		if _, ok := args[n]; required && !ok {
+			return nil, 0, false
+		}
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, 0, false
+	}
+	return b, bonus, true
+}
+
+// mentionedName returns the longest run of capitalised words of message
+// (past its first word, which any question capitalises), else the words
+// left once the tool's own vocabulary and stop words are taken out; it
+// reports whether the name came from capitalised words.
+func mentionedName(message string, spec tool.Spec) (string, bool) {
+	fields := strings.FieldsFunc(message, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-'
+	})
+	best, run := "", []string{}
+	flush := func() {
+		if s := strings.Join(run, " "); len(s) > len(best) {
+			best = s
+		}
+		run = run[:0]
+	}
+	for i, f := range fields {
+		r := []rune(f)
+		if i > 0 && len(r) > 1 && unicode.IsUpper(r[0]) {
+			run = append(run, f)
+			continue
+		}
+		flush()
+	}
+	flush()
+	if best != "" {
+		return clip(best, 100), true
+	}
+	vocab := contentWords(spec.Name + " " + spec.Description)
+	var rest []string
+	for _, t := range tokens(message) {
+		if len(t) >= 3 && !toolStopWords[t] && !slices.Contains(vocab, strings.TrimSuffix(t, "s")) && !slices.Contains(vocab, t) {
+			rest = append(rest, t)
+		}
+	}
+	return clip(strings.Join(rest, " "), 100), false
+}
+
+// renderTools writes a file tool's data as plain text (a value, the fields
+// of a row, or up to ten rows one per line); when the tool found nothing,
+// the documents' passages answer instead.
+func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
+	var search []tool.Outcome
+	found := false
+	for _, o := range outs {
+		if o.Name == toolSearch {
+			search = append(search, o)
+			continue
+		}
+		if !o.Result.OK() {
+			continue
+		}
+		found = writeData(b, o) || found
+	}
+	if found {
+		return
+	}
+	for _, o := range search {
+		if !o.Result.OK() {
+			continue
+		}
+		for i, ps := range passages(decode(o.Result)) {
+			if i == 2 {
+				break
+			}
+			if ps.title != "" {
+				b.WriteString(ps.title + ": ")
+			}
+			b.WriteString(clip(strings.TrimSpace(ps.text), 500) + "\n")
+		}
+	}
+	if b.Len() == 0 {
+		b.WriteString("I found nothing matching that in the game's data.\n")
+	}
+}
+
+// writeData writes one tool's data and reports whether there was any.
+func writeData(b *strings.Builder, o tool.Outcome) bool {
+	switch v := decode(o.Result).(type) {
+	case nil:
+		return false
+	case map[string]any:
+		writeRow(b, v, rowKeys(o.Result, v), "\n")
+	case []any:
+		if len(v) == 0 {
+			return false
+		}
+		for i, x := range v {
+			if i == 10 {
+				fmt.Fprintf(b, "…and %d more.\n", len(v)-10)
+				break
+			}
+			b.WriteString("- ")
+			if m, ok := x.(map[string]any); ok {
+				writeRow(b, m, rowKeys(o.Result, m), "; ")
+			} else {
+				b.WriteString(scalar(x))
+			}
+			b.WriteString("\n")
+		}
+		if msg := strings.TrimSpace(o.Result.Message); strings.HasPrefix(msg, "Showing") {
+			b.WriteString(msg + "\n")
+		}
+	default:
+		b.WriteString(scalar(v) + "\n")
+	}
+	return true
+}
+
+// rowKeys returns the keys of a row in the order the tool wrote them.
+func rowKeys(r tool.Result, m map[string]any) []string {
+	raw, err := dataJSON(r.Data)
+	keys := make([]string, 0, len(m))
+	if err == nil {
+		dec := json.NewDecoder(strings.NewReader(string(raw)))
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			if k, ok := tok.(string); ok {
+				if _, in := m[k]; in && !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	if len(keys) != len(m) {
+		keys = keys[:0]
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+	}
+	return keys
+}
+
+func writeRow(b *strings.Builder, m map[string]any, keys []string, sep string) {
+	first := true
+	for _, k := range keys {
+		s := scalar(m[k])
+		if s == "" {
+			continue
+		}
+		if !first {
+			b.WriteString(sep)
+		}
+		first = false
+		fmt.Fprintf(b, "%s: %s", strings.ReplaceAll(k, "_", " "), clip(s, 300))
+	}
+	if sep == "\n" {
+		b.WriteString("\n")
+	}
+}
+
+// toolsHelp says what a studio's game can be asked, from the tools it has:
+// it names no champion or boss when the sample game's tools are absent.
+func (r *Responder) toolsHelp(p Plan) string {
+	var b strings.Builder
+	if p.Intent == IntentHelp {
+		b.WriteString("I couldn't match your question to the game's data. ")
+	}
+	b.WriteString("Here is what I can help with:\n")
+	reg := r.exec.Registry()
+	n := 0
+	for _, name := range reg.Group(tool.GroupFile) {
+		if spec, ok := reg.Spec(name); ok && n < 8 {
+			fmt.Fprintf(&b, "- %s\n", clip(spec.Description, 160))
+			n++
+		}
+	}
+	if _, ok := reg.Resolve(toolSearch); ok {
+		b.WriteString("- Questions about the game's rules and guides, answered from its documentation\n")
+	}
+	if _, ok := reg.Resolve(toolUX); ok {
+		b.WriteString("- The screen you're on: \"How do I use this screen?\"")
+	}
+	return strings.TrimSpace(b.String())
+}
