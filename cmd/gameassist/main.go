@@ -29,7 +29,7 @@ const usage = `usage: gameassist <command> [flags]
 
 commands:
   serve     start the HTTP server (embedded defaults need no Redis, Qdrant or LLM key)
-  migrate   create or upgrade the GCS database and load the sample game
+  migrate   --sample builds or upgrades the sample game's database; without it, says what GCS_DB_PATH holds
   ingest    chunk, embed and index the RAG content (idempotent)
   chat      talk to a running server from the terminal
   mcp       serve the MCP tools, resources and prompts over stdio (for desktop MCP clients)
