@@ -465,3 +465,15 @@ func TestExampleGameOffline(t *testing.T) {
 		})
 	}
 }
+
+// TestToolsReloadWithoutFile: with no TOOLS_FILE there is nothing to
+// reload, and the answer says so.
+func TestToolsReloadWithoutFile(t *testing.T) {
+	f := newFixture(t, appSetup{})
+	resp, body := f.do(t, request{method: http.MethodPost, path: "/admin/tools/reload", token: testAdminToken})
+	if code := expectError(t, resp, body, http.StatusConflict); code != "no_tools_file" {
+		t.Fatalf("code %s", code)
+	}
+	resp, body = f.do(t, request{method: http.MethodPost, path: "/admin/tools/reload", invalid: true})
+	expectError(t, resp, body, http.StatusUnauthorized)
+}
