@@ -122,7 +122,7 @@ func TestBuildAndCall(t *testing.T) {
 	}
 	first := set.Tools[0]
 	spec := first.Spec()
-	if spec.CacheDuration != 2 || spec.Category != tool.CategoryGCS || len(spec.Aliases) != 1 || spec.Aliases[0] != "get_card" {
+	if spec.CacheDuration != 2 || spec.Category != tool.CategoryGCS || spec.Version != 3 || spec.Instruction != "Quote the card's cost and effect." || len(spec.Aliases) != 1 || spec.Aliases[0] != "get_card" {
 		t.Fatalf("spec %+v", spec)
 	}
 	if first.Def().Version != 3 || set.Tools[1].Def().Version != 1 || set.Tools[1].Def().MaxRows != 1 || set.Tools[3].Def().MaxRows != toolsfile.DefaultMaxRows {
