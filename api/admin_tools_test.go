@@ -81,7 +81,7 @@ func TestAdminToolsAuth(t *testing.T) {
 		{name: "admin disabled refuses even a token", configured: "", sent: "anything", want: http.StatusForbidden},
 		{name: "admin disabled refuses no token", configured: "", sent: "", want: http.StatusForbidden},
 		{name: "no token", configured: "s3cret", sent: "", want: http.StatusUnauthorized},
-		{name: "wrong token", configured: "s3cret", sent: "s3cres", want: http.StatusForbidden},
+		{name: "wrong token", configured: "s3cret", sent: "s3cres", want: http.StatusUnauthorized},
 		{name: "right token", configured: "s3cret", sent: "s3cret", want: http.StatusOK},
 	}
 	for _, tt := range tests {

@@ -3,9 +3,11 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -113,23 +115,31 @@ func acceptsEventStream(c *gin.Context) bool {
 // cancels the LLM call and the tools.
 func (s *Server) streamTurn(ctx context.Context, c *gin.Context, turn chat.TurnRequest) {
 	rc := http.NewResponseController(c.Writer)
-	extend := func() { _ = rc.SetWriteDeadline(time.Now().Add(30 * time.Second)) }
+	extend := func() { _ = rc.SetWriteDeadline(time.Now().Add(s.opts.HeartbeatInterval + 30*time.Second)) }
 	extend()
 	c.Header("Content-Type", "text/event-stream")
 	c.Header("Cache-Control", "no-cache")
 	c.Header("Connection", "keep-alive")
 	c.Header("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
+	// Events come from the turn's goroutine, heartbeats from another: one
+	// writer at a time.
+	var mu sync.Mutex
 	write := func(event string, data any) {
+		mu.Lock()
+		defer mu.Unlock()
 		extend()
 		c.SSEvent(event, data)
 		_ = rc.Flush()
 	}
+	stopBeat := s.heartbeat(c, rc, &mu, extend)
 	emit := func(e chat.Event) { write(string(e.Type), e.Data) }
 	reply, err := s.deps.Chat.Turn(ctx, turn, emit)
+	stopBeat()
 	if err != nil {
-		if c.Request.Context().Err() != nil {
-			return // the client went away: nobody to tell
+		if clientGone(c, err) {
+			markClientGone(c) // nobody to tell; logged and counted as 499
+			return
 		}
 		he := s.classify(err)
 		s.log.WarnContext(ctx, "streamed turn failed", "request_id", requestID(c), "status", he.Status, "error", he.Error())
@@ -137,4 +147,40 @@ func (s *Server) streamTurn(ctx context.Context, c *gin.Context, turn chat.TurnR
 		return
 	}
 	write("done", reply)
+}
+
+// heartbeat writes an SSE comment line every Options.HeartbeatInterval
+// while a turn is quiet, so proxies that cut idle streams keep this one.
+// The returned func stops it and returns once it no longer writes.
+func (s *Server) heartbeat(c *gin.Context, rc *http.ResponseController, mu *sync.Mutex, extend func()) func() {
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(s.opts.HeartbeatInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-c.Request.Context().Done():
+				return
+			case <-t.C:
+				mu.Lock()
+				extend()
+				_, err := io.WriteString(c.Writer, ": heartbeat\n\n")
+				if err == nil {
+					err = rc.Flush()
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -52,14 +53,51 @@ type errorDetail struct {
 // its error paths here so the mapping lives in one place.
 func (s *Server) fail(c *gin.Context, err error) {
 	he := s.classify(err)
+	if clientGone(c, err) {
+		// The client went away: its request ended, not the server. Nobody
+		// reads this answer; logs and metrics count it as nginx's 499.
+		markClientGone(c)
+		he = httpErr(StatusClientClosedRequest, "client_closed_request", "the client closed the request", err)
+	}
 	lvl := slog.LevelInfo
 	if he.Status >= 500 {
 		lvl = slog.LevelError
+	}
+	if he.Status == http.StatusConflict && he.Code == "session_busy" {
+		c.Header("Retry-After", strconv.Itoa(busyRetryAfterSeconds))
 	}
 	s.log.LogAttrs(c.Request.Context(), lvl, "request failed",
 		slog.String("request_id", requestID(c)), slog.Int("status", he.Status),
 		slog.String("code", he.Code), slog.String("error", he.Error()))
 	c.AbortWithStatusJSON(he.Status, errorBody{Error: errorDetail{Code: he.Code, Message: he.Msg}})
+}
+
+// StatusClientClosedRequest is the status logged and counted for a request
+// whose client went away before the answer (nginx's 499).
+const StatusClientClosedRequest = 499
+
+// busyRetryAfterSeconds is the Retry-After of 409 session_busy: a turn takes
+// about a second or two, so a client retrying after that usually gets in.
+const busyRetryAfterSeconds = 2
+
+const clientGoneKey = "client_gone"
+
+// clientGone reports whether err comes from the request's own context being
+// cancelled because its client disconnected (not from a deadline of ours).
+func clientGone(c *gin.Context, err error) bool {
+	return errors.Is(err, context.Canceled) && errors.Is(c.Request.Context().Err(), context.Canceled)
+}
+
+// markClientGone records that the client went away, so the request is
+// logged and counted as 499 whatever status was already written.
+func markClientGone(c *gin.Context) { c.Set(clientGoneKey, true) }
+
+// statusOf is the status a request is logged and counted with.
+func statusOf(c *gin.Context) int {
+	if c.GetBool(clientGoneKey) {
+		return StatusClientClosedRequest
+	}
+	return c.Writer.Status()
 }
 
 func (s *Server) classify(err error) *HTTPError {

@@ -51,12 +51,13 @@ func (s *Server) observe() gin.HandlerFunc {
 		c.Next()
 		d := time.Since(start)
 		route := routeOf(c)
-		s.deps.Metrics.ObserveHTTP(route, c.Request.Method, c.Writer.Status(), d)
+		status := statusOf(c)
+		s.deps.Metrics.ObserveHTTP(route, c.Request.Method, status, d)
 		attrs := []slog.Attr{
 			slog.String("request_id", requestID(c)),
 			slog.String("method", c.Request.Method),
 			slog.String("route", route),
-			slog.Int("status", c.Writer.Status()),
+			slog.Int("status", status),
 			slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 		}
 		if sid := c.GetString(sessionIDKey); sid != "" {
@@ -120,14 +121,18 @@ func (s *Server) requireAdmin() gin.HandlerFunc {
 			s.fail(c, httpErr(http.StatusForbidden, "admin_disabled", "admin API is disabled: ADMIN_TOKEN is not set", nil))
 			return
 		}
+		// A missing or wrong token is a failed authentication (RFC 6750
+		// section 3): 401 with the scheme to authenticate with.
 		tok, ok := bearer(c)
 		if !ok {
+			c.Header("WWW-Authenticate", `Bearer realm="gameassist-admin"`)
 			s.fail(c, httpErr(http.StatusUnauthorized, "unauthorized", "admin token required", nil))
 			return
 		}
 		got := sha256.Sum256([]byte(tok))
 		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
-			s.fail(c, httpErr(http.StatusForbidden, "forbidden", "invalid admin token", nil))
+			c.Header("WWW-Authenticate", `Bearer realm="gameassist-admin", error="invalid_token"`)
+			s.fail(c, httpErr(http.StatusUnauthorized, "unauthorized", "invalid admin token", nil))
 			return
 		}
 		c.Next()

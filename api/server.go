@@ -41,7 +41,18 @@ type ChatService interface {
 	CreateSession(ctx context.Context, playerID, locale string) (id, token string, err error)
 	Authorize(ctx context.Context, id, token string) (memory.Meta, error)
 	Turn(ctx context.Context, req chat.TurnRequest, emit func(chat.Event)) (chat.Reply, error)
-	ScreenEvent(ctx context.Context, sessionID string, sc screens.Screen) (chat.ScreenReply, error)
+	// ScreenEventAt applies a screen event sent at at; an event older than
+	// the session's current screen changes nothing.
+	ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, at time.Time) (chat.ScreenReply, error)
+}
+
+// ReplayGuard remembers webhook signatures across instances; *memory.Store
+// satisfies it.
+type ReplayGuard interface {
+	// FirstUse records key for ttl and reports whether it was new.
+	FirstUse(ctx context.Context, key string, ttl time.Duration) (bool, error)
+	// Forget drops key, so a delivery that failed on our side may be retried.
+	Forget(ctx context.Context, key string)
 }
 
 // SessionInspector reads and edits sessions for admins; *memory.Store
@@ -81,12 +92,21 @@ type Options struct {
 	MaxMessageChars      int   // default 4000
 	ChatRatePerMinute    int   // 0 disables
 	SessionRatePerMinute int   // 0 disables
-	// RequestTimeout bounds a non-streaming request's work (default 60 s).
+	// RequestTimeout bounds a chat turn's work, streamed or not (default 60 s).
 	RequestTimeout time.Duration
 	// MCPToken is the bearer token of /mcp; empty refuses every MCP request.
 	MCPToken string
 	// MCPRatePerMinute bounds /mcp requests per client IP (0 disables).
 	MCPRatePerMinute int
+	// HeartbeatInterval is how often a quiet SSE stream gets a comment
+	// line (default 15 s).
+	HeartbeatInterval time.Duration
+	// WebhookTolerance is how far a webhook's signed timestamp may be from
+	// now, either way (default 5 min); accepted signatures are remembered
+	// that long.
+	WebhookTolerance time.Duration
+	// Now is the clock of webhook timestamps (default time.Now).
+	Now func() time.Time
 }
 
 // Deps are the services behind the routes. Executor and Logger are
@@ -96,8 +116,11 @@ type Deps struct {
 	// OfferedToLLM reports whether a tool is in the LLM's tool list.
 	OfferedToLLM func(tool.Spec) bool
 	Chat         ChatService
-	Sessions     SessionInspector
-	Rules        RulesReloader
+	// Replay remembers accepted webhook signatures; required with a
+	// webhook secret.
+	Replay   ReplayGuard
+	Sessions SessionInspector
+	Rules    RulesReloader
 	// Tools reloads the tools file; nil when TOOLS_FILE is unset.
 	Tools    ToolsReloader
 	Stats    StatsReader
@@ -130,6 +153,9 @@ func New(deps Deps, opts Options) (*Server, error) {
 	if deps.Logger == nil {
 		return nil, errors.New("api: logger is required")
 	}
+	if opts.WebhookSecret != "" && deps.Replay == nil {
+		return nil, errors.New("api: a webhook secret needs a replay guard")
+	}
 	if deps.OfferedToLLM == nil {
 		deps.OfferedToLLM = func(tool.Spec) bool { return true }
 	}
@@ -141,6 +167,15 @@ func New(deps Deps, opts Options) (*Server, error) {
 	}
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 60 * time.Second
+	}
+	if opts.HeartbeatInterval <= 0 {
+		opts.HeartbeatInterval = 15 * time.Second
+	}
+	if opts.WebhookTolerance <= 0 {
+		opts.WebhookTolerance = 5 * time.Minute
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	s := &Server{deps: deps, opts: opts, log: deps.Logger, errorMap: defaultErrorMap()}
 	if len(opts.AllowedOrigins) > 0 {
@@ -159,6 +194,9 @@ func New(deps Deps, opts Options) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s.engine = gin.New()
 	s.engine.HandleMethodNotAllowed = true
+	// A path with a stray trailing slash gets the JSON 404 of every unknown
+	// route, not an HTML redirect to a route a client did not ask for.
+	s.engine.RedirectTrailingSlash = false
 	s.engine.ContextWithFallback = true
 	// The client IP is the connection's peer unless it is one of the
 	// configured proxies: then X-Forwarded-For names the player. With no

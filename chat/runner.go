@@ -31,6 +31,8 @@ type Runner struct {
 	obs      Observer
 	log      *slog.Logger
 	flight   singleflight.Group
+	// parallel bounds the executions of one batch running at once (0: no bound).
+	parallel int
 	// beforeFlight, when set (tests), is called before a call joins or
 	// starts a shared execution.
 	beforeFlight func(key string)
@@ -50,6 +52,10 @@ func NewRunner(exec Executor, versions DataVersioner, obs Observer, logger *slog
 	}
 	return &Runner{exec: exec, reg: exec.Registry(), versions: versions, obs: obs, log: logger}, nil
 }
+
+// SetConcurrency bounds how many calls of one batch run at once; n <= 0
+// removes the bound. Call it before the runner is used.
+func (r *Runner) SetConcurrency(n int) { r.parallel = max(n, 0) }
 
 // Scope is the tool state of one turn, or one screen event, of a session:
 // which calls were already answered and what the session cache holds. It
@@ -182,8 +188,18 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 	s.mu.Unlock()
 
 	var wg sync.WaitGroup
+	var slots chan struct{}
+	if s.r.parallel > 0 {
+		slots = make(chan struct{}, s.r.parallel)
+	}
 	for _, i := range toRun {
+		if slots != nil {
+			slots <- struct{}{}
+		}
 		wg.Go(func() {
+			if slots != nil {
+				defer func() { <-slots }()
+			}
 			p := preps[i]
 			res := s.r.execute(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args}, p.key, version)
 			outs[i] = tool.Outcome{

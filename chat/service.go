@@ -109,6 +109,21 @@ type Options struct {
 	// SummaryTimeout bounds writing a rolling summary in the background
 	// (default 30 s).
 	SummaryTimeout time.Duration
+	// LLMBudget bounds the whole LLM tool loop of a turn, retries included
+	// (0: only the caller's deadline bounds it). A loop out of time is an
+	// LLM failure: the turn is answered offline, degraded.
+	LLMBudget time.Duration
+	// FallbackReserve is the part of the caller's deadline kept back from
+	// the LLM loop for the offline fallback and the final write (default
+	// 3 s; at most half the time left when the turn starts).
+	FallbackReserve time.Duration
+	// MaxToolCallsPerRound caps the tool calls run from one LLM answer
+	// (default 16); calls over it are not run and get an error result
+	// asking the model for fewer.
+	MaxToolCallsPerRound int
+	// MaxConcurrentTools bounds how many calls of one round run at once
+	// (default 4).
+	MaxConcurrentTools int
 }
 
 // Service runs chat sessions. It is safe for concurrent use; turns of one
@@ -157,6 +172,15 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if opts.SummaryTimeout <= 0 {
 		opts.SummaryTimeout = 30 * time.Second
 	}
+	if opts.FallbackReserve <= 0 {
+		opts.FallbackReserve = 3 * time.Second
+	}
+	if opts.MaxToolCallsPerRound <= 0 {
+		opts.MaxToolCallsPerRound = 16
+	}
+	if opts.MaxConcurrentTools <= 0 {
+		opts.MaxConcurrentTools = 4
+	}
 	if strings.TrimSpace(opts.SystemPrompt) == "" {
 		opts.SystemPrompt = DefaultSystemPrompt
 	}
@@ -172,6 +196,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}
+	runner.SetConcurrency(opts.MaxConcurrentTools)
 	resp, err := offline.New(deps.Executor, offline.Options{Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
@@ -353,8 +378,11 @@ type Reply struct {
 // ScreenReply is the answer to a screen event, serialized as the HTTP
 // contract's webhook reply.
 type ScreenReply struct {
-	Screen          string         `json:"screen"`
-	Matched         bool           `json:"matched"`
+	Screen  string `json:"screen"`
+	Matched bool   `json:"matched"`
+	// Applied is false when the event was older than the session's current
+	// screen and changed nothing.
+	Applied         bool           `json:"applied"`
 	Tools           []tool.Outcome `json:"tools"`
 	PromptInjection *string        `json:"prompt_injection"`
 }

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -54,14 +55,20 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	defer stop()
 
 	var pre []tool.Outcome
+	var newScreen *memory.Screen
+	var screenPuts []memory.CacheEntry
 	if sc := req.Screen; sc != nil && (turn.Meta.Screen == nil || turn.Meta.Screen.Hash != sc.Hash()) {
 		// A new screen: its proactive results are cached at this turn's
-		// exchange and join this turn's context at once.
-		applied, err := s.applyScreen(ctx, turn.Meta, turn.Cache, *sc, nil)
+		// exchange and join this turn's context at once. The screen and
+		// its results are stored with the turn's own final write, so an
+		// abandoned turn leaves none of them behind.
+		applied, err := s.applyScreen(ctx, turn.Meta, turn.Cache, *sc, started)
 		if err != nil {
 			return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 		}
 		pre = applied.reply.Tools
+		newScreen = applied.screen
+		screenPuts = applied.puts
 		turn.Meta.Screen = applied.screen
 		turn.Cache = append(turn.Cache, applied.puts...)
 	}
@@ -81,9 +88,10 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now},
 			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered},
 		},
-		Put:     scope.Puts(),
+		Put:     append(screenPuts, scope.Puts()...),
 		Hits:    scope.Hits(),
 		Release: lock,
+		Screen:  newScreen,
 	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
 	defer cancel()
@@ -164,6 +172,10 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	tt := s.newTurnTools(turn, message, p)
 	var a answered
 	streamed := false
+	// The LLM loop, retries included, runs inside the turn's deadline with
+	// time kept back, so a hung LLM still leaves time to answer offline.
+	lctx, cancel := s.llmContext(ctx)
+	defer cancel()
 	for round := 0; ; round++ {
 		req := llm.Request{Messages: msgs}
 		final := round >= s.opts.MaxToolIterations
@@ -171,7 +183,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			req.Tools = tt.offer()
 			a.offered = specNames(req.Tools)
 		}
-		resp, err := s.callLLM(ctx, req, emit, &streamed)
+		resp, err := s.callLLM(lctx, req, emit, &streamed)
 		a.usage.PromptTokens += resp.Usage.PromptTokens
 		a.usage.CompletionTokens += resp.Usage.CompletionTokens
 		if err != nil {
@@ -196,7 +208,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			return a, nil
 		}
 		calls := make([]llm.ToolCall, len(resp.ToolCalls))
-		batch := make([]tool.Call, len(resp.ToolCalls))
+		batch := make([]tool.Call, 0, min(len(resp.ToolCalls), s.opts.MaxToolCallsPerRound))
 		seen := map[string]bool{}
 		for i, c := range resp.ToolCalls {
 			if c.ID == "" || seen[c.ID] {
@@ -208,8 +220,14 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 				c.Name = "unnamed_tool"
 			}
 			seen[c.ID] = true
+			if i >= s.opts.MaxToolCallsPerRound {
+				// Not run: its arguments are not worth sending back.
+				c.Arguments = "{}"
+				calls[i] = c
+				continue
+			}
 			calls[i] = c
-			batch[i] = tool.Call{Name: c.Name, Arguments: []byte(c.Arguments)}
+			batch = append(batch, tool.Call{Name: c.Name, Arguments: []byte(c.Arguments)})
 			if emit != nil {
 				emit(Event{Type: EventToolCall, Data: ToolCallEvent{ID: c.ID, Name: c.Name, Arguments: argsJSON(normalizeArgs(batch[i].Arguments))}})
 			}
@@ -220,6 +238,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		if err := ctx.Err(); err != nil {
 			return answered{}, err
 		}
+		outs = append(outs, s.overCap(calls[len(batch):])...)
 		for i, o := range outs {
 			content := o.Result.ForLLM()
 			if o.Source == tool.SourceDuplicate {
@@ -233,6 +252,42 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		}
 		a.outs = append(a.outs, outs...)
 	}
+}
+
+// llmContext is the context of a turn's LLM loop: ctx's deadline less the
+// fallback reserve (at most half the time left), and Options.LLMBudget.
+func (s *Service) llmContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	var deadline time.Time
+	if s.opts.LLMBudget > 0 {
+		deadline = time.Now().Add(s.opts.LLMBudget)
+	}
+	if d, ok := ctx.Deadline(); ok {
+		reserve := min(s.opts.FallbackReserve, time.Until(d)/2)
+		if end := d.Add(-reserve); deadline.IsZero() || end.Before(deadline) {
+			deadline = end
+		}
+	}
+	if deadline.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, deadline)
+}
+
+// overCap answers the calls of a round past Options.MaxToolCallsPerRound
+// without running them.
+func (s *Service) overCap(calls []llm.ToolCall) []tool.Outcome {
+	outs := make([]tool.Outcome, len(calls))
+	for i, c := range calls {
+		outs[i] = tool.Outcome{
+			Name: c.Name, Arguments: json.RawMessage(`{}`), Source: tool.SourceSkipped, Status: tool.StatusError,
+			Reason: "over the per-round tool call limit",
+			Result: tool.Failure(
+				"Not run: more than "+strconv.Itoa(s.opts.MaxToolCallsPerRound)+" tool calls in one answer.",
+				"tool call limit per round exceeded",
+				"Ask for at most "+strconv.Itoa(s.opts.MaxToolCallsPerRound)+" tool calls at once, the most useful first; ask for the rest after reading these results."),
+		}
+	}
+	return outs
 }
 
 // callLLM makes one LLM call, streamed when emit is set, and reports it.
@@ -307,13 +362,20 @@ func toolNames(outs []tool.Outcome) []string {
 	return names
 }
 
-// ScreenEvent records that the player is on sc (the game server's webhook):
-// it runs the screen's rules proactively (results cached so the next turn
-// has them), stores the screen and its prompt injection, and reports what
-// ran. The same screen again runs nothing. The exchange counter is not
+// ScreenEvent records that the player is on sc now; see ScreenEventAt.
+func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.Screen) (ScreenReply, error) {
+	return s.ScreenEventAt(ctx, sessionID, sc, time.Now())
+}
+
+// ScreenEventAt records that the player reached sc at at (the game server's
+// webhook): it runs the screen's rules proactively (results cached so the
+// next turn has them), stores the screen and its prompt injection, and
+// reports what ran. The same screen again runs nothing. An event older than
+// the session's current screen (events may arrive out of order) changes
+// nothing and is answered with Applied false. The exchange counter is not
 // advanced. Bad screen input fails with an error wrapping
 // screens.ErrBadScreen.
-func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.Screen) (ScreenReply, error) {
+func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, at time.Time) (ScreenReply, error) {
 	if err := sc.Validate(); err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", clip(sessionID, 40), err)
 	}
@@ -326,8 +388,10 @@ func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.
 	stop := s.holdLock(ctx, lock)
 	defer stop()
 	meta := loaded.Meta
-	if meta.Screen != nil && meta.Screen.Hash == sc.Hash() {
-		rep := ScreenReply{Screen: sc.Name, Tools: []tool.Outcome{}}
+	cur := meta.Screen
+	stale := cur != nil && at.Before(cur.At)
+	if stale || (cur != nil && cur.Hash == sc.Hash()) {
+		rep := ScreenReply{Screen: sc.Name, Applied: !stale, Tools: []tool.Outcome{}}
 		if s.screens != nil {
 			plan, err := s.screens.Plan(ctx, sc, meta.Locale)
 			if err != nil {
@@ -335,30 +399,46 @@ func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.
 			}
 			rep.Matched = plan.Matched
 		}
-		if inj := meta.Screen.Injection; inj != "" {
+		if stale {
+			return rep, nil
+		}
+		if inj := cur.Injection; inj != "" {
 			rep.PromptInjection = &inj
+		}
+		if at.After(cur.At) {
+			// Still on the same screen, later: an older event of another
+			// screen must not replace it.
+			moved := *cur
+			moved.At = at
+			if err := s.store.SaveScreen(ctx, sessionID, &moved, nil, nil); err != nil {
+				return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
+			}
 		}
 		return rep, nil
 	}
-	applied, err := s.applyScreen(ctx, meta, loaded.Cache, sc, lock)
+	applied, err := s.applyScreen(ctx, meta, loaded.Cache, sc, at)
 	if err != nil {
+		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
+	}
+	// The results, the screen and the lock release go in one round trip.
+	if err := s.store.SaveScreen(ctx, meta.ID, applied.screen, applied.puts, lock); err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 	}
 	return applied.reply, nil
 }
 
 // screenApplied is what applying a screen produced: the reply, the cache
-// entries it stored and the screen as stored.
+// entries to store and the screen to store.
 type screenApplied struct {
 	reply  ScreenReply
 	puts   []memory.CacheEntry
 	screen *memory.Screen
 }
 
-// applyScreen plans sc, runs its calls as proactive at the session's
-// current exchange, stores the results and the screen. The caller holds
-// the session lock.
-func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []memory.CacheEntry, sc screens.Screen, release *memory.Lock) (screenApplied, error) {
+// applyScreen plans sc, reached at at, and runs its calls as proactive at
+// the session's current exchange; it stores nothing. The caller holds the
+// session lock and stores the screen and its results.
+func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []memory.CacheEntry, sc screens.Screen, at time.Time) (screenApplied, error) {
 	plan := screens.Plan{Screen: sc.Name}
 	if s.screens != nil {
 		p, err := s.screens.Plan(ctx, sc, meta.Locale)
@@ -369,7 +449,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 	}
 	outs := make([]tool.Outcome, len(plan.Calls))
 	var calls []tool.Call
-	var at []int
+	var idx []int
 	var puts []memory.CacheEntry
 	for i, pc := range plan.Calls {
 		if pc.Skipped != "" {
@@ -380,7 +460,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 			continue
 		}
 		calls = append(calls, pc.Call)
-		at = append(at, i)
+		idx = append(idx, i)
 	}
 	if len(calls) > 0 {
 		scope := s.runner.Scope(ctx, meta.ID, meta.Exchange, cache, true)
@@ -389,16 +469,12 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 			return screenApplied{}, err
 		}
 		for j, o := range res {
-			outs[at[j]] = o
+			outs[idx[j]] = o
 		}
 		puts = scope.Puts()
 	}
-	// The results, the screen and (for an event) the lock release go in one round trip.
-	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection}
-	if err := s.store.SaveScreen(ctx, meta.ID, stored, puts, release); err != nil {
-		return screenApplied{}, err
-	}
-	rep := ScreenReply{Screen: sc.Name, Matched: plan.Matched, Tools: outs}
+	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection, At: at.UTC()}
+	rep := ScreenReply{Screen: sc.Name, Matched: plan.Matched, Applied: true, Tools: outs}
 	if plan.Injection != "" {
 		inj := plan.Injection
 		rep.PromptInjection = &inj

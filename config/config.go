@@ -50,6 +50,11 @@ type Config struct {
 	MCPRatePerMinute     int    // /mcp requests per client IP per minute
 	ToolSelection        string // auto: a selected subset of tools per LLM call; all: every tool
 	MaxToolsPerCall      int    // tools offered per LLM call in auto mode, find_tools included
+	// MaxToolCallsPerRound caps the tool calls run from one LLM answer.
+	MaxToolCallsPerRound int
+	// WebhookTolerance is how far a webhook's signed timestamp may be from
+	// the server's clock, either way.
+	WebhookTolerance time.Duration
 }
 
 // LLMEnabled reports whether an OpenAI-compatible endpoint is configured;
@@ -97,6 +102,8 @@ func Load(getenv func(string) string) (Config, error) {
 		MCPRatePerMinute:     p.integer("MCP_RATE_PER_MINUTE", 300, 1, 100_000),
 		ToolSelection:        p.oneOf("TOOL_SELECTION", "auto", "auto", "all"),
 		MaxToolsPerCall:      p.integer("MAX_TOOLS_PER_CALL", 10, 2, 128),
+		MaxToolCallsPerRound: p.integer("MAX_TOOL_CALLS_PER_ROUND", 16, 1, 128),
+		WebhookTolerance:     p.duration("WEBHOOK_TOLERANCE", 5*time.Minute),
 	}
 	if c.RedisURL != "" {
 		if _, err := url.Parse(c.RedisURL); err != nil {
@@ -155,6 +162,8 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("mcp_rate_per_minute", c.MCPRatePerMinute),
 		slog.String("tool_selection", c.ToolSelection),
 		slog.Int("max_tools_per_call", c.MaxToolsPerCall),
+		slog.Int("max_tool_calls_per_round", c.MaxToolCallsPerRound),
+		slog.Duration("webhook_tolerance", c.WebhookTolerance),
 	)
 }
 

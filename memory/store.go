@@ -115,6 +115,10 @@ type Finish struct {
 	Hits []string
 	// Release, when set, is the turn's lock, released in the same round trip.
 	Release *Lock
+	// Screen, when set, becomes the session's screen in the same round
+	// trip, before the messages and cache entries: a turn that carried a
+	// new screen records it only when it records anything.
+	Screen *Screen
 }
 
 func validID(id string) bool {
@@ -310,6 +314,9 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if f.Release != nil && f.Release.id != id {
 		return fmt.Errorf("memory: finish turn %s: the lock to release belongs to session %s", id, f.Release.id)
 	}
+	if f.Screen != nil {
+		return s.saveScreen(ctx, "finish turn", id, f.Screen, args, f.Release)
+	}
 	return s.writeAndRelease(ctx, "finish turn", id, args, f.Release)
 }
 
@@ -405,14 +412,6 @@ func (s *Store) SaveScreen(ctx context.Context, id string, sc *Screen, puts []Ca
 	if release != nil && release.id != id {
 		return fmt.Errorf("memory: save screen %s: the lock to release belongs to session %s", id, release.id)
 	}
-	val := ""
-	if sc != nil {
-		b, err := json.Marshal(sc)
-		if err != nil {
-			return fmt.Errorf("memory: save screen %s: %w", id, err)
-		}
-		val = string(b)
-	}
 	var args []any
 	if len(puts) > 0 {
 		var err error
@@ -421,6 +420,21 @@ func (s *Store) SaveScreen(ctx context.Context, id string, sc *Screen, puts []Ca
 		}
 		args = append(args, 0)
 	}
+	return s.saveScreen(ctx, "save screen", id, sc, args, release)
+}
+
+// saveScreen runs finishSrc with args (when not nil), sets the session's
+// screen and releases release (when not nil), in one round trip. A turn's
+// write (op "finish turn") also marks the session active.
+func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args []any, release *Lock) error {
+	val := ""
+	if sc != nil {
+		b, err := json.Marshal(sc)
+		if err != nil {
+			return fmt.Errorf("memory: %s %s: %w", op, id, err)
+		}
+		val = string(b)
+	}
 	keys := s.keys(id)
 	pipe := s.rdb.Pipeline()
 	var fin, unlock *redis.Cmd
@@ -428,6 +442,10 @@ func (s *Store) SaveScreen(ctx context.Context, id string, sc *Screen, puts []Ca
 		fin = s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	}
 	scr := s.script.screen.EvalSha(ctx, pipe, keys, val)
+	var active *redis.IntCmd
+	if op == "finish turn" {
+		active = pipe.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(time.Now().UnixMilli()), Member: id})
+	}
 	if release != nil {
 		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{release.key}, release.owner)
 	}
@@ -453,12 +471,38 @@ func (s *Store) SaveScreen(ctx context.Context, id string, sc *Screen, puts []Ca
 		}
 	}
 	if errors.Is(err, redis.Nil) {
-		return notFound("save screen", id)
+		return notFound(op, id)
 	}
 	if err != nil {
-		return wrap("save screen", id, err)
+		return wrap(op, id, err)
+	}
+	if active != nil {
+		if err := active.Err(); err != nil {
+			s.log.WarnContext(ctx, "memory: mark session active", "session", id, "err", err)
+		}
 	}
 	return nil
+}
+
+// FirstUse records key (under the store's prefix, one key per use, so it
+// works on Redis Cluster) for ttl with SET NX and reports whether it was
+// not recorded yet. Webhook signatures use it against replays.
+func (s *Store) FirstUse(ctx context.Context, key string, ttl time.Duration) (bool, error) {
+	if ttl < time.Second {
+		ttl = time.Second
+	}
+	ok, err := s.rdb.SetNX(ctx, s.opts.Prefix+":once:"+key, 1, ttl).Result()
+	if err != nil {
+		return false, fmt.Errorf("memory: first use %s: %w", key, err)
+	}
+	return ok, nil
+}
+
+// Forget drops a key recorded by FirstUse; failures are logged.
+func (s *Store) Forget(ctx context.Context, key string) {
+	if err := s.rdb.Del(ctx, s.opts.Prefix+":once:"+key).Err(); err != nil {
+		s.log.WarnContext(ctx, "memory: forget", "key", key, "err", err)
+	}
 }
 
 // SetScreen records the screen the player is on; nil clears it.

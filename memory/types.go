@@ -26,6 +26,9 @@ type Screen struct {
 	Hash string `json:"hash"`
 	// Injection is the rendered prompt injection for this screen, "" if none.
 	Injection string `json:"injection,omitempty"`
+	// At is when the player reached the screen (a webhook's signed
+	// timestamp, or the turn's start); an older event does not replace it.
+	At time.Time `json:"at,omitzero"`
 }
 
 // Meta is a session's metadata.

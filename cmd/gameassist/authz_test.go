@@ -52,11 +52,11 @@ func sessionRoute() map[credential]int {
 }
 
 // adminRoute is an admin route's expectation: only the admin token opens
-// it, with status ok.
+// it, with status ok; any other bearer token fails authentication (401).
 func adminRoute(ok int) map[credential]int {
 	return map[credential]int{
-		credNone: http.StatusUnauthorized, credWrong: http.StatusForbidden,
-		credOther: http.StatusForbidden, credSession: http.StatusForbidden, credAdmin: ok,
+		credNone: http.StatusUnauthorized, credWrong: http.StatusUnauthorized,
+		credOther: http.StatusUnauthorized, credSession: http.StatusUnauthorized, credAdmin: ok,
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,6 +76,8 @@ func testEnv(tb testing.TB, s appSetup) map[string]string {
 		"SESSION_RATE_PER_MINUTE": "100000",
 		"LLM_TIMEOUT":             "10s",
 		"SHUTDOWN_TIMEOUT":        "15s",
+		// Wide enough for eventClock's timestamps, which step a second per event.
+		"WEBHOOK_TOLERANCE": "3h",
 	}
 	if s.llm != nil {
 		env["OPENAI_BASE_URL"] = s.llm.URL()
@@ -367,11 +370,20 @@ type screenReply struct {
 	PromptInjection *string   `json:"prompt_injection"`
 }
 
-// signedEvent is a webhook request carrying a valid signature of body.
+// eventSeconds numbers the webhook events of the test binary: each is
+// signed a second after the previous one, starting an hour ago, so the same
+// body sent twice carries two signatures and later events are newer.
+var eventSeconds atomic.Int64
+
+func eventTime() time.Time {
+	return time.Now().Add(-time.Hour).Truncate(time.Second).Add(time.Duration(eventSeconds.Add(1)) * time.Second)
+}
+
+// signedEvent is a webhook request carrying a valid, fresh signature of body.
 func signedEvent(body []byte) request {
 	return request{
 		method: http.MethodPost, path: "/v1/screens/events", body: body,
-		header: map[string]string{"X-Signature": api.Sign(testWebhookSecret, body)},
+		header: map[string]string{"X-Signature": api.Sign(testWebhookSecret, body, eventTime())},
 	}
 }
 

@@ -239,7 +239,8 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	svc, err := chat.NewService(deps, chat.Options{
 		MaxToolIterations: cfg.MaxToolIterations, MaxContextTokens: cfg.MaxContextTokens, OfferSQLTools: cfg.SQLToolsForLLM,
 		ToolSelection: cfg.ToolSelection, MaxToolsPerCall: cfg.MaxToolsPerCall, Model: cfg.OpenAIModel,
-		Entities: entities,
+		Entities:  entities,
+		LLMBudget: llmBudget(cfg), FallbackReserve: fallbackReserve, MaxToolCallsPerRound: cfg.MaxToolCallsPerRound,
 	})
 	if err != nil {
 		return nil, err
@@ -259,14 +260,15 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	srv, err := api.New(api.Deps{ //nolint:contextcheck // builds routes; handlers use their request's context
 		Executor:     exec,
 		OfferedToLLM: offered,
-		Chat:         svc, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
+		Chat:         svc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
 		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
 		TrustedProxies:  cfg.TrustedProxies,
 		MaxMessageChars: cfg.MaxMessageChars, ChatRatePerMinute: cfg.ChatRatePerMinute,
-		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: cfg.LLMTimeout * 3,
-		MCPToken: cfg.MCPToken, MCPRatePerMinute: cfg.MCPRatePerMinute,
+		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: requestTimeout(cfg),
+		WebhookTolerance: cfg.WebhookTolerance,
+		MCPToken:         cfg.MCPToken, MCPRatePerMinute: cfg.MCPRatePerMinute,
 	})
 	if err != nil {
 		return nil, err
@@ -296,6 +298,18 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	return a, nil
 }
 
+// fallbackReserve is the part of a turn's time kept for the offline
+// answer and the final write when the LLM does not answer.
+const fallbackReserve = 3 * time.Second
+
+// llmBudget bounds a turn's LLM loop, retries included: every attempt may
+// use its LLM_TIMEOUT.
+func llmBudget(cfg config.Config) time.Duration { return cfg.LLMTimeout * llm.DefaultMaxAttempts }
+
+// requestTimeout bounds a chat request: the LLM budget, then time for the
+// fallback and the write.
+func requestTimeout(cfg config.Config) time.Duration { return llmBudget(cfg) + 2*fallbackReserve }
+
 // serve answers on ln until ctx ends, then stops accepting and lets
 // in-flight requests (turns) finish within the shutdown timeout.
 func (a *app) serve(ctx context.Context, ln net.Listener) error {
@@ -303,7 +317,7 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 		Handler:           a.handler,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      a.cfg.LLMTimeout*3 + 10*time.Second,
+		WriteTimeout:      requestTimeout(a.cfg) + 10*time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
