@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,10 +16,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the sqlite3 database/sql driver
+	"github.com/mattn/go-sqlite3" // the sqlite3 database/sql driver
 
 	"github.com/gameassist/gameassist/gamedata"
 	"github.com/gameassist/gameassist/migrations"
@@ -101,16 +103,17 @@ func Prepare(ctx context.Context, path string, g gamedata.Game, logger *slog.Log
 }
 
 // OpenReadOnly opens the database at path so that nothing can change it: the
-// file is opened read-only and every connection has query_only set. The
+// file is opened read-only and every connection has query_only set. Every
+// connection also gets the run-time limits of readLimits, so a query that
+// builds a huge value (randomblob(1e9), hex(zeroblob(4e8)), a printf width)
+// fails at once with SQLITE_TOOBIG instead of growing the process. The
 // tools use this handle.
 func OpenReadOnly(ctx context.Context, path string) (*sql.DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("gcsdb: open read-only %s: %w", path, err)
 	}
-	db, err := sql.Open("sqlite3", fileURI(path)+"?mode=ro&_query_only=true&_busy_timeout=2000&_stmt_cache_size=64")
-	if err != nil {
-		return nil, fmt.Errorf("gcsdb: open read-only %s: %w", path, err)
-	}
+	drv := &sqlite3.SQLiteDriver{ConnectHook: limitConn}
+	db := sql.OpenDB(connector{drv: drv, dsn: fileURI(path) + "?mode=ro&_query_only=true&_busy_timeout=2000&_stmt_cache_size=64"})
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	db.SetConnMaxIdleTime(5 * time.Minute)
@@ -120,6 +123,62 @@ func OpenReadOnly(ctx context.Context, path string) (*sql.DB, error) {
 	}
 	return db, nil
 }
+
+// MaxValueBytes is the largest string, blob or row a read-only connection
+// builds (SQLITE_LIMIT_LENGTH).
+const MaxValueBytes = 1_000_000
+
+// readLimits are the SQLite run-time limits (sqlite3_limit) of every
+// read-only connection: far above what the game's queries need, far below
+// what hurts the process.
+func readLimits() map[int]int {
+	return map[int]int{
+		sqlite3.SQLITE_LIMIT_LENGTH:              MaxValueBytes,
+		sqlite3.SQLITE_LIMIT_SQL_LENGTH:          100_000,
+		sqlite3.SQLITE_LIMIT_COLUMN:              200,
+		sqlite3.SQLITE_LIMIT_EXPR_DEPTH:          100,
+		sqlite3.SQLITE_LIMIT_COMPOUND_SELECT:     50,
+		sqlite3.SQLITE_LIMIT_FUNCTION_ARG:        64,
+		sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH: 1_000,
+		sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER:     1_000,
+		sqlite3.SQLITE_LIMIT_ATTACHED:            0,
+	}
+}
+
+// Heap limits of the SQLite library (process-wide, set by every read-only
+// connection): past the soft one SQLite frees caches, past the hard one an
+// allocation fails with SQLITE_NOMEM.
+const (
+	SoftHeapLimit = 64 << 20
+	HardHeapLimit = 256 << 20
+)
+
+// limitConn applies readLimits and the heap limits to a new connection.
+func limitConn(c *sqlite3.SQLiteConn) error {
+	for id, v := range readLimits() {
+		c.SetLimit(id, v)
+	}
+	for _, p := range []string{
+		"PRAGMA soft_heap_limit = " + strconv.Itoa(SoftHeapLimit),
+		"PRAGMA hard_heap_limit = " + strconv.Itoa(HardHeapLimit),
+	} {
+		if _, err := c.Exec(p, nil); err != nil {
+			return fmt.Errorf("gcsdb: %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// connector opens connections of one DSN with its own driver value, so a
+// ConnectHook needs no process-wide sql.Register.
+type connector struct {
+	drv *sqlite3.SQLiteDriver
+	dsn string
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+
+func (c connector) Driver() driver.Driver { return c.drv }
 
 // ErrNoData means the database has the schema but no game loaded yet.
 var ErrNoData = errors.New("gcsdb: no data loaded")

@@ -233,6 +233,10 @@ func (t *DBQuery) answer(ctx context.Context, a QueryArgs) (tool.Result, error) 
 	if !blank(rest) {
 		return tool.Failure("Only one statement is allowed.", "multiple statements", "Send one SELECT statement without other statements after it."), nil
 	}
+	if bad := checkParamUse(first, params); bad != "" {
+		return tool.Failure("Parameters do not match the statement.", bad,
+			`Write each value as :name in the sql and give it in params, e.g. "WHERE name = :name" with {"name": "Kaelith"}; positional ? parameters are not supported.`), nil
+	}
 	qctx, cancel := context.WithTimeout(ctx, t.queryTimeout)
 	defer cancel()
 	res, err := t.run(qctx, first, params)
@@ -265,9 +269,13 @@ func (t *DBQuery) classify(ctx, qctx context.Context, err error) (tool.Result, e
 		case sqlite3.ErrAuth, sqlite3.ErrReadonly, sqlite3.ErrPerm:
 			return tool.Failure("Only read-only SELECT statements are allowed.", "not authorized: "+se.Error(),
 				"Rewrite it as a plain SELECT over the tables from gcs_db_tables; PRAGMA, ATTACH and writes are refused."), nil
+		case sqlite3.ErrTooBig, sqlite3.ErrNomem:
+			return tool.Failure("The query built a value larger than the database allows and was stopped.",
+				"a string, blob or row over the size limit (about 1 MB), or over the memory limit",
+				"Select the stored columns you need with WHERE and LIMIT; functions that build huge values (randomblob, zeroblob, printf widths, replace or group_concat over many rows) are refused."), nil
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return tool.Result{}, tool.Transient(fmt.Errorf("toolsgcs: query: %w", err))
-		case sqlite3.ErrError, sqlite3.ErrRange, sqlite3.ErrMismatch, sqlite3.ErrTooBig, sqlite3.ErrConstraint:
+		case sqlite3.ErrError, sqlite3.ErrRange, sqlite3.ErrMismatch, sqlite3.ErrConstraint:
 			return tool.Failure("The query failed.", tool.Clip(se.Error(), 300),
 				"Fix the SQL; check table and column names with gcs_db_schema."), nil
 		}
@@ -467,6 +475,71 @@ func splitStatement(s string) (first, rest string) {
 		}
 	}
 	return s, ""
+}
+
+// checkParamUse compares the parameters written in query with params: a
+// positional ? (SQLite would bind it to NULL), a :name without a value or
+// a value no :name uses is reported; "" means they match.
+func checkParamUse(query string, params []any) string {
+	used := map[string]bool{}
+	positional := false
+	for i := 0; i < len(query); i++ {
+		switch c := query[i]; c {
+		case '\'', '"', '`':
+			i = skipQuoted(query, i, c)
+		case '[':
+			if j := strings.IndexByte(query[i+1:], ']'); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(query)
+			}
+		case '-':
+			if i+1 < len(query) && query[i+1] == '-' {
+				if j := strings.IndexByte(query[i:], '\n'); j >= 0 {
+					i += j
+				} else {
+					i = len(query)
+				}
+			}
+		case '/':
+			if i+1 < len(query) && query[i+1] == '*' {
+				if j := strings.Index(query[i+2:], "*/"); j >= 0 {
+					i += j + 3
+				} else {
+					i = len(query)
+				}
+			}
+		case '?':
+			positional = true
+		case ':', '@', '$':
+			j := i + 1
+			for j < len(query) && (query[j] == '_' || query[j] < 128 && (unicode.IsLetter(rune(query[j])) || unicode.IsDigit(rune(query[j])))) {
+				j++
+			}
+			if j > i+1 {
+				used[query[i+1:j]] = true
+			}
+			i = j - 1
+		}
+	}
+	if positional {
+		return "the sql has a positional ? parameter"
+	}
+	given := map[string]bool{}
+	for _, p := range params {
+		if nv, ok := p.(sql.NamedArg); ok {
+			given[nv.Name] = true
+			if !used[nv.Name] {
+				return "params has " + quoted(nv.Name) + " but the sql has no :" + nv.Name
+			}
+		}
+	}
+	for name := range used {
+		if !given[name] {
+			return "the sql uses :" + name + " but params has no " + quoted(name)
+		}
+	}
+	return ""
 }
 
 // skipQuoted returns the index of the closing quote of the quoted run

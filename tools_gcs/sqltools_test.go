@@ -3,6 +3,8 @@ package toolsgcs_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,8 +107,13 @@ func TestDBQuery(t *testing.T) {
 		{name: "injection shaped", args: q(`SELECT * FROM champions WHERE name = '' OR '1'='1'; DROP TABLE champions`), ok: false, want: []string{"one statement"}},
 		{name: "syntax error", args: q(`SELEC 1`), ok: false, want: []string{"syntax error", "gcs_db_schema"}},
 		{name: "unknown table", args: q(`SELECT * FROM nope`), ok: false, want: []string{"no such table"}},
-		{name: "missing param", args: q(`SELECT :x AS x`), ok: false, want: []string{"1 parameters but 0"}},
-		{name: "positional param", args: `{"sql": "SELECT ? AS x", "params": {"x": 1}}`, ok: true, want: []string{"x: NULL"}},
+		{name: "missing param", args: q(`SELECT :x AS x`), ok: false, want: []string{":x", "params has no"}},
+		{name: "positional param", args: `{"sql": "SELECT ? AS x", "params": {"x": 1}}`, ok: false, want: []string{"positional ?", ":name"}},
+		{name: "positional numbered param", args: `{"sql": "SELECT ?1 AS x", "params": {"x": 1}}`, ok: false, want: []string{"positional ?"}},
+		{name: "positional param without params", args: q(`SELECT name FROM champions WHERE id = ?`), ok: false, want: []string{"positional ?"}},
+		{name: "question mark in a string", args: `{"sql": "SELECT '?' AS q, :x AS x /* ? */", "params": {"x": 2}}`, ok: true, want: []string{"q: ?", "x: 2"}},
+		{name: "param not used", args: `{"sql": "SELECT :x AS x", "params": {"x": 1, "y": 2}}`, ok: false, want: []string{"but the sql has no :y"}},
+		{name: "param of another name", args: `{"sql": "SELECT :y AS y", "params": {"x": 1}}`, ok: false, want: []string{"but the sql has no :x"}},
 		{name: "bad param name", args: `{"sql": "SELECT 1", "params": {"a b": 1}}`, ok: false},
 		{name: "param object value", args: `{"sql": "SELECT :a", "params": {"a": {"b": 1}}}`, ok: false},
 		{name: "empty sql", args: q(``), ok: false},
@@ -149,4 +156,52 @@ func TestDBQueryKeepsPoolClean(t *testing.T) {
 	if _, err := db.Exec(`DELETE FROM champions`); err == nil {
 		t.Fatal("write through the read-only pool succeeded")
 	}
+}
+
+// TestDBQueryHugeValues sends queries whose functions build values of
+// hundreds of megabytes: each must fail at once with an error envelope,
+// and the process must not grow by anything near those sizes.
+func TestDBQueryHugeValues(t *testing.T) {
+	ex := newExecutor(t, gcsdbtest.Open(t, gcsdbtest.Game()))
+	q := func(sql string) string {
+		b, _ := json.Marshal(map[string]string{"sql": sql})
+		return string(b)
+	}
+	before := rssBytes(t)
+	tests := []tcase{
+		{name: "randomblob", args: q(`SELECT length(randomblob(1e9)) AS n`), want: []string{"larger than the database allows", "randomblob"}},
+		{name: "hex of zeroblob", args: q(`SELECT length(hex(zeroblob(4e8))) AS n`), want: []string{"larger than the database allows"}},
+		{name: "printf width", args: q(`SELECT length(printf('%.*c', 1000000000, 'x')) AS n`), want: []string{"larger than the database allows"}},
+		{name: "printf padding", args: q(`SELECT length(printf('%999999999d', 1)) AS n`), want: []string{"larger than the database allows"}},
+		{name: "replace growth", args: q(`SELECT length(replace(hex(zeroblob(400000)), '0', hex(zeroblob(400)))) AS n`), want: []string{"larger than the database allows"}},
+		{name: "group_concat growth", args: q(`WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 20000) SELECT length(group_concat(hex(zeroblob(100)))) AS n FROM n`), want: []string{"larger than the database allows"}},
+		{name: "deep expression", args: q(`SELECT ` + strings.Repeat("-(", 500) + "1" + strings.Repeat(")", 500)), want: []string{"too large"}},
+		{name: "a value under the limit", args: q(`SELECT length(randomblob(500000)) AS n`), ok: true, want: []string{"n: 500000"}},
+	}
+	run(t, ex, withTool("gcs_db_query", tests))
+	// Any one of these, unlimited, needs 400 MB to 2 GB.
+	const bound = 100 << 20
+	if grown := rssBytes(t) - before; grown > bound {
+		t.Fatalf("resident memory grew by %d bytes, over %d", grown, bound)
+	}
+}
+
+// rssBytes is the process's resident set size, from /proc/self/status.
+func rssBytes(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatalf("read /proc/self/status: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				t.Fatalf("VmRSS %q: %v", rest, err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmRSS in /proc/self/status")
+	return 0
 }
