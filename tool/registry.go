@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -256,7 +257,7 @@ func validate(s *jsonschema.Schema, args json.RawMessage) error {
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return fmt.Errorf("arguments are not valid JSON: %w", err)
+		return errors.New("arguments are not valid JSON")
 	}
 	if err := s.Validate(v); err != nil {
 		var ve *jsonschema.ValidationError

@@ -11,6 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"reflect"
+	"strings"
 	"time"
 )
 
@@ -209,8 +212,81 @@ func DecodeArgs(name string, args json.RawMessage, v any) (Result, bool) {
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return Failure("Invalid arguments for "+name+".", err.Error(),
+		return Failure("Invalid arguments for "+name+".", describeDecode(err),
 			"Call "+name+" again with arguments that match its parameter schema."), false
 	}
 	return Result{}, true
+}
+
+// describeDecode words a JSON decoding error in terms of the tool's
+// parameters, for a model or a studio to read: no Go type or struct names.
+func describeDecode(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		field := "arguments"
+		if te.Field != "" {
+			field = "parameter '" + strings.TrimPrefix(te.Field, ".") + "'"
+		}
+		return field + ": expected " + jsonKind(te.Type) + ", got " + valueWord(te.Value)
+	case errors.As(err, &se):
+		return fmt.Sprintf("arguments are not valid JSON (at byte %d)", se.Offset)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "arguments are not valid JSON (cut short)"
+	}
+	msg := err.Error()
+	if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return "unknown parameter " + f
+	}
+	return "arguments do not match the parameter schema"
+}
+
+// jsonKind names a Go type as the JSON value it reads.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another type"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another type"
+}
+
+// valueWord is encoding/json's description of the value sent ("number
+// 1001.0", "string"), kept short.
+func valueWord(v string) string {
+	if len(v) > 40 {
+		v = v[:40] + "..."
+	}
+	if n, ok := strings.CutPrefix(v, "number "); ok {
+		return "the number " + n
+	}
+	switch v {
+	case "number":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	}
+	return "another type"
 }

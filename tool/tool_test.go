@@ -350,3 +350,46 @@ func TestRowCount(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeArgsSpeaksOfParameters checks that argument errors a model or a
+// studio reads name the tool's parameters, never Go types or structs.
+func TestDecodeArgsSpeaksOfParameters(t *testing.T) {
+	type args struct {
+		CharacterID int64    `json:"character_id"`
+		Names       []string `json:"names"`
+		Deep        struct {
+			On bool `json:"on"`
+		} `json:"deep"`
+	}
+	tests := []struct {
+		name string
+		args string
+		want string
+	}{
+		{name: "float for an integer", args: `{"character_id": 1001.0}`, want: "parameter 'character_id': expected a whole number, got the number 1001.0"},
+		{name: "string for an integer", args: `{"character_id": "1001"}`, want: "parameter 'character_id': expected a whole number, got a string"},
+		{name: "object for a list", args: `{"names": {"a": 1}}`, want: "parameter 'names': expected a list, got an object"},
+		{name: "nested", args: `{"deep": {"on": 1}}`, want: "parameter 'deep.on': expected true or false, got a number"},
+		{name: "unknown parameter", args: `{"character": 1}`, want: `unknown parameter "character"`},
+		{name: "cut short", args: `{"character_id": 1`, want: "not valid JSON"},
+		{name: "syntax", args: `{"character_id": 1,,}`, want: "not valid JSON"},
+		{name: "list for the object", args: `[1]`, want: "arguments: expected an object, got a list"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var a args
+			r, ok := tool.DecodeArgs("gcs_get_character_details_by_id", json.RawMessage(tt.args), &a)
+			if ok {
+				t.Fatalf("decoded %s", tt.args)
+			}
+			if !strings.Contains(r.ErrorDetails, tt.want) {
+				t.Fatalf("error details %q, want %q", r.ErrorDetails, tt.want)
+			}
+			for _, internal := range []string{"json:", "Go struct", "int64", "unmarshal", "tool_test"} {
+				if strings.Contains(r.ErrorDetails+r.Message+r.Guidance, internal) {
+					t.Fatalf("envelope mentions %q: %+v", internal, r)
+				}
+			}
+		})
+	}
+}
