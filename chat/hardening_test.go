@@ -1,0 +1,253 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/gameassist/gameassist/llm/llmtest"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// hang is an LLM reply that never comes: the fake accepts the request and
+// answers only after the client left.
+func hang(openai.ChatCompletionRequest) llmtest.Reply { return llmtest.Text("too late").Delay(time.Hour) }
+
+// TestHungLLMAnswersOffline gives the turn less time than the LLM client's
+// retries would take: the loop must stop in time to answer offline.
+func TestHungLLMAnswersOffline(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stream=%t", stream), func(t *testing.T) {
+			// Three attempts of 2 s each would outlast the turn's 4 s.
+			e := newEnv(t, envConfig{llmTimeout: 2 * time.Second, opts: Options{FallbackReserve: 2 * time.Second}})
+			id, _ := e.session(t)
+			e.fake.SetResponder(hang)
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+			defer cancel()
+			var emit func(Event)
+			if stream {
+				emit = func(Event) {}
+			}
+			r, err := e.svc.Turn(ctx, TurnRequest{SessionID: id, Message: "tell me about Kaelith"}, emit)
+			if err != nil {
+				t.Fatalf("turn failed instead of answering offline: %v", err)
+			}
+			if !r.Degraded || !strings.Contains(r.Reply, "Kaelith") {
+				t.Fatalf("reply = %+v, want a degraded offline answer", r)
+			}
+			if h := e.history(t, id); len(h) != 2 || h[1].Content != r.Reply {
+				t.Fatalf("history = %+v", h)
+			}
+		})
+	}
+}
+
+// TestLLMBudgetBoundsTheLoop bounds the loop by Options.LLMBudget when the
+// caller has no deadline at all.
+func TestLLMBudgetBoundsTheLoop(t *testing.T) {
+	e := newEnv(t, envConfig{llmTimeout: time.Hour, opts: Options{LLMBudget: 300 * time.Millisecond}})
+	id, _ := e.session(t)
+	e.fake.SetResponder(hang)
+	r := e.turn(t, id, "tell me about Kaelith")
+	if !r.Degraded || !strings.Contains(r.Reply, "Kaelith") {
+		t.Fatalf("reply = %+v, want a degraded offline answer", r)
+	}
+}
+
+// TestToolCallCap answers one LLM round of 40 calls: only the cap runs, the
+// rest get an error result asking for fewer, and the next request carries
+// short results for them.
+func TestToolCallCap(t *testing.T) {
+	const calls, limit = 40, 3
+	e := newEnv(t, envConfig{opts: Options{MaxToolCallsPerRound: limit}})
+	id, _ := e.session(t)
+	flood := make([]llmtest.Call, calls)
+	for i := range flood {
+		flood[i] = llmtest.Call{ID: fmt.Sprint("c", i), Name: "db_get_lore_details", Arguments: fmt.Sprintf(`{"query":"q%d %s"}`, i, strings.Repeat("x", 500))}
+	}
+	e.fake.Enqueue(llmtest.ToolCalls(flood...), llmtest.Text("done"))
+	r := e.turn(t, id, "flood")
+	if n := e.box.get("db_get_lore_details").count(); n != limit {
+		t.Fatalf("%d executions, want %d", n, limit)
+	}
+	if len(r.ToolCalls) != calls {
+		t.Fatalf("%d tool call outcomes, want %d", len(r.ToolCalls), calls)
+	}
+	for i, o := range r.ToolCalls {
+		wantRun := i < limit
+		if wantRun != (o.Source == tool.SourceExecuted) || (!wantRun && o.Status != tool.StatusError) {
+			t.Fatalf("call %d: source %s status %s", i, o.Source, o.Status)
+		}
+	}
+	next := e.fake.Requests()[1]
+	tm := toolMessages(next)
+	if len(tm) != calls {
+		t.Fatalf("%d tool messages, want one per call (%d)", len(tm), calls)
+	}
+	for _, m := range tm[limit:] {
+		if !strings.Contains(m, fmt.Sprint("at most ", limit)) {
+			t.Fatalf("over-cap result does not ask for fewer calls: %s", m)
+		}
+	}
+	// The calls not run are not echoed back with their arguments: only the
+	// calls that ran appear, once in the assistant message and once in
+	// their (echoing) results.
+	body, _ := json.Marshal(next.Messages)
+	if got := strings.Count(string(body), strings.Repeat("x", 500)); got != 2*limit {
+		t.Fatalf("the next request carries the arguments %d times, want %d", got, 2*limit)
+	}
+}
+
+// blockingExec is an Executor whose calls block until release closes and
+// that records how many ran at once.
+type blockingExec struct {
+	reg      *tool.Registry
+	release  chan struct{}
+	mu       sync.Mutex
+	inflight int
+	peak     int
+}
+
+func (b *blockingExec) Registry() *tool.Registry { return b.reg }
+
+func (b *blockingExec) Execute(ctx context.Context, _ tool.Call) tool.Result {
+	b.mu.Lock()
+	b.inflight++
+	b.peak = max(b.peak, b.inflight)
+	b.mu.Unlock()
+	select {
+	case <-b.release:
+	case <-ctx.Done():
+	}
+	b.mu.Lock()
+	b.inflight--
+	b.mu.Unlock()
+	return tool.Success("ok", nil)
+}
+
+func (b *blockingExec) running() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.inflight
+}
+
+// TestRoundConcurrencyBounded runs a batch of 12 distinct calls with a
+// bound of 4: once every goroutine is blocked, exactly 4 are running.
+func TestRoundConcurrencyBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		box := newToolbox(t)
+		ex := &blockingExec{reg: box.reg, release: make(chan struct{})}
+		r, err := NewRunner(ex, nil, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.SetConcurrency(4)
+		batch := make([]tool.Call, 12)
+		for i := range batch {
+			batch[i] = call("db_get_lore_details", fmt.Sprintf(`{"query":"q%d"}`, i))
+		}
+		done := make(chan []tool.Outcome)
+		go func() { done <- r.Scope(context.Background(), "s", 1, nil, false).Run(context.Background(), batch) }()
+		synctest.Wait()
+		if n := ex.running(); n != 4 {
+			t.Fatalf("%d calls running at once, want 4", n)
+		}
+		close(ex.release)
+		outs := <-done
+		if len(outs) != len(batch) || ex.peak != 4 {
+			t.Fatalf("%d outcomes, peak %d", len(outs), ex.peak)
+		}
+	})
+}
+
+// TestOlderScreenEventNotApplied delivers screen events out of order: an
+// event older than the current screen changes nothing.
+func TestOlderScreenEventNotApplied(t *testing.T) {
+	e := newEnv(t, envConfig{screens: true})
+	ctx := context.Background()
+	id, _ := e.session(t)
+	t0 := time.Unix(1_700_000_000, 0)
+	champ := screens.Screen{Name: "ChampionFeatureModelsPresenter", Data: json.RawMessage(`{"ChampionConfigId":1001}`)}
+	other := screens.Screen{Name: "BossBattlePresenter", Data: json.RawMessage(`{"BossConfigId":5001}`)}
+	steps := []struct {
+		name    string
+		sc      screens.Screen
+		at      time.Time
+		applied bool
+		stored  string
+	}{
+		{"first", champ, t0.Add(10 * time.Second), true, champ.Name},
+		{"older other screen", other, t0.Add(5 * time.Second), false, champ.Name},
+		{"same screen later", champ, t0.Add(20 * time.Second), true, champ.Name},
+		{"older than the repeat", other, t0.Add(15 * time.Second), false, champ.Name},
+		{"newer other screen", other, t0.Add(30 * time.Second), true, other.Name},
+		{"same second", champ, t0.Add(30 * time.Second), true, champ.Name},
+	}
+	for _, st := range steps {
+		rep, err := e.svc.ScreenEventAt(ctx, id, st.sc, st.at)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if rep.Applied != st.applied {
+			t.Fatalf("%s: applied %v, want %v", st.name, rep.Applied, st.applied)
+		}
+		if !rep.Applied && len(rep.Tools) != 0 {
+			t.Fatalf("%s: a stale event ran tools: %+v", st.name, rep.Tools)
+		}
+		m, err := e.store.Session(ctx, id)
+		if err != nil || m.Screen == nil || m.Screen.Name != st.stored {
+			t.Fatalf("%s: stored screen %+v (%v), want %s", st.name, m.Screen, err, st.stored)
+		}
+	}
+}
+
+// TestAbandonedTurnLeavesNoScreen abandons a turn that carried a new
+// screen: neither the screen nor its proactive results are stored.
+func TestAbandonedTurnLeavesNoScreen(t *testing.T) {
+	e := newEnv(t, envConfig{screens: true})
+	id, _ := e.session(t)
+	e.fake.SetResponder(hang)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	sc := &screens.Screen{Name: "ChampionFeatureModelsPresenter", Data: json.RawMessage(`{"ChampionConfigId":1001}`)}
+	go func() {
+		_, err := e.svc.Turn(ctx, TurnRequest{SessionID: id, Message: "what is this?", Screen: sc}, nil)
+		done <- err
+	}()
+	e.fake.WaitRequests(1)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	m, err := e.store.Session(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Screen != nil {
+		t.Errorf("abandoned turn stored its screen: %+v", m.Screen)
+	}
+	if c, err := e.store.Cache(context.Background(), id); err != nil || len(c) != 0 {
+		t.Errorf("abandoned turn stored cache entries: %d (%v)", len(c), err)
+	}
+	// A finished turn with the same screen stores both.
+	var asked atomic.Bool
+	e.fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply { asked.Store(true); return llmtest.Text("ok") })
+	if _, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: "again", Screen: sc}, nil); err != nil {
+		t.Fatal(err)
+	}
+	m, _ = e.store.Session(context.Background(), id)
+	c, _ := e.store.Cache(context.Background(), id)
+	if !asked.Load() || m.Screen == nil || m.Screen.Hash != sc.Hash() || len(c) == 0 {
+		t.Errorf("finished turn: screen %+v, %d cache entries", m.Screen, len(c))
+	}
+}
