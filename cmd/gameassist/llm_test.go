@@ -276,3 +276,34 @@ func TestLLMTurns(t *testing.T) {
 		}
 	})
 }
+
+// TestHungLLMDegraded runs the server with LLM_TIMEOUT=2s against an LLM
+// that accepts every request and never answers: the player gets a degraded
+// 200 from the offline responder, streamed or not, and the history has it.
+func TestHungLLMDegraded(t *testing.T) {
+	fake := llmtest.New(t)
+	fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply { return llmtest.Text("never").Delay(time.Hour) })
+	f := newFixture(t, appSetup{llm: fake, env: map[string]string{"LLM_TIMEOUT": "2s"}})
+	for _, stream := range []bool{false, true} {
+		s := f.newSession(t)
+		body := chatBody(s, "tell me about Kaelith")
+		body["stream"] = stream
+		resp, raw := f.do(t, request{method: http.MethodPost, path: "/v1/chat", token: s.Token, json: body})
+		expect(t, resp, raw, http.StatusOK)
+		reply := raw
+		if stream {
+			i := bytes.LastIndex(raw, []byte("event:done\ndata:"))
+			if i < 0 {
+				t.Fatalf("stream without done: %s", raw)
+			}
+			reply = bytes.TrimSpace(raw[i+len("event:done\ndata:"):])
+		}
+		r := decode[chatReply](t, reply)
+		if !r.Degraded || !strings.Contains(r.Reply, "Kaelith") {
+			t.Fatalf("stream=%t: reply %+v, want a degraded offline answer", stream, r)
+		}
+		if h := f.adminSession(t, s.ID).History; len(h) != 2 {
+			t.Fatalf("stream=%t: history %+v", stream, h)
+		}
+	}
+}
