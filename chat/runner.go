@@ -33,9 +33,6 @@ type Runner struct {
 	flight   singleflight.Group
 	// parallel bounds the executions of one batch running at once (0: no bound).
 	parallel int
-	// beforeFlight, when set (tests), is called before a call joins or
-	// starts a shared execution.
-	beforeFlight func(key string)
 }
 
 // NewRunner returns a runner over exec. versions may be nil (every result
@@ -254,9 +251,6 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 // execute runs one call, sharing the execution with identical calls in
 // flight in this process.
 func (r *Runner) execute(ctx context.Context, call tool.Call, key, version string) tool.Result {
-	if r.beforeFlight != nil {
-		r.beforeFlight(key)
-	}
 	ch := r.flight.DoChan(key+"\x00"+version, func() (any, error) {
 		return r.exec.Execute(ctx, call), nil
 	})

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gameassist/gameassist/memory"
@@ -261,42 +261,38 @@ func TestRunnerConcurrentCalls(t *testing.T) {
 }
 
 func TestRunnerSharedFlight(t *testing.T) {
-	ctx := context.Background()
-	box := newToolbox(t)
-	release := make(chan struct{})
-	entered := make(chan struct{}, 16)
-	box.get("gcs_get_boss_details").fn = func(_ context.Context, a map[string]any) (tool.Result, error) {
-		entered <- struct{}{}
-		<-release
-		return tool.Success("ok", a), nil
-	}
-	r := newTestRunner(t, box, nil)
-	var joined atomic.Int64
-	r.beforeFlight = func(string) { joined.Add(1) }
-	const sessions = 8
-	var wg sync.WaitGroup
-	outs := make([][]tool.Outcome, sessions)
-	for i := range sessions {
-		wg.Go(func() {
-			sc := r.Scope(ctx, "s"+string(rune('a'+i)), 1, nil, false)
-			outs[i] = sc.Run(ctx, []tool.Call{call("gcs_get_boss_details", `{"boss_name":"Fire Knight"}`)})
-		})
-	}
-	<-entered
-	for joined.Load() < sessions {
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(100 * time.Millisecond) // let the last joiner reach the flight (generous for loaded CI machines)
-	close(release)
-	wg.Wait()
-	if got := box.get("gcs_get_boss_details").count(); got != 1 {
-		t.Errorf("executions = %d, want 1", got)
-	}
-	for i, o := range outs {
-		if o[0].Status != tool.StatusSuccess || o[0].Source != tool.SourceExecuted {
-			t.Errorf("session %d: %s %s", i, o[0].Source, o[0].Status)
+	// In a bubble, synctest.Wait returns once every caller is blocked: the
+	// first inside the tool, the others joined to its flight. No sleeps.
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		box := newToolbox(t)
+		release := make(chan struct{})
+		box.get("gcs_get_boss_details").fn = func(_ context.Context, a map[string]any) (tool.Result, error) {
+			<-release
+			return tool.Success("ok", a), nil
 		}
-	}
+		r := newTestRunner(t, box, nil)
+		const sessions = 8
+		var wg sync.WaitGroup
+		outs := make([][]tool.Outcome, sessions)
+		for i := range sessions {
+			wg.Go(func() {
+				sc := r.Scope(ctx, "s"+string(rune('a'+i)), 1, nil, false)
+				outs[i] = sc.Run(ctx, []tool.Call{call("gcs_get_boss_details", `{"boss_name":"Fire Knight"}`)})
+			})
+		}
+		synctest.Wait()
+		close(release)
+		wg.Wait()
+		if got := box.get("gcs_get_boss_details").count(); got != 1 {
+			t.Errorf("executions = %d, want 1", got)
+		}
+		for i, o := range outs {
+			if o[0].Status != tool.StatusSuccess || o[0].Source != tool.SourceExecuted {
+				t.Errorf("session %d: %s %s", i, o[0].Source, o[0].Status)
+			}
+		}
+	})
 }
 
 func TestRunnerCancelled(t *testing.T) {

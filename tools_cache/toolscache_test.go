@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gameassist/gameassist/gamedata"
@@ -178,29 +179,30 @@ func TestRefreshPicksUpChanges(t *testing.T) {
 	steps := []struct {
 		name        string
 		game        *gamedata.Game
-		refresh     func() error
+		refresh     func(t *testing.T) error
 		wantCount   int
 		wantVersion func(string) bool
 	}{
 		{
-			"unchanged refresh keeps the snapshot", nil, func() error { return snap.Refresh(ctx) }, 5,
+			"unchanged refresh keeps the snapshot", nil, func(*testing.T) error { return snap.Refresh(ctx) }, 5,
 			func(v string) bool { return v == first },
 		},
 		{
-			"explicit refresh after reload", &changed, func() error { return snap.Refresh(ctx) }, 6,
+			"explicit refresh after reload", &changed, func(*testing.T) error { return snap.Refresh(ctx) }, 6,
 			func(v string) bool { return v != first },
 		},
-		{"background refresh", func() *gamedata.Game { g := gcsdbtest.Game(); return &g }(), func() error {
-			rctx, cancel := context.WithCancel(ctx)
-			done := make(chan struct{})
-			go func() { snap.Run(rctx, 5*time.Millisecond); close(done) }()
-			defer func() { cancel(); <-done }()
-			for range 400 {
-				if len(snap.Champions()) == 5 {
-					return nil
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
+		{"background refresh", func() *gamedata.Game { g := gcsdbtest.Game(); return &g }(), func(t *testing.T) error {
+			// On a fake clock: one tick of Run, then wait until its
+			// goroutine is idle again, which means the refresh is done.
+			synctest.Test(t, func(*testing.T) {
+				rctx, cancel := context.WithCancel(ctx)
+				done := make(chan struct{})
+				go func() { snap.Run(rctx, time.Minute); close(done) }()
+				time.Sleep(time.Minute + time.Millisecond)
+				synctest.Wait()
+				cancel()
+				<-done
+			})
 			return nil
 		}, 5, func(v string) bool { return v == first }},
 	}
@@ -211,7 +213,7 @@ func TestRefreshPicksUpChanges(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := st.refresh(); err != nil {
+			if err := st.refresh(t); err != nil {
 				t.Fatalf("refresh: %v", err)
 			}
 			if n := len(snap.Champions()); n != st.wantCount {
