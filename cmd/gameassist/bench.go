@@ -16,6 +16,9 @@ import (
 // runBench drives a running server with concurrent sessions and reports
 // turns per second and latency percentiles of whole HTTP turns.
 func runBench(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "soak" {
+		return runSoak(ctx, args[1:], getenv, stdout)
+	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	server := fs.String("server", serverURL(getenv), "server base URL")
 	sessions := fs.Int("sessions", 16, "concurrent sessions")

@@ -34,6 +34,8 @@ commands:
   chat      talk to a running server from the terminal
   mcp       serve the MCP tools, resources and prompts over stdio (for desktop MCP clients)
   bench     measure a running server (turns per second, latency)
+  bench soak  run the server in-process against real Redis (REDIS_URL) and a
+            faulty fake LLM under a mixed load; -duration, -rate, -sessions
 
 configuration is read from the environment; see README.md.
 `
