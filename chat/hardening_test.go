@@ -21,7 +21,9 @@ import (
 
 // hang is an LLM reply that never comes: the fake accepts the request and
 // answers only after the client left.
-func hang(openai.ChatCompletionRequest) llmtest.Reply { return llmtest.Text("too late").Delay(time.Hour) }
+func hang(openai.ChatCompletionRequest) llmtest.Reply {
+	return llmtest.Text("too late").Delay(time.Hour)
+}
 
 // TestHungLLMAnswersOffline gives the turn less time than the LLM client's
 // retries would take: the loop must stop in time to answer offline.
