@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/schemas"
@@ -191,7 +190,7 @@ func TestHappyPath(t *testing.T) {
 			CacheHits int64  `json:"cache_hits"`
 			Executed  int64  `json:"executed"`
 		}
-		eventually(t, 10*time.Second, "stats of both turns", func() (bool, string) {
+		f.afterFlush(t, "stats of both turns", func() (bool, string) {
 			resp, body := f.do(t, request{method: http.MethodGet, path: "/admin/stats", token: testAdminToken})
 			expect(t, resp, body, http.StatusOK)
 			rep := decode[struct {

@@ -453,6 +453,19 @@ func eventually(tb testing.TB, limit time.Duration, what string, cond func() (bo
 	}
 }
 
+// afterFlush writes the stats the app has queued (every turn queues its
+// records before it answers), then checks cond once: no polling.
+func (f *fixture) afterFlush(tb testing.TB, what string, cond func() (bool, string)) {
+	tb.Helper()
+	if f.app.observer == nil {
+		tb.Fatal("the app has no stats observer")
+	}
+	f.app.observer.flush(context.Background())
+	if ok, state := cond(); !ok {
+		tb.Fatalf("%s: %s", what, state)
+	}
+}
+
 // isTimeout reports a client-side timeout of a request.
 func isTimeout(err error) bool {
 	var ne interface{ Timeout() bool }

@@ -221,7 +221,7 @@ func TestLLMTurns(t *testing.T) {
 	})
 
 	t.Run("stats count degraded turns", func(t *testing.T) {
-		eventually(t, 10*time.Second, "LLM stats", func() (bool, string) {
+		f.afterFlush(t, "LLM stats", func() (bool, string) {
 			resp, body := f.do(t, request{method: http.MethodGet, path: "/admin/stats", token: testAdminToken})
 			expect(t, resp, body, http.StatusOK)
 			rep := decode[struct {

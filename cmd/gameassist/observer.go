@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,6 +27,8 @@ type observer struct {
 	llms    chan stats.LLMRecord
 	turns   chan time.Duration
 	dropped atomic.Int64
+	// flushing serializes flushes: the background one and a caller's.
+	flushing sync.Mutex
 }
 
 var _ chat.Observer = (*observer)(nil)
@@ -120,6 +123,8 @@ func (o *observer) run(ctx context.Context) {
 }
 
 func (o *observer) flush(ctx context.Context) {
+	o.flushing.Lock()
+	defer o.flushing.Unlock()
 	var batch []stats.ToolRecord
 drain:
 	for len(batch) < 4096 {
