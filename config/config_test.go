@@ -21,7 +21,8 @@ func TestLoadDefaults(t *testing.T) {
 	if c.Addr != ":8080" || c.GCSDBPath != "./data/gcs.db" || c.SessionTTL != 24*time.Hour ||
 		c.MaxToolIterations != 5 || c.ChatRatePerMinute != 30 || c.SQLToolsForLLM || c.LLMEnabled() ||
 		c.MCPToken != "" || c.MCPRatePerMinute != 300 ||
-		c.ToolSelection != "auto" || c.MaxToolsPerCall != 10 {
+		c.ToolSelection != "auto" || c.MaxToolsPerCall != 10 ||
+		c.MaxToolCallsPerRound != 16 || c.WebhookTolerance != 5*time.Minute {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -31,13 +32,15 @@ func TestLoadValues(t *testing.T) {
 		"ADDR": ":9090", "SESSION_TTL": "2h", "MAX_TOOL_ITERATIONS": "3", "SQL_TOOLS_FOR_LLM": "true",
 		"ALLOWED_ORIGINS": " https://a.example , https://b.example ,", "LOG_LEVEL": "debug",
 		"OPENAI_BASE_URL": "http://localhost:11434/v1", "TOOL_SELECTION": "all", "MAX_TOOLS_PER_CALL": "6",
+		"MAX_TOOL_CALLS_PER_ROUND": "4", "WEBHOOK_TOLERANCE": "90s",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Addr != ":9090" || c.SessionTTL != 2*time.Hour || c.MaxToolIterations != 3 || !c.SQLToolsForLLM ||
 		len(c.AllowedOrigins) != 2 || c.LogLevel != slog.LevelDebug || !c.LLMEnabled() ||
-		c.ToolSelection != "all" || c.MaxToolsPerCall != 6 {
+		c.ToolSelection != "all" || c.MaxToolsPerCall != 6 ||
+		c.MaxToolCallsPerRound != 4 || c.WebhookTolerance != 90*time.Second {
 		t.Fatalf("values: %+v", c)
 	}
 }
@@ -58,6 +61,9 @@ func TestLoadRefusesBadValues(t *testing.T) {
 		{name: "mcp rate", key: "MCP_RATE_PER_MINUTE", value: "0"},
 		{name: "tool selection", key: "TOOL_SELECTION", value: "some"},
 		{name: "tools per call too few", key: "MAX_TOOLS_PER_CALL", value: "1"},
+		{name: "tool calls per round zero", key: "MAX_TOOL_CALLS_PER_ROUND", value: "0"},
+		{name: "tool calls per round huge", key: "MAX_TOOL_CALLS_PER_ROUND", value: "100000"},
+		{name: "webhook tolerance", key: "WEBHOOK_TOLERANCE", value: "5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
