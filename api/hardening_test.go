@@ -153,6 +153,20 @@ func TestTrailingSlashAnswersJSON(t *testing.T) {
 	}
 }
 
+func TestWebPageWithoutSlashRedirects(t *testing.T) {
+	ts := newTestServer(t, "")
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, ts.URL+"/web", nil)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/web/" {
+		t.Fatalf("GET /web: %d to %q, want a redirect to /web/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+}
+
 func TestSessionBusyCarriesRetryAfter(t *testing.T) {
 	cs := newChatServer(t, fakeChat{turn: func(context.Context, chat.TurnRequest, func(chat.Event)) (chat.Reply, error) {
 		return chat.Reply{}, fmt.Errorf("chat: turn: %w", memory.ErrBusy)

@@ -229,6 +229,8 @@ func (s *Server) routes() {
 	r.GET("/openapi.json", s.openapi)
 	// The chat widget demo and the admin cache inspector (static pages).
 	pages := gin.WrapH(http.StripPrefix("/web", web.Handler()))
+	// The page's own address without its slash still finds it (browsers).
+	r.GET("/web", func(c *gin.Context) { c.Redirect(http.StatusMovedPermanently, "/web/") })
 	r.GET("/web/*filepath", pages)
 	r.HEAD("/web/*filepath", pages)
 
