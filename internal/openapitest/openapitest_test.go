@@ -142,26 +142,26 @@ func TestValidate(t *testing.T) {
 		{
 			name: "screen event without injection",
 			ex: exchange{
-				method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "sha256=00"},
+				method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "t=1700000000,v1=00"},
 				reqBody: `{"session_id":"` + sessionID + `","screen":{"name":"Inventory","data":{}}}`,
-				status:  200, respCT: jsonCT, respBody: `{"screen":"Inventory","matched":false,"tools":[],"prompt_injection":null}`,
+				status:  200, respCT: jsonCT, respBody: `{"screen":"Inventory","matched":false,"applied":true,"tools":[],"prompt_injection":null}`,
 			},
 		},
 		{
 			name: "screen event with a skipped tool",
 			ex: exchange{
-				method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "sha256=00"},
+				method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "t=1700000000,v1=00"},
 				reqBody: `{"session_id":"` + sessionID + `","screen":{"name":"ChampionFeatureModelsPresenter","data":{}}}`,
-				status:  200, respCT: jsonCT, respBody: `{"screen":"ChampionFeatureModelsPresenter","matched":true,"prompt_injection":"You are on Champion Details",` +
+				status:  200, respCT: jsonCT, respBody: `{"screen":"ChampionFeatureModelsPresenter","matched":true,"applied":true,"prompt_injection":"You are on Champion Details",` +
 					`"tools":[{"name":"gcs_get_character_details_by_id","arguments":null,"source":"skipped","status":"error","duration_ms":0,"reason":"field ChampionConfigId absent"}]}`,
 			},
 		},
 		{
 			name: "screen event with a non-string injection",
 			ex: exchange{
-				method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "sha256=00"},
+				method: "POST", path: "/v1/screens/events", reqCT: "application/json", reqHeader: map[string]string{"X-Signature": "t=1700000000,v1=00"},
 				reqBody: `{"session_id":"` + sessionID + `","screen":{"name":"Inventory","data":{}}}`,
-				status:  200, respCT: jsonCT, respBody: `{"screen":"Inventory","matched":false,"tools":[],"prompt_injection":7}`,
+				status:  200, respCT: jsonCT, respBody: `{"screen":"Inventory","matched":false,"applied":true,"tools":[],"prompt_injection":7}`,
 			},
 			wantErr: "prompt_injection",
 		},
