@@ -73,7 +73,7 @@ func (d *Def[A]) callValidated(ctx context.Context, args json.RawMessage) (Resul
 	var a A
 	if len(args) > 0 && string(args) != "{}" {
 		if err := json.Unmarshal(args, &a); err != nil {
-			return Failure("Invalid arguments for "+d.Name+".", err.Error(),
+			return Failure("Invalid arguments for "+d.Name+".", describeDecode(err),
 				"Call "+d.Name+" again with arguments that match its parameter schema."), nil
 		}
 	}

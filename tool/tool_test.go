@@ -393,3 +393,32 @@ func TestDecodeArgsSpeaksOfParameters(t *testing.T) {
 		})
 	}
 }
+
+// TestTypedDefSpeaksOfParameters sends 1001.0 for an integer parameter of a
+// typed tool: the schema accepts it as an integer, decoding into int64 does
+// not, and the error the model reads names the parameter, not Go.
+func TestTypedDefSpeaksOfParameters(t *testing.T) {
+	type byID struct {
+		CharacterID int64 `json:"character_id"`
+	}
+	def := &tool.Def[byID]{
+		Name: "gcs_get_character_details_by_id", Description: "by id", Category: tool.CategoryGCS,
+		Schema: json.RawMessage(`{"type":"object","properties":{"character_id":{"type":"integer","minimum":1}},"required":["character_id"],"additionalProperties":false}`),
+		Run: func(_ context.Context, a byID) (tool.Result, error) {
+			return tool.Success("ok", map[string]int64{"id": a.CharacterID}), nil
+		},
+	}
+	ex := newExec(t, tool.ExecutorOptions{}, def)
+	r := ex.Execute(context.Background(), tool.Call{Name: def.Name, Arguments: json.RawMessage(`{"character_id": 1001.0}`)})
+	if r.OK() {
+		return // decoding 1001.0 as 1001 is as good an answer
+	}
+	if !strings.Contains(r.ErrorDetails, "character_id") {
+		t.Fatalf("error details %q do not name the parameter", r.ErrorDetails)
+	}
+	for _, internal := range []string{"json:", "Go struct", "int64", "unmarshal"} {
+		if strings.Contains(r.ErrorDetails+r.Message+r.Guidance, internal) {
+			t.Fatalf("envelope mentions %q: %+v", internal, r)
+		}
+	}
+}
