@@ -20,27 +20,31 @@ func queryTool(t *testing.T) *DBQuery {
 }
 
 func TestDBQueryOwnTimeout(t *testing.T) {
-	q := queryTool(t)
-	q.queryTimeout = 30 * time.Millisecond
-	reg := tool.NewRegistry()
-	g := &gcs{}
-	if err := reg.Register(g.queryDef(q)); err != nil || g.err != nil {
-		t.Fatal(err)
-	}
-	ex, err := tool.NewExecutor(reg, tool.ExecutorOptions{MaxAttempts: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Each case gets its own timeout: the endless query one it always
+	// outlasts, the quick one one it never nears, so no case depends on how
+	// fast a loaded machine runs SELECT 1.
 	tests := []struct {
-		name string
-		sql  string
-		ok   bool
+		name    string
+		sql     string
+		timeout time.Duration
+		ok      bool
 	}{
-		{"endless recursion stops", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n", false},
-		{"quick query answers", "SELECT 1", true},
+		{"endless recursion stops", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n", 30 * time.Millisecond, false},
+		{"quick query answers", "SELECT 1", time.Minute, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			q := queryTool(t)
+			q.queryTimeout = tt.timeout
+			reg := tool.NewRegistry()
+			g := &gcs{}
+			if err := reg.Register(g.queryDef(q)); err != nil || g.err != nil {
+				t.Fatal(err)
+			}
+			ex, err := tool.NewExecutor(reg, tool.ExecutorOptions{MaxAttempts: 1, Timeout: 2 * time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
 			args, _ := json.Marshal(map[string]string{"sql": tt.sql})
 			r := ex.Execute(context.Background(), tool.Call{Name: "gcs_db_query", Arguments: args})
 			if r.OK() != tt.ok {
