@@ -1,7 +1,7 @@
 # The two commands of the README are `make run` and `make test`.
 GO ?= go
 
-.PHONY: run test deps bench lint fuzz
+.PHONY: run test deps bench lint fuzz eval eval-record
 
 run: ## start the server on embedded defaults (no Redis, Qdrant or LLM key needed)
 	$(GO) run ./cmd/gameassist serve
@@ -22,3 +22,9 @@ fuzz: ## a short fuzzing pass over the executor's argument handling
 
 lint: ## golangci-lint v2 with .golangci.yml (a cold install takes about 3 minutes)
 	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0 run ./...
+
+eval: ## the committed eval suite against the offline responder (in-process, embedded defaults)
+	$(GO) run ./cmd/gameassist eval eval/suite
+
+eval-record: deps ## re-record eval/cassettes from the scripted fake LLM, then replay them (after prompt changes)
+	$(GO) test -count=1 -run '^TestEvalSuiteCassettes$$' ./cmd/gameassist/ -eval-record

@@ -55,6 +55,26 @@ type Config struct {
 	// WebhookTolerance is how far a webhook's signed timestamp may be from
 	// the server's clock, either way.
 	WebhookTolerance time.Duration
+	// EvalPrices prices models for `gameassist eval` (EVAL_PRICES), in US
+	// dollars per million tokens, over DefaultEvalPrices.
+	EvalPrices map[string]Price
+}
+
+// Price is a model's price in US dollars per million tokens.
+type Price struct {
+	Input  float64
+	Output float64
+}
+
+// DefaultEvalPrices are list prices of common OpenAI models (USD per
+// million tokens); EVAL_PRICES adds models or overrides these.
+func DefaultEvalPrices() map[string]Price {
+	return map[string]Price{
+		"gpt-4o-mini":  {Input: 0.15, Output: 0.60},
+		"gpt-4o":       {Input: 2.50, Output: 10.00},
+		"gpt-4.1-mini": {Input: 0.40, Output: 1.60},
+		"gpt-4.1":      {Input: 2.00, Output: 8.00},
+	}
 }
 
 // LLMEnabled reports whether an OpenAI-compatible endpoint is configured;
@@ -104,6 +124,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxToolsPerCall:      p.integer("MAX_TOOLS_PER_CALL", 10, 2, 128),
 		MaxToolCallsPerRound: p.integer("MAX_TOOL_CALLS_PER_ROUND", 16, 1, 128),
 		WebhookTolerance:     p.duration("WEBHOOK_TOLERANCE", 5*time.Minute),
+		EvalPrices:           p.prices("EVAL_PRICES"),
 	}
 	if c.RedisURL != "" {
 		if _, err := url.Parse(c.RedisURL); err != nil {
@@ -269,6 +290,25 @@ func (p *parser) list(name string) []string {
 		if s = strings.TrimSpace(s); s != "" {
 			out = append(out, s)
 		}
+	}
+	return out
+}
+
+// prices reads "model=input/output,..." (USD per million tokens) over the
+// defaults, e.g. "llama3.1=0/0,gpt-4o-mini=0.15/0.6".
+func (p *parser) prices(name string) map[string]Price {
+	out := DefaultEvalPrices()
+	for _, item := range p.list(name) {
+		model, pair, ok := strings.Cut(item, "=")
+		in, outp, ok2 := strings.Cut(pair, "/")
+		model = strings.TrimSpace(model)
+		pi, err1 := strconv.ParseFloat(strings.TrimSpace(in), 64)
+		po, err2 := strconv.ParseFloat(strings.TrimSpace(outp), 64)
+		if !ok || !ok2 || model == "" || err1 != nil || err2 != nil || pi < 0 || po < 0 {
+			p.errs = append(p.errs, fmt.Errorf("%s: %q is not model=input/output in US dollars per million tokens, e.g. gpt-4o-mini=0.15/0.60", name, item))
+			continue
+		}
+		out[model] = Price{Input: pi, Output: po}
 	}
 	return out
 }

@@ -45,6 +45,22 @@ func TestLoadValues(t *testing.T) {
 	}
 }
 
+func TestEvalPrices(t *testing.T) {
+	c, err := config.Load(env(map[string]string{"EVAL_PRICES": "llama3.1=0/0, gpt-4o-mini=0.2/0.8"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.EvalPrices["llama3.1"]; got != (config.Price{}) {
+		t.Errorf("llama3.1 = %+v", got)
+	}
+	if got := c.EvalPrices["gpt-4o-mini"]; got != (config.Price{Input: 0.2, Output: 0.8}) {
+		t.Errorf("override = %+v", got)
+	}
+	if got := c.EvalPrices["gpt-4o"]; got != config.DefaultEvalPrices()["gpt-4o"] {
+		t.Errorf("default kept = %+v", got)
+	}
+}
+
 func TestLoadRefusesBadValues(t *testing.T) {
 	tests := []struct {
 		name, key, value string
@@ -64,6 +80,9 @@ func TestLoadRefusesBadValues(t *testing.T) {
 		{name: "tool calls per round zero", key: "MAX_TOOL_CALLS_PER_ROUND", value: "0"},
 		{name: "tool calls per round huge", key: "MAX_TOOL_CALLS_PER_ROUND", value: "100000"},
 		{name: "webhook tolerance", key: "WEBHOOK_TOLERANCE", value: "5"},
+		{name: "eval price without slash", key: "EVAL_PRICES", value: "llama3=0.1"},
+		{name: "eval price negative", key: "EVAL_PRICES", value: "llama3=-1/0"},
+		{name: "eval price without model", key: "EVAL_PRICES", value: "=1/2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,7 +1,8 @@
 // Command gameassist is the in-game assistant chat backend: it serves the
 // HTTP API (serve), prepares the GCS database (migrate), indexes RAG content
 // (ingest), talks to a running server from a terminal (chat), serves MCP
-// clients over stdio (mcp) and measures itself (bench).
+// clients over stdio (mcp), measures itself (bench) and scores scenario
+// files (eval).
 package main
 
 import (
@@ -36,6 +37,7 @@ commands:
   bench     measure a running server (turns per second, latency)
   bench soak  run the server in-process against real Redis (REDIS_URL) and a
             faulty fake LLM under a mixed load; -duration, -rate, -sessions
+  eval      run scenario files and score the answers (see gameassist eval -h)
 
 configuration is read from the environment; see README.md.
 `
@@ -56,6 +58,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runChat(ctx, rest, getenv, stdin, stdout)
 	case "bench":
 		return runBench(ctx, rest, getenv, stdout)
+	case "eval":
+		return runEval(ctx, rest, getenv, stdout, stderr)
 	}
 	cfg, err := config.Load(getenv)
 	if err != nil {

@@ -77,9 +77,15 @@ type appOptions struct {
 	// noObservability leaves out metrics and the stats observer, so a
 	// benchmark can measure what they cost.
 	noObservability bool
+	// llmHTTP, when set, carries the LLM client's requests (eval puts its
+	// cassette transport there).
+	llmHTTP *http.Client
 }
 
 func withoutObservability() appOption { return func(o *appOptions) { o.noObservability = true } }
+
+// withLLMHTTPClient makes the LLM client send its requests through hc.
+func withLLMHTTPClient(hc *http.Client) appOption { return func(o *appOptions) { o.llmHTTP = hc } }
 
 func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options ...appOption) (_ *app, err error) {
 	var opt appOptions
@@ -227,6 +233,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		client, err := llm.New(llm.Options{
 			BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
 			EmbeddingsModel: cfg.EmbeddingsModel, Timeout: cfg.LLMTimeout, Logger: logger,
+			HTTPClient: opt.llmHTTP,
 		})
 		if err != nil {
 			return nil, err
