@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"flag"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gameassist/gameassist/llm/llmtest"
@@ -199,4 +203,214 @@ func closedURL(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return "http://" + addr
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestEvalBadInput: refused before anything runs, with the file, line and
+// field where there is one.
+func TestEvalBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.yaml", "name: a\nsteps:\n  - say: hi\n")
+	bad := writeFile(t, dir, "bad.yaml", "name: b\nsteps:\n  - say: hi\n  - sya: hello\n")
+	badRegex := writeFile(t, dir, "regex.yaml", "name: c\nsteps:\n  - say: hi\n    expect:\n      facts: [\"/(unclosed/\"]\n")
+	dup := writeFile(t, dir, "dup.yaml", "# again\nname: a\nsteps:\n  - say: yo\n")
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"schema mismatch names file line field", []string{bad}, "bad.yaml:4: steps[1].sya: unknown field"},
+		{"bad regex names file line field", []string{badRegex}, "regex.yaml:5: steps[0].expect.facts[0]: bad regex"},
+		{"duplicate name across files", []string{good, dup}, `dup.yaml:2: name: scenario "a" is already defined at ` + good + ":1"},
+		{"no file", nil, "no scenario file"},
+		{"missing file", []string{filepath.Join(dir, "nope.yaml")}, "nope.yaml"},
+		{"directory without scenarios", []string{empty}, "holds no .yaml"},
+		{"record and replay", []string{"--record", dir, "--replay", dir, good}, "exclude each other"},
+		{"record against a server", []string{"--server", "http://127.0.0.1:1", "--record", dir, good}, "in-process"},
+		{"min-pass out of range", []string{"--min-pass", "1.5", good}, "--min-pass"},
+		{"replay of a missing dir", []string{"--replay", filepath.Join(dir, "none"), good}, "replay"},
+		{"record without an LLM", []string{"--record", filepath.Join(dir, "rec"), good}, "--record needs an LLM"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := runEvalJSON(t, evalEnv(t, nil), tt.args...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "rec")); !os.IsNotExist(err) {
+		t.Errorf("a refused --record created its directory (stat: %v)", err)
+	}
+}
+
+// TestEvalUnreachable fails fast with a clear message instead of failing
+// every step.
+func TestEvalUnreachable(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "s.yaml", "name: a\nsteps:\n  - say: hi\n")
+	t.Run("server", func(t *testing.T) {
+		_, _, err := runEvalJSON(t, evalEnv(t, nil), "--server", closedURL(t), file)
+		if err == nil || !strings.Contains(err.Error(), "is unreachable") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("in-process LLM", func(t *testing.T) {
+		env := evalEnv(t, map[string]string{"OPENAI_BASE_URL": closedURL(t) + "/v1", "OPENAI_API_KEY": "sk-x"})
+		_, _, err := runEvalJSON(t, env, file)
+		if err == nil || !strings.Contains(err.Error(), "LLM") || !strings.Contains(err.Error(), "unreachable") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("remote server's LLM", func(t *testing.T) {
+		fake := llmtest.New(t)
+		f := newFixture(t, appSetup{llm: fake})
+		fake.Close()
+		_, _, err := runEvalJSON(t, evalEnv(t, nil), "--server", f.ts.URL, file)
+		if err == nil || !strings.Contains(err.Error(), "LLM of server") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+// TestEvalRemote runs scenarios built to pass and to fail against a
+// running server over HTTP; the server sees only health checks, sessions
+// and chat turns.
+func TestEvalRemote(t *testing.T) {
+	a := startApp(t, appSetup{})
+	var mu sync.Mutex
+	var seen []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		a.handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	file := writeFile(t, t.TempDir(), "s.yaml", `name: passes
+steps:
+  - say: tell me about Kaelith
+    expect:
+      tools: [{name: gcs_get_champion_details, arguments: {champion_name: kaelith}}]
+      facts: [Kaelith]
+      max_rounds: 0
+---
+name: fails
+locale: fr
+steps:
+  - screen: {name: BossBattlePresenter, data: {BossConfigId: 5001, Phase: 1, Team: [1001]}}
+  - say: tell me about Kaelith
+    expect:
+      tools: [gcs_db_query]
+      not_tools: [gcs_get_champion_details]
+      facts: ["/^nothing like this$/"]
+      forbid: [Kaelith]
+      max_prompt_tokens: 1
+`)
+	html := filepath.Join(t.TempDir(), "report.html")
+	rep, stderr, err := runEvalJSON(t, evalEnv(t, nil), "--server", ts.URL, "--html", html, "--min-pass", "0.9", file)
+	if err == nil || !strings.Contains(err.Error(), "under --min-pass") {
+		t.Fatalf("err = %v, want the --min-pass failure", err)
+	}
+	if !strings.Contains(stderr, "max_rounds is not checked") {
+		t.Errorf("no warning about max_rounds against a remote server:\n%s", stderr)
+	}
+	if rep.Summary.Scenarios != 2 || rep.Summary.Passed != 1 || rep.Summary.PassRate != 0.5 {
+		t.Fatalf("summary = %+v", rep.Summary)
+	}
+	if !rep.Scenarios[0].Passed || rep.Scenarios[1].Passed {
+		logFailures(t, rep)
+		t.Fatalf("passes/fails = %v/%v", rep.Scenarios[0].Passed, rep.Scenarios[1].Passed)
+	}
+	reasons := strings.Join(rep.Scenarios[1].Steps[0].Reasons, "\n")
+	for _, want := range []string{"tool gcs_db_query was not called", "tool gcs_get_champion_details was called and must not be",
+		`fact "/^nothing like this$/" is not in the reply`, `forbidden "Kaelith" is in the reply`} {
+		if !strings.Contains(reasons, want) {
+			t.Errorf("reasons lack %q:\n%s", want, reasons)
+		}
+	}
+	page, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<svg", "passes", "fails", "tool gcs_db_query was not called"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("HTML report lacks %q", want)
+		}
+	}
+	if bytes.Contains(page, []byte("<script")) || bytes.Contains(page, []byte("<link")) || bytes.Contains(page, []byte("src=")) {
+		t.Error("HTML report loads third-party assets")
+	}
+	mu.Lock()
+	requests := slices.Clone(seen)
+	mu.Unlock()
+	for _, s := range requests {
+		switch s {
+		case "GET /healthz", "GET /readyz", "POST /v1/sessions", "POST /v1/chat":
+		default:
+			t.Errorf("eval made request %s; only health checks, sessions and chat turns are expected", s)
+		}
+	}
+	// Without --min-pass it is a successful run whatever passed.
+	if _, _, err := runEvalJSON(t, evalEnv(t, nil), "--server", ts.URL, file); err != nil {
+		t.Errorf("run without --min-pass: %v", err)
+	}
+}
+
+// TestEvalLLMPathMeasured: in-process, the turn's LLM rounds and prompt
+// tokens are measured, and a replay without the recording fails the step
+// with "cassette miss".
+func TestEvalLLMPathMeasured(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "s.yaml", `name: two rounds
+steps:
+  - say: double-check the details of Kaelith
+    expect:
+      tools: [{name: gcs_get_champion_details, source: duplicate}]
+      max_rounds: 1
+      max_prompt_tokens: 10
+`)
+	fake := llmtest.New(t)
+	respond, err := sampleGameModel().Responder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.SetResponder(respond)
+	env := evalEnv(t, map[string]string{"OPENAI_BASE_URL": fake.URL(), "OPENAI_API_KEY": "sk-fake"})
+	rep, stderr, err := runEvalJSON(t, env, file)
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, stderr)
+	}
+	reasons := strings.Join(rep.Scenarios[0].Steps[0].Reasons, "\n")
+	if !strings.Contains(reasons, "2 tool rounds, more than max_rounds 1") || !strings.Contains(reasons, "more than max_prompt_tokens 10") {
+		t.Errorf("reasons = %q", reasons)
+	}
+	if strings.Contains(reasons, "gcs_get_champion_details") {
+		t.Errorf("the duplicate call was not seen: %q", reasons)
+	}
+	if fake.RequestCount() != 3 {
+		t.Errorf("LLM requests = %d, want 3 (two tool rounds and the answer)", fake.RequestCount())
+	}
+
+	empty := t.TempDir()
+	rep, stderr, err = runEvalJSON(t, evalEnv(t, nil), "--replay", empty, file)
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, stderr)
+	}
+	if st := rep.Scenarios[0].Steps[0]; !slices.Contains(st.Reasons, "cassette miss") {
+		t.Errorf("replay without recording: reasons %q", st.Reasons)
+	}
+	if rep.Summary.DegradedTurns != 1 || !strings.Contains(stderr, "1 cassette misses") {
+		t.Errorf("degraded %d; stderr %s", rep.Summary.DegradedTurns, stderr)
+	}
 }
