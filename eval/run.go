@@ -276,7 +276,7 @@ func (r *Runner) call(ctx context.Context, path, token string, body, out any) er
 
 func waitRetryAfter(ctx context.Context, h string) error {
 	d := time.Second
-	if n, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && n > 0 {
+	if n, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && n >= 0 {
 		d = time.Duration(n) * time.Second
 	}
 	d = min(d, maxRetryAfter)
