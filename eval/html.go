@@ -12,6 +12,7 @@ var pageSource string
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"mul100": func(f float64) float64 { return f * 100 },
+	"deref":  deref,
 	"add": func(xs ...float64) float64 {
 		sum := 0.0
 		for _, x := range xs {

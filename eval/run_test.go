@@ -200,7 +200,7 @@ steps:
 	if err := rep.WriteHTML(&page); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"<svg", "<rect", "1 / 2", "forbidden &#34;SYSTEM:&#34; is in the reply"} {
+	for _, w := range []string{"<svg", "<rect", "1 / 2", "$0.008000", "forbidden &#34;SYSTEM:&#34; is in the reply"} {
 		if !strings.Contains(page.String(), w) {
 			t.Errorf("HTML lacks %q", w)
 		}
