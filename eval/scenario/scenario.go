@@ -17,13 +17,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/gameassist/gameassist/schemas"
 )
@@ -236,17 +234,22 @@ func (p *Parser) ReadFile(path string) ([]Scenario, error) {
 // Parse reads the scenarios of one file's content; file names it in errors.
 // Scenario names must be unique within the file.
 func (p *Parser) Parse(file string, src []byte) ([]Scenario, error) {
-	f, err := parser.ParseBytes(src, 0)
-	if err != nil {
-		return nil, yamlError(file, err)
-	}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var out []Scenario
 	names := map[string]int{}
-	for _, doc := range f.Docs {
-		if doc == nil || doc.Body == nil {
-			continue // an empty document, e.g. after a trailing ---
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		sc, err := p.document(file, doc.Body)
+		if err != nil {
+			return nil, yamlError(file, err)
+		}
+		if len(doc.Content) == 0 || isNull(doc.Content[0]) {
+			continue // an empty document, e.g. comments only or a trailing ---
+		}
+		sc, err := p.document(file, doc.Content[0])
 		if err != nil {
 			return nil, err
 		}
@@ -263,12 +266,16 @@ func (p *Parser) Parse(file string, src []byte) ([]Scenario, error) {
 	return out, nil
 }
 
-func (p *Parser) document(file string, body ast.Node) (Scenario, error) {
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+func (p *Parser) document(file string, body *yaml.Node) (Scenario, error) {
 	lines := map[string]int{}
 	walkLines(body, "", lines)
-	docLine := lineOf(body)
+	docLine := body.Line
 	var v any
-	if err := yaml.NodeToValue(body, &v); err != nil {
+	if err := body.Decode(&v); err != nil {
 		return Scenario{}, yamlError(file, err)
 	}
 	raw, err := json.Marshal(jsonable(v))
@@ -417,41 +424,27 @@ func nearestLine(lines map[string]int, loc []string, def int) int {
 
 // walkLines records the line of every mapping key and sequence item under
 // node, keyed by its JSON-pointer-like path ("steps/1/say").
-func walkLines(node ast.Node, path string, lines map[string]int) {
+func walkLines(n *yaml.Node, path string, lines map[string]int) {
 	join := func(k string) string {
 		if path == "" {
 			return k
 		}
 		return path + "/" + k
 	}
-	switch n := node.(type) {
-	case *ast.MappingNode:
-		for _, mv := range n.Values {
-			walkLines(mv, path, lines)
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			p := join(n.Content[i].Value)
+			lines[p] = n.Content[i].Line
+			walkLines(n.Content[i+1], p, lines)
 		}
-	case *ast.MappingValueNode:
-		key := strings.Trim(n.Key.String(), `"'`)
-		p := join(key)
-		lines[p] = lineOf(n.Key)
-		walkLines(n.Value, p, lines)
-	case *ast.SequenceNode:
-		for i, v := range n.Values {
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
 			p := join(strconv.Itoa(i))
-			lines[p] = lineOf(v)
+			lines[p] = v.Line
 			walkLines(v, p, lines)
 		}
-	case *ast.AnchorNode:
-		walkLines(n.Value, path, lines)
-	case *ast.TagNode:
-		walkLines(n.Value, path, lines)
 	}
-}
-
-func lineOf(n ast.Node) int {
-	if n == nil || n.GetToken() == nil {
-		return 0
-	}
-	return n.GetToken().Position.Line
 }
 
 // jsonable turns YAML-decoded values into JSON-encodable ones (maps with
@@ -479,16 +472,18 @@ func jsonable(v any) any {
 	}
 }
 
+// yamlLine finds the line number yaml.v3 puts in its messages.
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
 // yamlError turns a YAML syntax or decoding error into an Error with its line.
 func yamlError(file string, err error) error {
-	var se yaml.Error
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.ReplaceAll(strings.TrimPrefix(msg, "unmarshal errors:\n"), "\n", "; ")
+	msg = strings.TrimSpace(msg)
 	line := 0
-	msg := err.Error()
-	if errors.As(err, &se) {
-		if tk := se.GetToken(); tk != nil {
-			line = tk.Position.Line
-		}
-		msg = se.GetMessage()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = strings.TrimSpace(strings.TrimPrefix(msg[strings.Index(msg, m[0])+len(m[0]):], ":"))
 	}
 	return &Error{File: file, Line: line, Msg: "YAML: " + msg}
 }
