@@ -266,7 +266,13 @@ func startInProcess(ctx context.Context, cfg config.Config, f evalFlags, stderr 
 	// The evaluation is one client with many sessions: no per-IP or
 	// per-session rate limit applies to it.
 	cfg.SessionRatePerMinute, cfg.ChatRatePerMinute = 100_000, 100_000
-	level := max(cfg.LogLevel, slog.LevelWarn)
+	// The report tells what went wrong in a turn; the server's own
+	// start-up warnings (no ADMIN_TOKEN, no REDIS_URL, ...) are noise
+	// here. LOG_LEVEL=debug shows everything.
+	level := slog.LevelError
+	if cfg.LogLevel <= slog.LevelDebug {
+		level = cfg.LogLevel
+	}
 	logger := newLogger(config.Config{LogLevel: level, LogFormat: cfg.LogFormat}, stderr)
 	a, err := newApp(ctx, cfg, logger, withLLMHTTPClient(&http.Client{Transport: tr}))
 	if err != nil {
