@@ -334,8 +334,12 @@ steps:
 		t.Fatalf("passes/fails = %v/%v", rep.Scenarios[0].Passed, rep.Scenarios[1].Passed)
 	}
 	reasons := strings.Join(rep.Scenarios[1].Steps[0].Reasons, "\n")
-	for _, want := range []string{"tool gcs_db_query was not called", "tool gcs_get_champion_details was called and must not be",
-		`fact "/^nothing like this$/" is not in the reply`, `forbidden "Kaelith" is in the reply`} {
+	for _, want := range []string{
+		"tool gcs_db_query was not called",
+		"tool gcs_get_champion_details was called and must not be",
+		`fact "/^nothing like this$/" is not in the reply`,
+		`forbidden "Kaelith" is in the reply`,
+	} {
 		if !strings.Contains(reasons, want) {
 			t.Errorf("reasons lack %q:\n%s", want, reasons)
 		}

@@ -254,8 +254,8 @@ func (p *Parser) Parse(file string, src []byte) ([]Scenario, error) {
 			return nil, err
 		}
 		if prev, dup := names[sc.Name]; dup {
-			return nil, &Error{File: file, Line: sc.Line, Field: "name",
-				Msg: fmt.Sprintf("scenario %q is already defined at line %d", sc.Name, prev)}
+			msg := fmt.Sprintf("scenario %q is already defined at line %d", sc.Name, prev)
+			return nil, &Error{File: file, Line: sc.Line, Field: "name", Msg: msg}
 		}
 		names[sc.Name] = sc.Line
 		out = append(out, sc)
