@@ -51,7 +51,8 @@ type Probe struct {
 	misses atomic.Int64
 }
 
-// Calls is the number of chat completion requests seen.
+// Calls is the number of chat completion requests answered 200 (attempts
+// that failed and were retried are not counted).
 func (p *Probe) Calls() int { return int(p.calls.Load()) }
 
 // Misses is the number of requests a replay had no recording for.
@@ -140,8 +141,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	endpoint := Endpoint(req.URL.Path)
 	probe := probeFrom(req.Context())
-	if probe != nil && endpoint == "chat/completions" {
-		probe.calls.Add(1)
+	// answered counts a chat call the API answered; retried failures do
+	// not make a round.
+	answered := func(status int) {
+		if probe != nil && endpoint == "chat/completions" && status == http.StatusOK {
+			probe.calls.Add(1)
+		}
 	}
 	key := Key(req.Method, endpoint, body)
 	if t.mode == Replay {
@@ -154,14 +159,19 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return missResponse(req, key, t.dir), nil
 		}
 		t.hits.Add(1)
+		answered(e.Status)
 		return response(req, e.Status, e.ContentType, []byte(e.Body)), nil
 	}
 	out := req.Clone(req.Context())
 	out.Body = io.NopCloser(bytes.NewReader(body))
 	out.ContentLength = int64(len(body))
 	resp, err := t.next.RoundTrip(out)
-	if err != nil || t.mode != Record || resp.StatusCode != http.StatusOK {
-		return resp, err
+	if err != nil {
+		return nil, err
+	}
+	answered(resp.StatusCode)
+	if t.mode != Record || resp.StatusCode != http.StatusOK {
+		return resp, nil
 	}
 	rb, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	_ = resp.Body.Close()

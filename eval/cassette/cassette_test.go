@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/llm/llmtest"
@@ -125,16 +126,21 @@ func TestRecordKeepsOnlySuccess(t *testing.T) {
 
 func TestPassCounts(t *testing.T) {
 	fake := llmtest.New(t)
+	fake.Enqueue(llmtest.Status(http.StatusServiceUnavailable, nil), llmtest.Text("ok"))
 	pass, err := New(Pass, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Probe{}
-	if _, err := client(t, fake.URL(), pass).Complete(WithProbe(context.Background(), p), ask("hi")); err != nil {
+	c, err := llm.New(llm.Options{BaseURL: fake.URL(), APIKey: apiKey, Model: "gpt-4o-mini", MaxAttempts: 2, BaseBackoff: time.Millisecond, HTTPClient: &http.Client{Transport: pass}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Calls() != 1 {
-		t.Errorf("calls = %d, want 1", p.Calls())
+	p := &Probe{}
+	if _, err := c.Complete(WithProbe(context.Background(), p), ask("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if p.Calls() != 1 || fake.RequestCount() != 2 {
+		t.Errorf("calls = %d over %d requests, want 1 answered of 2 (the 503 was retried)", p.Calls(), fake.RequestCount())
 	}
 }
 
