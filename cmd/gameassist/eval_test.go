@@ -313,7 +313,7 @@ steps:
   - say: tell me about Kaelith
     expect:
       tools: [gcs_db_query]
-      not_tools: [gcs_get_champion_details]
+      not_tools: [gcs_find_counters_for_boss]
       facts: ["/^nothing like this$/"]
       forbid: [Kaelith]
       max_prompt_tokens: 1
@@ -336,7 +336,7 @@ steps:
 	reasons := strings.Join(rep.Scenarios[1].Steps[0].Reasons, "\n")
 	for _, want := range []string{
 		"tool gcs_db_query was not called",
-		"tool gcs_get_champion_details was called and must not be",
+		"tool gcs_find_counters_for_boss was called and must not be",
 		`fact "/^nothing like this$/" is not in the reply`,
 		`forbidden "Kaelith" is in the reply`,
 	} {
