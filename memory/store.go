@@ -204,6 +204,7 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 		return fmt.Errorf("memory: create %s: session exists", m.ID)
 	}
 	s.touch(ctx, m.ID)
+	s.indexPlayer(ctx, m)
 	return nil
 }
 
