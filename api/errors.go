@@ -141,6 +141,7 @@ func defaultErrorMap() []errorMapping {
 		{chat.ErrForbidden, http.StatusForbidden, "forbidden", "this token does not open this session", false},
 		{chat.ErrInvalid, http.StatusBadRequest, "bad_request", "invalid request", true},
 		{memory.ErrNotFound, http.StatusNotFound, "not_found", "no such session or entry", false},
+		{memory.ErrBadCursor, http.StatusBadRequest, "bad_cursor", "cursor is not one this server issued", false},
 		{memory.ErrBusy, http.StatusConflict, "session_busy", "another turn of this session is still running; try again", false},
 		{screens.ErrBadScreen, http.StatusBadRequest, "bad_screen", "screen data is not acceptable", true},
 		{screens.ErrInvalidRules, http.StatusUnprocessableEntity, "invalid_rules", "the screen rules file is invalid; the running rules stay", true},

@@ -63,6 +63,7 @@ type SessionInspector interface {
 	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
 	DeleteCache(ctx context.Context, id, key string) error
 	ClearCache(ctx context.Context, id string) (int, error)
+	Recent(ctx context.Context, q memory.RecentQuery) (memory.RecentPage, error)
 }
 
 // RulesReloader re-reads the screen rules; *screens.Engine satisfies it.
@@ -240,6 +241,7 @@ func (s *Server) routes() {
 	v1.POST("/screens/events", s.screenEvent)
 
 	admin := r.Group("/admin", s.requireAdmin())
+	admin.GET("/sessions", s.adminSessions)
 	admin.GET("/sessions/:id", s.adminSession)
 	admin.GET("/sessions/:id/cache", s.adminCache)
 	admin.DELETE("/sessions/:id/cache", s.adminClearCache)

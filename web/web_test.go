@@ -69,9 +69,11 @@ func TestServesFiles(t *testing.T) {
 	tests := []struct {
 		name, path, wantType, wantBody string
 	}{
-		{name: "index at the root", path: "/web/", wantType: "text/html", wantBody: `src="chat.js"`},
+		{name: "index at the root", path: "/web/", wantType: "text/html", wantBody: `src="widget.js"`},
 		{name: "admin page", path: "/web/admin.html", wantType: "text/html", wantBody: `src="admin.js"`},
-		{name: "chat script", path: "/web/chat.js", wantType: "text/javascript", wantBody: "/v1/chat"},
+		{name: "widget script", path: "/web/widget.js", wantType: "text/javascript", wantBody: "/v1/chat"},
+		{name: "widget style sheet", path: "/web/widget.css", wantType: "text/css", wantBody: ":host"},
+		{name: "demo script", path: "/web/demo.js", wantType: "text/javascript", wantBody: "gameassist"},
 		{name: "admin script", path: "/web/admin.js", wantType: "text/javascript", wantBody: "/admin/stats"},
 		{name: "style sheet", path: "/web/style.css", wantType: "text/css", wantBody: ".transcript"},
 	}
@@ -99,7 +101,7 @@ func TestRefusals(t *testing.T) {
 		header             []string
 		wantStatus         int
 	}{
-		{name: "range past the end", method: http.MethodGet, path: "/web/chat.js", header: []string{"Range", "bytes=99999999-"}, wantStatus: http.StatusRequestedRangeNotSatisfiable},
+		{name: "range past the end", method: http.MethodGet, path: "/web/widget.js", header: []string{"Range", "bytes=99999999-"}, wantStatus: http.StatusRequestedRangeNotSatisfiable},
 		{name: "unknown file", method: http.MethodGet, path: "/web/missing.js", wantStatus: http.StatusNotFound},
 		{name: "unknown directory", method: http.MethodGet, path: "/web/missing/", wantStatus: http.StatusNotFound},
 		{name: "embedded directory name", method: http.MethodGet, path: "/web/static/", wantStatus: http.StatusNotFound},
@@ -109,7 +111,7 @@ func TestRefusals(t *testing.T) {
 		{name: "encoded slash to Go source", method: http.MethodGet, path: "/web/..%2fweb.go", wantStatus: http.StatusNotFound},
 		{name: "dot-dot to the test file", method: http.MethodGet, path: "/web/../../web/web_test.go", wantStatus: http.StatusNotFound},
 		{name: "post", method: http.MethodPost, path: "/web/index.html", wantStatus: http.StatusMethodNotAllowed},
-		{name: "delete", method: http.MethodDelete, path: "/web/chat.js", wantStatus: http.StatusMethodNotAllowed},
+		{name: "delete", method: http.MethodDelete, path: "/web/widget.js", wantStatus: http.StatusMethodNotAllowed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -284,8 +286,8 @@ var (
 	apiLiteral = regexp.MustCompile("['\"`](/(?:v1|admin)/[^'\"`]*)['\"`]")
 	// admin.js: api('METHOD', '/path/{param}', ...)
 	apiCall = regexp.MustCompile(`\bapi\('([A-Z]+)',\s*'([^']+)'`)
-	// chat.js: fetch('/path', { method: 'METHOD', ...
-	fetchCall = regexp.MustCompile(`\bfetch\('([^']+)',\s*\{\s*method:\s*'([A-Z]+)'`)
+	// widget.js: call('METHOD', '/path', ...
+	widgetCall = regexp.MustCompile(`\bcall\('([A-Z]+)',\s*'([^']+)'`)
 )
 
 func TestScriptsCallDocumentedRoutes(t *testing.T) {
@@ -301,8 +303,8 @@ func TestScriptsCallDocumentedRoutes(t *testing.T) {
 			for _, m := range apiCall.FindAllStringSubmatch(js, -1) {
 				used[m[1]+" "+m[2]] = true
 			}
-			for _, m := range fetchCall.FindAllStringSubmatch(js, -1) {
-				used[m[2]+" "+m[1]] = true
+			for _, m := range widgetCall.FindAllStringSubmatch(js, -1) {
+				used[m[1]+" "+m[2]] = true
 			}
 		})
 	}
@@ -314,7 +316,7 @@ func TestScriptsCallDocumentedRoutes(t *testing.T) {
 	}
 	want := []string{
 		"POST /v1/sessions", "POST /v1/chat",
-		"GET /admin/sessions/{id}", "GET /admin/sessions/{id}/cache",
+		"GET /admin/sessions", "GET /admin/sessions/{id}", "GET /admin/sessions/{id}/cache",
 		"DELETE /admin/sessions/{id}/cache", "DELETE /admin/sessions/{id}/cache/{key}",
 		"GET /admin/tools", "GET /admin/stats",
 	}
@@ -330,10 +332,10 @@ func TestDemoScreensHaveRules(t *testing.T) {
 	if err := json.Unmarshal(screens.DefaultRules(), &rules); err != nil {
 		t.Fatal(err)
 	}
-	js := filesWithExt(t, ".js")["chat.js"]
-	names := regexp.MustCompile(`name: '(\w+)'`).FindAllStringSubmatch(js, -1)
+	js := filesWithExt(t, ".js")["demo.js"]
+	names := regexp.MustCompile(`(?m)^\s+(\w+Presenter): \{`).FindAllStringSubmatch(js, -1)
 	if len(names) < 3 {
-		t.Fatalf("found %d screens in chat.js, want at least 3", len(names))
+		t.Fatalf("found %d screens in demo.js, want at least 3", len(names))
 	}
 	for _, m := range names {
 		if _, ok := rules[m[1]]; !ok {

@@ -1,5 +1,6 @@
-// gameassist admin cache inspector: reads a session, its tool cache, the tool
-// registry and the statistics through the admin API. The admin token stays in
+// gameassist admin inspector: lists recent sessions (by player too), reads a
+// session, its tool cache, the tool registry and the statistics (with small
+// inline SVG charts) through the admin API. The admin token stays in
 // this tab's sessionStorage; all server text goes through textContent.
 'use strict';
 
@@ -14,8 +15,11 @@
     sessionScreen: $('session-screen'), sessionHistory: $('session-history'),
     cacheView: $('cache-view'), cacheExchange: $('cache-exchange'), cacheTable: $('cache-table'),
     toolsView: $('tools-view'), toolsTable: $('tools-table'),
-    statsView: $('stats-view'), statsTables: $('stats-tables'),
+    statsView: $('stats-view'), statsTables: $('stats-tables'), statsCharts: $('stats-charts'),
+    sessionsForm: $('sessions-form'), playerFilter: $('player-filter'),
+    sessionsTable: $('sessions-table'), moreSessions: $('more-sessions'),
   };
+  const SVG = 'http://www.w3.org/2000/svg';
 
   function setStatus(text, isError) {
     el.status.textContent = text || '';
@@ -29,9 +33,26 @@
     return n;
   }
 
+  // round keeps at most two decimals: 2.2113333 -> 2.21, 12 -> 12.
+  function round(n) {
+    return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
+  }
+
   function show(text) {
     if (text === null || text === undefined) return '';
+    if (typeof text === 'number') return round(text);
     return typeof text === 'object' ? JSON.stringify(text) : String(text);
+  }
+
+  function when(iso) {
+    const d = new Date(iso);
+    return Number.isNaN(d.getTime()) ? show(iso) : d.toLocaleString();
+  }
+
+  function shortKey(key) {
+    const span = node('span', 'key', String(key).slice(0, 10) + '…');
+    span.title = String(key);
+    return span;
   }
 
   // path fills a contract path template, escaping each parameter.
@@ -41,10 +62,10 @@
 
   // api calls one admin route; it throws an Error carrying the contract's
   // error message (and Retry-After on 429).
-  async function api(method, template, params) {
+  async function api(method, template, params, query) {
     const token = el.token.value.trim();
     if (!token) throw new Error('enter the admin token first');
-    const res = await fetch(path(template, params || {}), {
+    const res = await fetch(path(template, params || {}) + (query || ''), {
       method,
       headers: { 'Authorization': 'Bearer ' + token, 'Accept': 'application/json' },
     });
@@ -80,6 +101,7 @@
       for (const c of cols) {
         const v = c.render ? c.render(row) : row[c.key];
         const td = tr.appendChild(node('td', typeof v === 'number' ? 'num' : ''));
+        td.dataset.col = c.key;
         if (v instanceof Node) td.appendChild(v);
         else td.textContent = show(v);
       }
@@ -119,6 +141,45 @@
     }
   }
 
+  let sessionsCursor = null;
+
+  // loadSessions lists recent sessions (of one player when the filter is
+  // set); more appends the next page.
+  async function loadSessions(more) {
+    const params = new URLSearchParams({ limit: '20' });
+    const player = el.playerFilter.value.trim();
+    if (player) params.set('player_id', player);
+    if (more && sessionsCursor) params.set('cursor', sessionsCursor);
+    const page = await api('GET', '/admin/sessions', {}, '?' + params.toString());
+    const rows = page.sessions || [];
+    const open = (r) => {
+      const b = node('button', 'link', r.id);
+      b.type = 'button';
+      b.addEventListener('click', () => run('Open session', async () => {
+        el.sessionId.value = r.id;
+        await loadSession();
+        await loadCache();
+      }));
+      return b;
+    };
+    const t = table(rows, [
+      { key: 'id', label: 'session', render: open },
+      { key: 'player_id', label: 'player' },
+      'locale', 'exchange',
+      { key: 'screen', render: (r) => (r.screen ? r.screen.name : '') },
+      { key: 'last_active', label: 'last active', render: (r) => when(r.last_active) },
+    ]);
+    if (more) {
+      const body = el.sessionsTable.querySelector('tbody');
+      for (const tr of t.querySelectorAll('tbody tr')) body.appendChild(tr);
+    } else {
+      el.sessionsTable.replaceChildren(t);
+    }
+    sessionsCursor = page.next_cursor || null;
+    el.moreSessions.hidden = !sessionsCursor;
+    return rows.length + ' sessions listed.';
+  }
+
   async function loadSession() {
     const view = await api('GET', '/admin/sessions/{id}', { id: sessionId() });
     const s = view.session || {};
@@ -129,7 +190,7 @@
       const box = node('div');
       box.appendChild(node('p', '', s.screen.name));
       box.appendChild(pre(s.screen.data || {}));
-      box.appendChild(node('p', 'meta', 'Injection: ' + (s.screen.injection || '(none)')));
+      box.appendChild(node('p', 'meta', 'Prompt hint: ' + (s.screen.injection || '(none)')));
       el.sessionScreen.replaceChildren(box);
     } else {
       el.sessionScreen.replaceChildren(node('p', 'meta', 'No screen yet.'));
@@ -161,11 +222,11 @@
     };
     const remaining = (row) => node('span', row.remaining_exchanges < 0 ? 'expired' : '', show(row.remaining_exchanges));
     el.cacheTable.replaceChildren(table(view.entries || [], [
-      'key', 'tool',
+      { key: 'key', render: (r) => shortKey(r.key) }, 'tool',
       { key: 'parameters', render: (r) => show(r.parameters) },
-      'cached_at_exchange', 'expires_after_exchange',
-      { key: 'remaining_exchanges', render: remaining },
-      'hits', 'size_bytes',
+      { key: 'cached_at_exchange', label: 'cached at' }, { key: 'expires_after_exchange', label: 'expires after' },
+      { key: 'remaining_exchanges', label: 'remaining', render: remaining },
+      'hits', { key: 'size_bytes', label: 'bytes' },
       { key: 'delete', label: '', render: deleteButton },
     ]));
     el.cacheView.hidden = false;
@@ -198,8 +259,60 @@
 
   // loadStats renders each list of the report as a table (per tool, per
   // category, ...) and each object as field/value pairs.
+  // barChart draws one horizontal bar per row of value(row) as inline SVG,
+  // labelled with the figure (format(value)).
+  function barChart(title, rows, value, format) {
+    const fig = node('figure', 'chart');
+    fig.appendChild(node('figcaption', '', title));
+    const rowH = 22;
+    const labelW = 190;
+    const barW = 200;
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('viewBox', '0 0 ' + (labelW + barW + 70) + ' ' + Math.max(rowH, rows.length * rowH));
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', title);
+    const max = Math.max(...rows.map(value), 0) || 1;
+    rows.forEach((r, i) => {
+      const y = i * rowH;
+      const label = document.createElementNS(SVG, 'text');
+      label.setAttribute('x', '0');
+      label.setAttribute('y', String(y + 15));
+      label.textContent = r.name;
+      svg.appendChild(label);
+      const v = value(r);
+      const bar = document.createElementNS(SVG, 'rect');
+      bar.setAttribute('x', String(labelW));
+      bar.setAttribute('y', String(y + 4));
+      bar.setAttribute('height', String(rowH - 8));
+      bar.setAttribute('width', String(Math.max(1, (v / max) * barW)));
+      bar.setAttribute('class', 'bar');
+      svg.appendChild(bar);
+      const fig2 = document.createElementNS(SVG, 'text');
+      fig2.setAttribute('x', String(labelW + barW + 6));
+      fig2.setAttribute('y', String(y + 15));
+      fig2.textContent = format(v);
+      svg.appendChild(fig2);
+    });
+    fig.appendChild(svg);
+    return fig;
+  }
+
+  function statsCharts(tools) {
+    const used = tools.filter((t) => t.calls > 0);
+    if (used.length === 0) return [node('p', 'meta', 'No tool calls yet.')];
+    const ms = (v) => round(v) + ' ms';
+    const pct = (v) => round(v * 100) + ' %';
+    return [
+      barChart('Latency p95 (ms)', used, (t) => t.p95_ms || 0, ms),
+      barChart('Latency mean (ms)', used, (t) => t.mean_ms || 0, ms),
+      barChart('Cache hit rate', used, (t) => (t.calls ? t.cache_hits / t.calls : 0), pct),
+      barChart('Errors', used, (t) => t.errors || 0, (v) => String(v)),
+    ];
+  }
+
   async function loadStats() {
     const report = await api('GET', '/admin/stats');
+    el.statsCharts.replaceChildren(...statsCharts((report && report.tools) || []));
     const parts = [];
     for (const [name, value] of Object.entries(report || {})) {
       parts.push(node('h3', '', name));
@@ -223,6 +336,11 @@
     el.token.value = '';
     setStatus('Token forgotten.');
   });
+  el.sessionsForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    run('Sessions', () => loadSessions(false));
+  });
+  el.moreSessions.addEventListener('click', () => run('More sessions', () => loadSessions(true)));
   el.loadSession.addEventListener('click', () => run('Load session', loadSession));
   el.loadCache.addEventListener('click', () => run('Load cache', loadCache));
   el.clearCache.addEventListener('click', () => run('Clear cache', clearCache));
