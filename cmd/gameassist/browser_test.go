@@ -1,0 +1,422 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/gameassist/gameassist/internal/redistest"
+)
+
+// browserTimeout bounds a whole browser test: past it the browser hangs.
+const browserTimeout = 90 * time.Second
+
+// hostPage is a third-party page embedding the widget with one tag. Its own
+// styles would leak into the widget if the shadow root did not hold.
+const hostPage = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>host game</title>
+<style>button, li, p { background: rgb(255, 0, 0) !important; font-size: 40px; }</style>
+<script>
+window.seen = {answer: [], delta: 0, tool: 0, screen: 0};
+addEventListener('gameassist:answer', (e) => window.seen.answer.push(e.detail));
+addEventListener('gameassist:delta', () => window.seen.delta++);
+addEventListener('gameassist:tool', () => window.seen.tool++);
+addEventListener('gameassist:screen', () => window.seen.screen++);
+</script>
+</head><body><h1>A web game</h1>
+<script src="/web/widget.js" data-player-id="player-42" data-locale="en" async></script>
+</body></html>`
+
+// browser is a headless Debian chromium driven over the DevTools protocol;
+// it fails the test on any console error or uncaught exception.
+type browser struct {
+	ctx       context.Context
+	artifacts string
+	step      int
+	mu        sync.Mutex
+	problems  []string
+}
+
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatalf("chromium is required for the browser tests (apt-get install -y chromium; .ci/run does): %v", err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(1280, 900),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
+	t.Cleanup(cancel)
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	dir := os.Getenv("GAMEASSIST_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	dir = filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := &browser{ctx: bctx, artifacts: dir}
+	chromedp.ListenTarget(bctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				b.problem("console." + string(ev.Type) + ": " + strings.Join(args, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			msg := ev.ExceptionDetails.Text
+			if ev.ExceptionDetails.Exception != nil {
+				msg += " " + ev.ExceptionDetails.Exception.Description
+			}
+			b.problem("exception: " + msg)
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.LevelError {
+				b.problem("log: " + ev.Entry.Text + " " + ev.Entry.URL)
+			}
+		}
+	})
+	if err := chromedp.Run(bctx, log.Enable(), runtime.Enable()); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	t.Cleanup(func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, p := range b.problems {
+			t.Errorf("browser: %s", p)
+		}
+	})
+	return b
+}
+
+func (b *browser) problem(p string) {
+	b.mu.Lock()
+	b.problems = append(b.problems, p)
+	b.mu.Unlock()
+}
+
+// run performs actions, then saves a screenshot named after the step.
+func (b *browser) run(t *testing.T, step string, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(b.ctx, actions...); err != nil {
+		b.shot(t, step+"-failed")
+		t.Fatalf("%s: %v", step, err)
+	}
+	b.shot(t, step)
+}
+
+func (b *browser) shot(t *testing.T, step string) {
+	t.Helper()
+	b.step++
+	var png []byte
+	if err := chromedp.Run(b.ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
+		t.Errorf("screenshot %s: %v", step, err)
+		return
+	}
+	name := filepath.Join(b.artifacts, fmt.Sprintf("%02d-%s.png", b.step, step))
+	if err := os.WriteFile(name, png, 0o644); err != nil {
+		t.Errorf("screenshot %s: %v", step, err)
+	}
+}
+
+// eval evaluates a JS expression (awaiting a promise) into out.
+func eval(expr string, out any) chromedp.Action {
+	return chromedp.Evaluate(expr, out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
+		return p.WithAwaitPromise(true)
+	})
+}
+
+// poll waits until the JS expression is true; the test context bounds it.
+func poll(expr string) chromedp.Action {
+	return chromedp.Poll(expr, nil, chromedp.WithPollingInterval(20*time.Millisecond))
+}
+
+// shadow is a JS path into the widget's shadow root.
+func shadow(sel string) string {
+	return `document.getElementById('gameassist-widget').shadowRoot.querySelector(` + jsString(sel) + `)`
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// hostServer serves the host page and a favicon beside the real router.
+func hostServer(t *testing.T, app http.Handler) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /host.html", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(hostPage))
+	})
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	mux.Handle("/", app)
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+type widgetView struct {
+	Bubbles  []string `json:"bubbles"`
+	Users    []string `json:"users"`
+	Chips    []string `json:"chips"`
+	HasBold  bool     `json:"has_bold"`
+	Stars    bool     `json:"stars"`
+	Leaked   string   `json:"leaked"`
+	Typing   bool     `json:"typing"`
+	LiveRole string   `json:"live_role"`
+}
+
+const readWidget = `(() => {
+  const r = document.getElementById('gameassist-widget').shadowRoot;
+  const last = [...r.querySelectorAll('.msg.assistant')].pop();
+  return {
+    bubbles: [...r.querySelectorAll('.msg.assistant .text')].map((n) => n.textContent),
+    users: [...r.querySelectorAll('.msg.user .text')].map((n) => n.textContent),
+    chips: last ? [...last.querySelectorAll('.chip')].map((n) => n.dataset.tool) : [],
+    has_bold: r.querySelectorAll('.msg.assistant strong').length > 0,
+    stars: [...r.querySelectorAll('.msg.assistant .text')].some((n) => n.textContent.includes('**')),
+    leaked: getComputedStyle(r.querySelector('.send')).backgroundColor,
+    typing: last ? !last.querySelector('.typing').hidden : false,
+    live_role: r.querySelector('.log').getAttribute('aria-live'),
+  };
+})()`
+
+// TestBrowserWidgetAndInspector drives the widget embedded in a host page
+// and then the admin inspector over the same session, in Chromium.
+func TestBrowserWidgetAndInspector(t *testing.T) {
+	f := newFixture(t, appSetup{redis: redistest.Start(t)})
+	ts := hostServer(t, f.ts.Config.Handler)
+	b := newBrowser(t)
+
+	b.run(t, "host-loaded",
+		chromedp.Navigate(ts.URL+"/host.html"),
+		poll(`window.gameassist && window.gameassist.version === 1`),
+	)
+
+	// Ask through the panel, as a player would.
+	const first = "Tell me about Kaelith"
+	b.run(t, "first-answer",
+		chromedp.Click(shadow(".launcher"), chromedp.ByJSPath),
+		chromedp.WaitVisible(shadow("textarea"), chromedp.ByJSPath),
+		chromedp.SendKeys(shadow("textarea"), first+kb.Enter, chromedp.ByJSPath),
+		poll(`window.seen.answer.length === 1`),
+	)
+	var answers []chatReply
+	var seen struct{ Delta, Tool int }
+	var view widgetView
+	b.run(t, "first-read", eval(`window.seen.answer`, &answers), eval(`window.seen`, &seen), eval(readWidget, &view))
+	reply := answers[0]
+	if !strings.Contains(reply.Reply, "Kaelith") || len(reply.ToolCalls) == 0 {
+		t.Fatalf("first reply %q with tools %+v", reply.Reply, reply.ToolCalls)
+	}
+	if seen.Delta == 0 || seen.Tool == 0 {
+		t.Errorf("streamed events: %d deltas, %d tool events; want both", seen.Delta, seen.Tool)
+	}
+	if len(view.Users) != 1 || view.Users[0] != first {
+		t.Errorf("player messages shown = %q", view.Users)
+	}
+	if len(view.Bubbles) != 1 || view.Bubbles[0] != plainMarkdown(reply.Reply) {
+		t.Errorf("answer shown = %q, want the reply's text %q", view.Bubbles, plainMarkdown(reply.Reply))
+	}
+	if view.Stars || (strings.Contains(reply.Reply, "**") && !view.HasBold) {
+		t.Errorf("bold markdown not rendered: stars shown %v, <strong> %v", view.Stars, view.HasBold)
+	}
+	if view.Typing {
+		t.Error("typing indicator still shown after the answer")
+	}
+	if view.LiveRole != "polite" {
+		t.Errorf("log aria-live = %q", view.LiveRole)
+	}
+	if view.Leaked == "rgb(255, 0, 0)" {
+		t.Error("the host page's styles reached the widget")
+	}
+	for _, c := range reply.ToolCalls {
+		if !slices.Contains(view.Chips, c.Name) {
+			t.Errorf("no chip for tool %s (chips %q)", c.Name, view.Chips)
+		}
+	}
+
+	// The host game changes screen through the JS API; the next answer uses it.
+	b.run(t, "boss-screen-answer",
+		eval(`gameassist.setScreen('BossBattlePresenter', {BossConfigId: 5001, Phase: 2, Team: [1001, 1002, 1003, 1004]}); true`, nil),
+		eval(`gameassist.ask('what should I do here?').then(() => true)`, nil),
+		poll(`window.seen.answer.length === 2`),
+		eval(`window.seen.answer`, &answers),
+		eval(readWidget, &view),
+	)
+	second := answers[1]
+	if !slices.ContainsFunc(second.ToolCalls, func(o outcome) bool {
+		return o.Name == "gcs_get_boss_details" && o.Source == "proactive" && strings.Contains(string(o.Arguments), "5001")
+	}) {
+		t.Errorf("the answer after setScreen did not use the boss screen: %+v", second.ToolCalls)
+	}
+	if !slices.Contains(view.Chips, "gcs_get_boss_details") {
+		t.Errorf("no chip for the screen's boss lookup (chips %q)", view.Chips)
+	}
+	if second.Exchange != 2 || len(view.Bubbles) != 2 {
+		t.Errorf("second answer: exchange %d, %d bubbles", second.Exchange, len(view.Bubbles))
+	}
+	var sessionID string
+	b.run(t, "session-kept", eval(`JSON.parse(sessionStorage.getItem('gameassist.session:'+location.origin)).session_id`, &sessionID))
+	if v := f.adminSession(t, sessionID); v.Session.Screen == nil || v.Session.Screen.Name != "BossBattlePresenter" {
+		t.Fatalf("stored screen after setScreen: %+v", v.Session.Screen)
+	}
+
+	// A third, repeated question is served from the session cache, so the
+	// inspector's hits and the stats have something to agree on.
+	b.run(t, "repeat-answer",
+		eval(`gameassist.ask(`+jsString(first)+`).then(() => true)`, nil),
+		poll(`window.seen.answer.length === 3`),
+	)
+
+	inspectAdmin(t, b, f, ts, sessionID)
+}
+
+// plainMarkdown is the text a reader sees of a reply in the markdown
+// subset: no ** markers, no list dashes, no blank lines.
+func plainMarkdown(s string) string {
+	var out strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimRight(line, " \t")
+		if m := regexp.MustCompile(`^\s*[-*] (.*)$`).FindStringSubmatch(line); m != nil {
+			line = m[1]
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		out.WriteString(regexp.MustCompile(`\*\*(.+?)\*\*`).ReplaceAllString(line, "$1"))
+	}
+	return out.String()
+}
+
+func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, sessionID string) {
+	t.Helper()
+	var rows []string
+	b.run(t, "admin-sessions",
+		chromedp.Navigate(ts.URL+"/web/admin.html"),
+		chromedp.WaitVisible(`#admin-token`, chromedp.ByID),
+		chromedp.SendKeys(`#admin-token`, testAdminToken, chromedp.ByID),
+		chromedp.SendKeys(`#player-filter`, "player-42", chromedp.ByID),
+		chromedp.Click(`#load-sessions`, chromedp.ByID),
+		poll(`document.querySelectorAll('#sessions-table tbody button.link').length > 0`),
+		eval(`[...document.querySelectorAll('#sessions-table tbody button.link')].map((b) => b.textContent)`, &rows),
+	)
+	if len(rows) != 1 || rows[0] != sessionID {
+		t.Fatalf("sessions of player-42 = %q, want [%s]", rows, sessionID)
+	}
+
+	var cacheRows int
+	b.run(t, "admin-open-session",
+		chromedp.Click(`#sessions-table tbody button.link`, chromedp.ByQuery),
+		poll(`!document.getElementById('cache-view').hidden && document.querySelectorAll('#session-history li').length === 6`),
+		eval(`document.querySelectorAll('#cache-table tbody button.danger').length`, &cacheRows),
+	)
+	if cacheRows == 0 {
+		t.Fatal("the session's cache table is empty after three turns")
+	}
+
+	// Hits of the cache table agree with /admin/stats: one session in its
+	// own Redis, so the per-tool counts must match.
+	var hits map[string]int
+	b.run(t, "admin-stats",
+		chromedp.Click(`#load-stats`, chromedp.ByID),
+		poll(`document.querySelectorAll('#stats-charts svg').length === 4`),
+		eval(`(() => { const h = {}; for (const tr of document.querySelectorAll('#cache-table tbody tr')) {
+			const tool = tr.querySelector('td[data-col="tool"]'); if (!tool) continue;
+			h[tool.textContent] = (h[tool.textContent] || 0) + Number(tr.querySelector('td[data-col="hits"]').textContent); }
+			return h; })()`, &hits),
+	)
+	var figures []string
+	b.run(t, "admin-stats-read", eval(`[...document.querySelectorAll('#stats-view td, #stats-view svg text')].map((n) => n.textContent)`, &figures))
+	for _, text := range figures {
+		if m := regexp.MustCompile(`\d\.\d{3,}`).FindString(text); m != "" {
+			t.Errorf("stats show an unrounded figure %q", text)
+		}
+	}
+	if len(figures) == 0 {
+		t.Error("the stats view shows no figures")
+	}
+	resp, body := f.do(t, request{method: http.MethodGet, path: "/admin/stats", token: testAdminToken})
+	expect(t, resp, body, http.StatusOK)
+	var stats struct {
+		Tools []struct {
+			Name      string `json:"name"`
+			CacheHits int    `json:"cache_hits"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &stats); err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, s := range stats.Tools {
+		total += s.CacheHits
+		if hits[s.Name] != s.CacheHits && s.CacheHits > 0 {
+			t.Errorf("tool %s: cache table hits %d, /admin/stats cache_hits %d", s.Name, hits[s.Name], s.CacheHits)
+		}
+	}
+	if total == 0 {
+		t.Error("no cache hit recorded after a repeated question")
+	}
+
+	var left int
+	b.run(t, "admin-evict",
+		chromedp.Click(`#cache-table tbody button.danger`, chromedp.ByQuery),
+		poll(fmt.Sprintf(`document.querySelectorAll('#cache-table tbody button.danger').length === %d`, cacheRows-1)),
+		eval(`document.querySelectorAll('#cache-table tbody button.danger').length`, &left),
+	)
+	resp, body = f.do(t, request{method: http.MethodGet, path: "/admin/sessions/" + sessionID + "/cache", token: testAdminToken})
+	expect(t, resp, body, http.StatusOK)
+	var cache struct {
+		Entries []json.RawMessage `json:"entries"`
+	}
+	if err := json.Unmarshal(body, &cache); err != nil {
+		t.Fatal(err)
+	}
+	if len(cache.Entries) != left {
+		t.Errorf("after evicting one entry the server has %d, the page shows %d", len(cache.Entries), left)
+	}
+
+	// The page keeps inside a 1280 px window.
+	var overflow bool
+	b.run(t, "admin-fits", eval(`document.documentElement.scrollWidth > window.innerWidth`, &overflow))
+	if overflow {
+		t.Error("the admin page is wider than the window")
+	}
+}
+
+
