@@ -418,5 +418,3 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 		t.Error("the admin page is wider than the window")
 	}
 }
-
-
