@@ -186,7 +186,8 @@ func TestWebPages(t *testing.T) {
 	}{
 		{"/web/", "text/html", http.StatusOK},
 		{"/web/admin.html", "text/html", http.StatusOK},
-		{"/web/chat.js", "javascript", http.StatusOK},
+		{"/web/widget.js", "javascript", http.StatusOK},
+		{"/web/widget.css", "text/css", http.StatusOK},
 		{"/web/nope.js", "", http.StatusNotFound},
 	}
 	for _, tt := range tests {

@@ -24,7 +24,7 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 
 // Handler serves the embedded pages, to be mounted with its prefix stripped
 // (http.StripPrefix("/web", web.Handler()) answers /web/, /web/admin.html,
-// /web/chat.js, ...). Only GET and HEAD of existing files are answered; a
+// /web/widget.js, ...). Only GET and HEAD of existing files are answered; a
 // directory other than the root, an unknown file or a path escaping the
 // static tree is 404, so nothing is ever listed.
 func Handler() http.Handler {
