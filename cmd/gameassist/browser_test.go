@@ -59,6 +59,8 @@ func newBrowser(t *testing.T) *browser {
 	if err != nil {
 		t.Fatalf("chromium is required for the browser tests (apt-get install -y chromium; .ci/run does): %v", err)
 	}
+	// With no UserDataDir option the allocator runs chromium on a fresh
+	// temporary profile and removes it once the browser has exited.
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -66,7 +68,6 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.DisableGPU,
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
