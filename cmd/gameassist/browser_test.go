@@ -155,7 +155,7 @@ func (b *browser) shot(t *testing.T, step string) {
 }
 
 // eval evaluates a JS expression (awaiting a promise) into out.
-func eval(expr string, out any) chromedp.Action {
+func jsEval(expr string, out any) chromedp.Action {
 	return chromedp.Evaluate(expr, out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
 		return p.WithAwaitPromise(true)
 	})
@@ -240,7 +240,7 @@ func TestBrowserWidgetAndInspector(t *testing.T) {
 	var answers []chatReply
 	var seen struct{ Delta, Tool int }
 	var view widgetView
-	b.run(t, "first-read", eval(`window.seen.answer`, &answers), eval(`window.seen`, &seen), eval(readWidget, &view))
+	b.run(t, "first-read", jsEval(`window.seen.answer`, &answers), jsEval(`window.seen`, &seen), jsEval(readWidget, &view))
 	reply := answers[0]
 	if !strings.Contains(reply.Reply, "Kaelith") || len(reply.ToolCalls) == 0 {
 		t.Fatalf("first reply %q with tools %+v", reply.Reply, reply.ToolCalls)
@@ -274,11 +274,11 @@ func TestBrowserWidgetAndInspector(t *testing.T) {
 
 	// The host game changes screen through the JS API; the next answer uses it.
 	b.run(t, "boss-screen-answer",
-		eval(`gameassist.setScreen('BossBattlePresenter', {BossConfigId: 5001, Phase: 2, Team: [1001, 1002, 1003, 1004]}); true`, nil),
-		eval(`gameassist.ask('what should I do here?').then(() => true)`, nil),
+		jsEval(`gameassist.setScreen('BossBattlePresenter', {BossConfigId: 5001, Phase: 2, Team: [1001, 1002, 1003, 1004]}); true`, nil),
+		jsEval(`gameassist.ask('what should I do here?').then(() => true)`, nil),
 		poll(`window.seen.answer.length === 2`),
-		eval(`window.seen.answer`, &answers),
-		eval(readWidget, &view),
+		jsEval(`window.seen.answer`, &answers),
+		jsEval(readWidget, &view),
 	)
 	second := answers[1]
 	if !slices.ContainsFunc(second.ToolCalls, func(o outcome) bool {
@@ -293,7 +293,7 @@ func TestBrowserWidgetAndInspector(t *testing.T) {
 		t.Errorf("second answer: exchange %d, %d bubbles", second.Exchange, len(view.Bubbles))
 	}
 	var sessionID string
-	b.run(t, "session-kept", eval(`JSON.parse(sessionStorage.getItem('gameassist.session:'+location.origin)).session_id`, &sessionID))
+	b.run(t, "session-kept", jsEval(`JSON.parse(sessionStorage.getItem('gameassist.session:'+location.origin)).session_id`, &sessionID))
 	if v := f.adminSession(t, sessionID); v.Session.Screen == nil || v.Session.Screen.Name != "BossBattlePresenter" {
 		t.Fatalf("stored screen after setScreen: %+v", v.Session.Screen)
 	}
@@ -301,7 +301,7 @@ func TestBrowserWidgetAndInspector(t *testing.T) {
 	// A third, repeated question is served from the session cache, so the
 	// inspector's hits and the stats have something to agree on.
 	b.run(t, "repeat-answer",
-		eval(`gameassist.ask(`+jsString(first)+`).then(() => true)`, nil),
+		jsEval(`gameassist.ask(`+jsString(first)+`).then(() => true)`, nil),
 		poll(`window.seen.answer.length === 3`),
 	)
 
@@ -335,7 +335,7 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 		chromedp.SendKeys(`#player-filter`, "player-42", chromedp.ByID),
 		chromedp.Click(`#load-sessions`, chromedp.ByID),
 		poll(`document.querySelectorAll('#sessions-table tbody button.link').length > 0`),
-		eval(`[...document.querySelectorAll('#sessions-table tbody button.link')].map((b) => b.textContent)`, &rows),
+		jsEval(`[...document.querySelectorAll('#sessions-table tbody button.link')].map((b) => b.textContent)`, &rows),
 	)
 	if len(rows) != 1 || rows[0] != sessionID {
 		t.Fatalf("sessions of player-42 = %q, want [%s]", rows, sessionID)
@@ -345,7 +345,7 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 	b.run(t, "admin-open-session",
 		chromedp.Click(`#sessions-table tbody button.link`, chromedp.ByQuery),
 		poll(`!document.getElementById('cache-view').hidden && document.querySelectorAll('#session-history li').length === 6`),
-		eval(`document.querySelectorAll('#cache-table tbody button.danger').length`, &cacheRows),
+		jsEval(`document.querySelectorAll('#cache-table tbody button.danger').length`, &cacheRows),
 	)
 	if cacheRows == 0 {
 		t.Fatal("the session's cache table is empty after three turns")
@@ -357,13 +357,13 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 	b.run(t, "admin-stats",
 		chromedp.Click(`#load-stats`, chromedp.ByID),
 		poll(`document.querySelectorAll('#stats-charts svg').length === 4`),
-		eval(`(() => { const h = {}; for (const tr of document.querySelectorAll('#cache-table tbody tr')) {
+		jsEval(`(() => { const h = {}; for (const tr of document.querySelectorAll('#cache-table tbody tr')) {
 			const tool = tr.querySelector('td[data-col="tool"]'); if (!tool) continue;
 			h[tool.textContent] = (h[tool.textContent] || 0) + Number(tr.querySelector('td[data-col="hits"]').textContent); }
 			return h; })()`, &hits),
 	)
 	var figures []string
-	b.run(t, "admin-stats-read", eval(`[...document.querySelectorAll('#stats-view td, #stats-view svg text')].map((n) => n.textContent)`, &figures))
+	b.run(t, "admin-stats-read", jsEval(`[...document.querySelectorAll('#stats-view td, #stats-view svg text')].map((n) => n.textContent)`, &figures))
 	for _, text := range figures {
 		if m := regexp.MustCompile(`\d\.\d{3,}`).FindString(text); m != "" {
 			t.Errorf("stats show an unrounded figure %q", text)
@@ -398,7 +398,7 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 	b.run(t, "admin-evict",
 		chromedp.Click(`#cache-table tbody button.danger`, chromedp.ByQuery),
 		poll(fmt.Sprintf(`document.querySelectorAll('#cache-table tbody button.danger').length === %d`, cacheRows-1)),
-		eval(`document.querySelectorAll('#cache-table tbody button.danger').length`, &left),
+		jsEval(`document.querySelectorAll('#cache-table tbody button.danger').length`, &left),
 	)
 	resp, body = f.do(t, request{method: http.MethodGet, path: "/admin/sessions/" + sessionID + "/cache", token: testAdminToken})
 	expect(t, resp, body, http.StatusOK)
@@ -414,7 +414,7 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 
 	// The page keeps inside a 1280 px window.
 	var overflow bool
-	b.run(t, "admin-fits", eval(`document.documentElement.scrollWidth > window.innerWidth`, &overflow))
+	b.run(t, "admin-fits", jsEval(`document.documentElement.scrollWidth > window.innerWidth`, &overflow))
 	if overflow {
 		t.Error("the admin page is wider than the window")
 	}
