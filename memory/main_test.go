@@ -10,21 +10,26 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// srv is the package's shared redis-server (see redistest.Main).
-var srv *redistest.Server
+// backends are the package's shared single redis-server and 3-master
+// cluster (see redistest.MainBackends): storage tests run on both.
+var backends []redistest.Backend
 
-func TestMain(m *testing.M) { redistest.Main(m, func(s *redistest.Server) { srv = s }) }
+func TestMain(m *testing.M) {
+	redistest.MainBackends(m, func(s *redistest.Server, c *redistest.Cluster) {
+		backends = []redistest.Backend{s, c}
+	})
+}
 
 // env is one test's view of Redis: a client, a unique prefix and a Store.
 type env struct {
-	rdb    *redis.Client
+	rdb    redis.UniversalClient
 	prefix string
 	store  *memory.Store
 }
 
-func newEnv(tb testing.TB, opts memory.Options) env {
+func newEnv(tb testing.TB, srv redistest.Backend, opts memory.Options) env {
 	tb.Helper()
-	e := env{rdb: srv.Client(tb), prefix: srv.Prefix(tb)}
+	e := env{rdb: srv.UniversalClient(tb), prefix: srv.Prefix(tb)}
 	opts.Prefix = e.prefix
 	st, err := memory.New(e.rdb, opts)
 	if err != nil {

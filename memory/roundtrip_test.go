@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/redis/go-redis/v9"
 )
@@ -33,9 +34,9 @@ func (c *tripCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.
 
 var _ redis.Hook = (*tripCounter)(nil)
 
-func countedStore(tb testing.TB) (*memory.Store, *tripCounter) {
+func countedStore(tb testing.TB, srv redistest.Backend) (*memory.Store, *tripCounter) {
 	tb.Helper()
-	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	rdb := srv.UniversalClient(tb)
 	tb.Cleanup(func() { _ = rdb.Close() })
 	c := &tripCounter{}
 	rdb.AddHook(c)
@@ -47,66 +48,68 @@ func countedStore(tb testing.TB) (*memory.Store, *tripCounter) {
 }
 
 func TestRoundTrips(t *testing.T) {
-	ctx := context.Background()
-	st, c := countedStore(t)
-	if err := st.CreateSession(ctx, memory.Meta{ID: "s"}); err != nil {
-		t.Fatal(err)
-	}
-	finish := memory.Finish{
-		Messages: []memory.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "a"}},
-		Put:      []memory.CacheEntry{entry("k", 1, 3)},
-		Hits:     []string{"k"},
-	}
-	// The first turn loads the scripts into Redis (EVALSHA misses once).
-	if _, err := st.BeginTurn(ctx, "s"); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.FinishTurn(ctx, "s", finish); err != nil {
-		t.Fatal(err)
-	}
-	if _, l, err := st.LockAndBegin(ctx, "s", time.Second); err != nil {
-		t.Fatal(err)
-	} else if err := st.FinishTurn(ctx, "s", memory.Finish{Release: l}); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		call func() error
-		want int64
-	}{
-		{"BeginTurn", func() error { _, err := st.BeginTurn(ctx, "s"); return err }, 1},
-		{"FinishTurn", func() error { return st.FinishTurn(ctx, "s", finish) }, 1},
-		{"LockAndBegin then FinishTurn releasing", func() error {
-			_, l, err := st.LockAndBegin(ctx, "s", time.Second)
-			if err != nil {
-				return err
-			}
-			f := finish
-			f.Release = l
-			if err := st.FinishTurn(ctx, "s", f); err != nil {
-				return err
-			}
-			return l.Release(ctx) // already released: no round trip
-		}, 2},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			before := c.n.Load()
-			if err := tt.call(); err != nil {
-				t.Fatal(err)
-			}
-			if got := c.n.Load() - before; got != tt.want {
-				t.Errorf("%s took %d round trips, want %d", tt.name, got, tt.want)
-			}
-		})
-	}
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		ctx := context.Background()
+		st, c := countedStore(t, srv)
+		if err := st.CreateSession(ctx, memory.Meta{ID: "s"}); err != nil {
+			t.Fatal(err)
+		}
+		finish := memory.Finish{
+			Messages: []memory.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "a"}},
+			Put:      []memory.CacheEntry{entry("k", 1, 3)},
+			Hits:     []string{"k"},
+		}
+		// The first turn loads the scripts into Redis (EVALSHA misses once).
+		if _, err := st.BeginTurn(ctx, "s"); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.FinishTurn(ctx, "s", finish); err != nil {
+			t.Fatal(err)
+		}
+		if _, l, err := st.LockAndBegin(ctx, "s", time.Second); err != nil {
+			t.Fatal(err)
+		} else if err := st.FinishTurn(ctx, "s", memory.Finish{Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		tests := []struct {
+			name string
+			call func() error
+			want int64
+		}{
+			{"BeginTurn", func() error { _, err := st.BeginTurn(ctx, "s"); return err }, 1},
+			{"FinishTurn", func() error { return st.FinishTurn(ctx, "s", finish) }, 1},
+			{"LockAndBegin then FinishTurn releasing", func() error {
+				_, l, err := st.LockAndBegin(ctx, "s", time.Second)
+				if err != nil {
+					return err
+				}
+				f := finish
+				f.Release = l
+				if err := st.FinishTurn(ctx, "s", f); err != nil {
+					return err
+				}
+				return l.Release(ctx) // already released: no round trip
+			}, 2},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				before := c.n.Load()
+				if err := tt.call(); err != nil {
+					t.Fatal(err)
+				}
+				if got := c.n.Load() - before; got != tt.want {
+					t.Errorf("%s took %d round trips, want %d", tt.name, got, tt.want)
+				}
+			})
+		}
+	})
 }
 
 // BenchmarkTurn measures a turn's storage work: LockAndBegin, then
 // FinishTurn releasing the lock.
 func BenchmarkTurn(b *testing.B) {
 	ctx := context.Background()
-	st, c := countedStore(b)
+	st, c := countedStore(b, backends[0])
 	if err := st.CreateSession(ctx, memory.Meta{ID: "bench"}); err != nil {
 		b.Fatal(err)
 	}

@@ -12,14 +12,19 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// srv is the package's shared redis-server (see redistest.Main).
-var srv *redistest.Server
+// backends are the package's shared single redis-server and 3-master
+// cluster (see redistest.MainBackends): storage tests run on both.
+var backends []redistest.Backend
 
-func TestMain(m *testing.M) { redistest.Main(m, func(s *redistest.Server) { srv = s }) }
+func TestMain(m *testing.M) {
+	redistest.MainBackends(m, func(s *redistest.Server, c *redistest.Cluster) {
+		backends = []redistest.Backend{s, c}
+	})
+}
 
-func newLimiter(tb testing.TB, prefix string) *ratelimit.Limiter {
+func newLimiter(tb testing.TB, srv redistest.Backend, prefix string) *ratelimit.Limiter {
 	tb.Helper()
-	l, err := ratelimit.New(srv.Client(tb), prefix)
+	l, err := ratelimit.New(srv.UniversalClient(tb), prefix)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -36,118 +41,128 @@ func allow(tb testing.TB, l *ratelimit.Limiter, key string, limit int, window ti
 }
 
 func TestLimit(t *testing.T) {
-	l := newLimiter(t, srv.Prefix(t))
-	for i := range 3 {
-		d := allow(t, l, "k", 3, time.Minute)
-		if !d.Allowed || d.Remaining != 2-i || d.RetryAfter != 0 {
-			t.Fatalf("request %d: %+v", i+1, d)
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		l := newLimiter(t, srv, srv.Prefix(t))
+		for i := range 3 {
+			d := allow(t, l, "k", 3, time.Minute)
+			if !d.Allowed || d.Remaining != 2-i || d.RetryAfter != 0 {
+				t.Fatalf("request %d: %+v", i+1, d)
+			}
 		}
-	}
-	for range 2 {
-		d := allow(t, l, "k", 3, time.Minute)
-		if d.Allowed || d.Remaining != 0 {
-			t.Fatalf("over limit: %+v", d)
+		for range 2 {
+			d := allow(t, l, "k", 3, time.Minute)
+			if d.Allowed || d.Remaining != 0 {
+				t.Fatalf("over limit: %+v", d)
+			}
+			if d.RetryAfter <= 0 || d.RetryAfter > time.Minute {
+				t.Fatalf("RetryAfter = %s, want in (0, 1m]", d.RetryAfter)
+			}
 		}
-		if d.RetryAfter <= 0 || d.RetryAfter > time.Minute {
-			t.Fatalf("RetryAfter = %s, want in (0, 1m]", d.RetryAfter)
-		}
-	}
+	})
 }
 
 func TestSharedAcrossInstances(t *testing.T) {
-	prefix := srv.Prefix(t)
-	a := newLimiter(t, prefix)
-	b := newLimiter(t, prefix) // own client: another instance
-	tests := []struct {
-		name    string
-		l       *ratelimit.Limiter
-		allowed bool
-	}{
-		{"a first", a, true},
-		{"b second", b, true},
-		{"a third", a, true},
-		{"b over", b, false},
-		{"a over", a, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if d := allow(t, tt.l, "player-1", 3, time.Minute); d.Allowed != tt.allowed {
-				t.Fatalf("Allowed = %v, want %v", d.Allowed, tt.allowed)
-			}
-		})
-	}
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		prefix := srv.Prefix(t)
+		a := newLimiter(t, srv, prefix)
+		b := newLimiter(t, srv, prefix) // own client: another instance
+		tests := []struct {
+			name    string
+			l       *ratelimit.Limiter
+			allowed bool
+		}{
+			{"a first", a, true},
+			{"b second", b, true},
+			{"a third", a, true},
+			{"b over", b, false},
+			{"a over", a, false},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				if d := allow(t, tt.l, "player-1", 3, time.Minute); d.Allowed != tt.allowed {
+					t.Fatalf("Allowed = %v, want %v", d.Allowed, tt.allowed)
+				}
+			})
+		}
+	})
 }
 
 func TestKeysIsolated(t *testing.T) {
-	prefix := srv.Prefix(t)
-	l := newLimiter(t, prefix)
-	if d := allow(t, l, "a", 1, time.Minute); !d.Allowed {
-		t.Fatal("first a denied")
-	}
-	if d := allow(t, l, "a", 1, time.Minute); d.Allowed {
-		t.Fatal("second a allowed")
-	}
-	long := strings.Repeat("x", 1000)
-	for _, key := range []string{"b", "", long, long + "y"} {
-		if d := allow(t, l, key, 1, time.Minute); !d.Allowed {
-			t.Errorf("key %.10q denied by another key's use", key)
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		prefix := srv.Prefix(t)
+		l := newLimiter(t, srv, prefix)
+		if d := allow(t, l, "a", 1, time.Minute); !d.Allowed {
+			t.Fatal("first a denied")
 		}
-	}
-	// Another prefix is another namespace.
-	if d := allow(t, newLimiter(t, prefix+"-other"), "a", 1, time.Minute); !d.Allowed {
-		t.Error("other prefix shares the count")
-	}
+		if d := allow(t, l, "a", 1, time.Minute); d.Allowed {
+			t.Fatal("second a allowed")
+		}
+		long := strings.Repeat("x", 1000)
+		for _, key := range []string{"b", "", long, long + "y"} {
+			if d := allow(t, l, key, 1, time.Minute); !d.Allowed {
+				t.Errorf("key %.10q denied by another key's use", key)
+			}
+		}
+		// Another prefix is another namespace.
+		if d := allow(t, newLimiter(t, srv, prefix+"-other"), "a", 1, time.Minute); !d.Allowed {
+			t.Error("other prefix shares the count")
+		}
+	})
 }
 
 func TestWindowPasses(t *testing.T) {
-	l := newLimiter(t, srv.Prefix(t))
-	const window = 200 * time.Millisecond
-	if d := allow(t, l, "k", 1, window); !d.Allowed {
-		t.Fatal("first request denied")
-	}
-	d := allow(t, l, "k", 1, window)
-	if d.Allowed {
-		t.Fatal("second request allowed within the window")
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		time.Sleep(d.RetryAfter)
-		if d = allow(t, l, "k", 1, window); d.Allowed {
-			return
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		l := newLimiter(t, srv, srv.Prefix(t))
+		const window = 200 * time.Millisecond
+		if d := allow(t, l, "k", 1, window); !d.Allowed {
+			t.Fatal("first request denied")
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("window never passed")
+		d := allow(t, l, "k", 1, window)
+		if d.Allowed {
+			t.Fatal("second request allowed within the window")
 		}
-	}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			time.Sleep(d.RetryAfter)
+			if d = allow(t, l, "k", 1, window); d.Allowed {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("window never passed")
+			}
+		}
+	})
 }
 
 func TestBadInput(t *testing.T) {
-	l := newLimiter(t, srv.Prefix(t))
-	tests := []struct {
-		name   string
-		limit  int
-		window time.Duration
-	}{
-		{"zero limit", 0, time.Minute},
-		{"negative limit", -1, time.Minute},
-		{"zero window", 1, 0},
-		{"sub-millisecond window", 1, time.Microsecond},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if _, err := l.Allow(context.Background(), "k", tt.limit, tt.window); err == nil {
-				t.Error("Allow succeeded")
-			}
-		})
-	}
-	if _, err := ratelimit.New(nil, "x"); err == nil {
-		t.Error("New(nil) succeeded")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := l.Allow(ctx, "k", 1, time.Minute); !errors.Is(err, context.Canceled) {
-		t.Errorf("Allow with canceled ctx err = %v", err)
-	}
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		l := newLimiter(t, srv, srv.Prefix(t))
+		tests := []struct {
+			name   string
+			limit  int
+			window time.Duration
+		}{
+			{"zero limit", 0, time.Minute},
+			{"negative limit", -1, time.Minute},
+			{"zero window", 1, 0},
+			{"sub-millisecond window", 1, time.Microsecond},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				if _, err := l.Allow(context.Background(), "k", tt.limit, tt.window); err == nil {
+					t.Error("Allow succeeded")
+				}
+			})
+		}
+		if _, err := ratelimit.New(nil, "x"); err == nil {
+			t.Error("New(nil) succeeded")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := l.Allow(ctx, "k", 1, time.Minute); !errors.Is(err, context.Canceled) {
+			t.Errorf("Allow with canceled ctx err = %v", err)
+		}
+	})
 }
 
 func TestRedisDown(t *testing.T) {

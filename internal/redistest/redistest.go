@@ -50,6 +50,8 @@ type Server struct {
 	dir  string
 	port int
 	ids  atomic.Int64
+	// extra are more redis-server arguments (cluster mode).
+	extra []string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -89,7 +91,7 @@ func Main(m *testing.M, set func(*Server)) {
 	os.Exit(code)
 }
 
-func newServer(dir string) (*Server, error) {
+func newServer(dir string, extra ...string) (*Server, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		return nil, fmt.Errorf("redis-server not found in PATH (install redis, e.g. apt-get install redis-server): %w", err)
@@ -102,6 +104,16 @@ func newServer(dir string) (*Server, error) {
 			return nil, err
 		}
 		s.port = port
+		bus, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		// {port} and {busport} in extra become this attempt's ports.
+		r := strings.NewReplacer("{port}", strconv.Itoa(port), "{busport}", strconv.Itoa(bus))
+		s.extra = nil
+		for _, a := range extra {
+			s.extra = append(s.extra, r.Replace(a))
+		}
 		if last = s.launch(); last == nil {
 			return s, nil
 		}
@@ -115,6 +127,12 @@ func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.It
 // URL is the server's redis:// URL, as REDIS_URL takes it.
 func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
 
+// Name is "single", the backend's name in test tables.
+func (s *Server) Name() string { return "single" }
+
+// UniversalClient is Client as the interface production code takes.
+func (s *Server) UniversalClient(tb testing.TB) redis.UniversalClient { return s.Client(tb) }
+
 // Client returns a client for the server that is closed when tb ends.
 func (s *Server) Client(tb testing.TB) *redis.Client {
 	tb.Helper()
@@ -127,6 +145,10 @@ func (s *Server) Client(tb testing.TB) *redis.Client {
 // sharing a server never see each other's keys.
 func (s *Server) Prefix(tb testing.TB) string {
 	tb.Helper()
+	return prefix(&s.ids, tb)
+}
+
+func prefix(ids *atomic.Int64, tb testing.TB) string {
 	name := strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
@@ -137,7 +159,7 @@ func (s *Server) Prefix(tb testing.TB) string {
 	if len(name) > 40 {
 		name = name[:40]
 	}
-	return fmt.Sprintf("t%d-%s", s.ids.Add(1), name)
+	return fmt.Sprintf("t%d-%s", ids.Add(1), name)
 }
 
 // Stop kills the server process; data is lost. Stopping a stopped server
@@ -175,7 +197,7 @@ func (s *Server) launch() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	logFile := filepath.Join(s.dir, fmt.Sprintf("redis-%d.log", s.port))
-	cmd := exec.Command(s.bin,
+	args := append([]string{
 		"--port", strconv.Itoa(s.port),
 		"--bind", "127.0.0.1",
 		"--save", "",
@@ -183,7 +205,8 @@ func (s *Server) launch() error {
 		"--dir", s.dir,
 		"--logfile", logFile,
 		"--daemonize", "no",
-	)
+	}, s.extra...)
+	cmd := exec.Command(s.bin, args...)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("run %s: %w", s.bin, err)
 	}

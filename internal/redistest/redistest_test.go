@@ -2,12 +2,15 @@ package redistest_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gameassist/gameassist/internal/redistest"
+	"github.com/redis/go-redis/v9"
 )
 
 func TestStartStopRestart(t *testing.T) {
@@ -73,5 +76,46 @@ func TestPrefixUnique(t *testing.T) {
 	}
 	if strings.ContainsAny(a, "{}: /") {
 		t.Fatalf("prefix %q holds separator characters", a)
+	}
+}
+
+// TestCluster checks the cluster is one: keys of every slot are written and
+// read through one client, spread over all three masters, and a multi-key
+// command whose keys share a hash tag runs.
+func TestCluster(t *testing.T) {
+	ctx := context.Background()
+	c := redistest.StartCluster(t)
+	rdb := c.Client(t)
+	if !strings.HasPrefix(c.URL(), "redis://127.0.0.1:") || strings.Count(c.URL(), "addr=") != 2 {
+		t.Fatalf("URL = %q", c.URL())
+	}
+	for i := range 64 {
+		if err := rdb.Set(ctx, fmt.Sprintf("k%d", i), i, 0).Err(); err != nil {
+			t.Fatalf("set k%d: %v", i, err)
+		}
+	}
+	var masters atomic.Int64
+	err := rdb.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+		n, err := m.DBSize(ctx).Result()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("master %s holds no key", m.Options().Addr)
+		}
+		masters.Add(1)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if masters.Load() != 3 {
+		t.Fatalf("%d masters, want 3", masters.Load())
+	}
+	if err := rdb.MSet(ctx, "{s}:a", 1, "{s}:b", 2).Err(); err != nil {
+		t.Fatalf("mset with one hash tag: %v", err)
+	}
+	if err := rdb.MSet(ctx, "a", 1, "b", 2).Err(); err == nil || !strings.Contains(err.Error(), "CROSSSLOT") {
+		t.Fatalf("mset across slots = %v, want CROSSSLOT (not a cluster?)", err)
 	}
 }
