@@ -7,12 +7,18 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/gameassist/gameassist/internal/redistest"
 )
 
 // TestConcurrentTurnsOneSession sends 16 turns of one session at once:
 // the session lock serializes them, so each exchange 1..16 is used once.
 func TestConcurrentTurnsOneSession(t *testing.T) {
-	f := newFixture(t, appSetup{})
+	redistest.Each(t, backends, testConcurrentTurnsOneSession)
+}
+
+func testConcurrentTurnsOneSession(t *testing.T, rs redistest.Backend) {
+	f := newFixture(t, appSetup{redis: rs})
 	s := f.newSession(t)
 	const turns = 16
 	type result struct {

@@ -13,9 +13,14 @@ import (
 )
 
 // TestHappyPath walks the offline server through a player's session and
-// every admin view of it. It has its own Redis: it reads global stats.
+// every admin view of it, on a single Redis and on a Redis Cluster. It has
+// its own Redis: it reads global stats.
 func TestHappyPath(t *testing.T) {
-	f := newFixture(t, appSetup{redis: redistest.Start(t)})
+	redistest.EachFresh(t, testHappyPath)
+}
+
+func testHappyPath(t *testing.T, rs redistest.Backend) {
+	f := newFixture(t, appSetup{redis: rs})
 	const question = "is Kaelith good against the Fire Knight?"
 
 	s := f.newSession(t)

@@ -26,13 +26,22 @@ import (
 	"github.com/gameassist/gameassist/llm/llmtest"
 )
 
-// redisSrv is the package's redis-server. Tests that share it use fresh
-// sessions; tests whose assertions read global counters (stats, per-IP
-// limits) or that stop Redis start their own with redistest.Start.
-var redisSrv *redistest.Server
+// redisSrv is the package's redis-server and redisCluster its 3-master
+// Redis Cluster; backends holds both, for tests that run on each. Tests
+// that share them use fresh sessions; tests whose assertions read global
+// counters (stats, per-IP limits) or that stop Redis start their own with
+// redistest.Start or redistest.EachFresh.
+var (
+	redisSrv     *redistest.Server
+	redisCluster *redistest.Cluster
+	backends     []redistest.Backend
+)
 
 func TestMain(m *testing.M) {
-	redistest.Main(m, func(s *redistest.Server) { redisSrv = s })
+	redistest.MainBackends(m, func(s *redistest.Server, c *redistest.Cluster) {
+		redisSrv, redisCluster = s, c
+		backends = []redistest.Backend{s, c}
+	})
 }
 
 const (
@@ -45,8 +54,9 @@ const (
 
 // appSetup says how to build an app for a test.
 type appSetup struct {
-	// redis is the server the app uses (default: the package's).
-	redis *redistest.Server
+	// redis is the server or cluster the app uses (default: the package's
+	// single server).
+	redis redistest.Backend
 	// llm, when set, is the OpenAI-compatible API the app talks to.
 	llm *llmtest.Server
 	// env overrides or adds variables; an empty value unsets one.
@@ -62,9 +72,9 @@ type appSetup struct {
 // limits (every test client shares the loopback IP).
 func testEnv(tb testing.TB, s appSetup) map[string]string {
 	tb.Helper()
-	rs := s.redis
-	if rs == nil {
-		rs = redisSrv
+	var rs redistest.Backend = redisSrv
+	if s.redis != nil {
+		rs = s.redis
 	}
 	env := map[string]string{
 		"REDIS_URL":               rs.URL(),

@@ -220,3 +220,11 @@ func Each(t *testing.T, backends []Backend, f func(t *testing.T, b Backend)) {
 		t.Run(b.Name(), func(t *testing.T) { f(t, b) })
 	}
 }
+
+// EachFresh runs f once on a fresh single node and once on a fresh
+// cluster, for tests that read server-wide state (stats, per-IP limits).
+func EachFresh(t *testing.T, f func(t *testing.T, b Backend)) {
+	t.Helper()
+	t.Run("single", func(t *testing.T) { f(t, Start(t)) })
+	t.Run("cluster", func(t *testing.T) { f(t, StartCluster(t)) })
+}
