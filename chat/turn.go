@@ -455,7 +455,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 		if pc.Skipped != "" {
 			outs[i] = tool.Outcome{
 				Name: pc.Name, Arguments: argsJSON(normalizeArgs(pc.Arguments)), Source: tool.SourceSkipped,
-				Status: tool.StatusError, Reason: pc.Skipped,
+				Status: pc.SkipStatus(), Reason: pc.Skipped,
 			}
 			continue
 		}

@@ -182,7 +182,7 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 		categories: newLabelGuard(nil, maxCategories, LabelUnknown),
 		// Mirror tool.Source, tool.Status and the chat engine's turn modes.
 		sources:  newLabelGuard([]string{"executed", "cache", "duplicate", "proactive", "skipped", "mcp"}, 0, LabelUnknown),
-		statuses: newLabelGuard([]string{"success", "error"}, 0, LabelUnknown),
+		statuses: newLabelGuard([]string{"success", "error", "skipped"}, 0, LabelUnknown),
 		modes:    newLabelGuard([]string{"llm", "offline", "degraded"}, 0, LabelUnknown),
 		methods: newLabelGuard([]string{
 			http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,

@@ -69,6 +69,20 @@ type PlannedCall struct {
 	Role string
 	// Skipped is the reason the call must not run; "" means run it.
 	Skipped string
+	// Fault marks a skip caused by a screen value that is there but unusable
+	// (wrong type, outside the tool's schema). An optional field that is
+	// absent, or a call already in the plan, is no fault: the rule simply
+	// has nothing to run.
+	Fault bool
+}
+
+// SkipStatus is the status a client sees for a skipped call: error for a
+// fault, skipped otherwise.
+func (pc PlannedCall) SkipStatus() tool.Status {
+	if pc.Fault {
+		return tool.StatusError
+	}
+	return tool.StatusSkipped
 }
 
 // Engine plans screens from the current rules and reloads them on demand;
@@ -249,6 +263,7 @@ func (e *Engine) planData(dt dataTool, data map[string]any) PlannedCall {
 	}
 	val, ok := convert(v, dt.kinds)
 	if !ok {
+		pc.Fault = true
 		pc.Skipped = fmt.Sprintf("field %s is %s %s, but parameter %s of %s needs %s",
 			dt.field.text, article(kindOf(v)), kindOf(v), dt.param, dt.tool, strings.Join(dt.kinds, " or "))
 		return pc
@@ -260,11 +275,13 @@ func (e *Engine) planData(dt dataTool, data map[string]any) PlannedCall {
 	args[dt.param] = val
 	raw, err := marshalArgs(args)
 	if err != nil {
+		pc.Fault = true
 		pc.Skipped = fmt.Sprintf("arguments for %s could not be encoded", dt.tool)
 		return pc
 	}
 	pc.Arguments = raw
 	if err := e.v.ValidateArgs(dt.tool, raw); err != nil {
+		pc.Fault = true
 		pc.Skipped = fmt.Sprintf("field %s does not fit %s: %s", dt.field.text, dt.tool, err)
 	}
 	return pc

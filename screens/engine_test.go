@@ -14,12 +14,19 @@ import (
 // call is a compact view of a PlannedCall for comparisons.
 type call struct {
 	name, args, role, skipped string
+	// status is what a client sees for a skipped call: skipped when a
+	// field is absent or the call repeats one, error when a value is unusable.
+	status string
 }
 
 func callsOf(p Plan) []call {
 	out := make([]call, 0, len(p.Calls))
 	for _, c := range p.Calls {
-		out = append(out, call{name: c.Name, args: string(c.Arguments), role: c.Role, skipped: c.Skipped})
+		cl := call{name: c.Name, args: string(c.Arguments), role: c.Role, skipped: c.Skipped}
+		if c.Skipped != "" {
+			cl.status = string(c.SkipStatus())
+		}
+		out = append(out, cl)
 	}
 	return out
 }
@@ -68,8 +75,8 @@ func TestPlanDefaultRules(t *testing.T) {
 				{name: "gcs_find_counters_for_boss", args: `{"boss_id":5001}`, role: RoleData},
 				{name: "gcs_get_character_details_by_id", args: `{"character_id":1001}`, role: RoleData},
 				{name: "gcs_get_character_details_by_id", args: `{"character_id":1002}`, role: RoleData},
-				{name: "gcs_get_character_details_by_id", role: RoleData, skipped: "field Team.2 is absent from the screen data"},
-				{name: "gcs_get_character_details_by_id", role: RoleData, skipped: "field Team.3 is absent from the screen data"},
+				{name: "gcs_get_character_details_by_id", role: RoleData, skipped: "field Team.2 is absent from the screen data", status: "skipped"},
+				{name: "gcs_get_character_details_by_id", role: RoleData, skipped: "field Team.3 is absent from the screen data", status: "skipped"},
 			},
 			wantInjection: `The player is on the Boss Battle screen fighting "Gorrath the Undying" (phase 2) with the team "Kaelith, Brann".`,
 		},
@@ -80,9 +87,9 @@ func TestPlanDefaultRules(t *testing.T) {
 				{name: "gcs_get_boss_details", args: `{"boss_id":5001}`, role: RoleData},
 				{name: "gcs_find_counters_for_boss", args: `{"boss_id":5001}`, role: RoleData},
 				{name: "gcs_get_character_details_by_id", args: `{"character_id":1001}`, role: RoleData},
-				{name: "gcs_get_character_details_by_id", args: `{"character_id":1001}`, role: RoleData, skipped: "same call as calls[3]"},
+				{name: "gcs_get_character_details_by_id", args: `{"character_id":1001}`, role: RoleData, skipped: "same call as calls[3]", status: "skipped"},
 				{name: "gcs_get_character_details_by_id", args: `{"character_id":1002}`, role: RoleData},
-				{name: "gcs_get_character_details_by_id", args: `{"character_id":1001}`, role: RoleData, skipped: "same call as calls[3]"},
+				{name: "gcs_get_character_details_by_id", args: `{"character_id":1001}`, role: RoleData, skipped: "same call as calls[3]", status: "skipped"},
 			},
 			wantInjection: `The player is on the Boss Battle screen fighting "Gorrath the Undying" (phase 1) with the team "Kaelith, Kaelith, Brann, Kaelith".`,
 		},
@@ -157,7 +164,7 @@ func TestPlanDefaultRules(t *testing.T) {
 			name: "object where an integer is needed", screen: "ChampionFeatureModelsPresenter", data: `{"ChampionConfigId": {"Id": 1001}, "Level": 50, "Stars": 5}`,
 			wantCalls: []call{
 				ux("ChampionFeatureModelsPresenter"),
-				{name: "gcs_get_character_details_by_id", role: RoleData, skipped: "field ChampionConfigId is an object, but parameter character_id of gcs_get_character_details_by_id needs integer"},
+				{name: "gcs_get_character_details_by_id", role: RoleData, skipped: "field ChampionConfigId is an object, but parameter character_id of gcs_get_character_details_by_id needs integer", status: "error"},
 			},
 			wantInjection: `The player is on the Champion Details screen viewing "'Id':1001" (level 50, 5 stars).`,
 		},
@@ -165,7 +172,7 @@ func TestPlanDefaultRules(t *testing.T) {
 			name: "numeric string where an integer is needed", screen: "FactionOverviewPresenter", data: `{"FactionConfigId": "101"}`,
 			wantCalls: []call{
 				ux("FactionOverviewPresenter"),
-				{name: "gcs_get_faction_details", role: RoleData, skipped: "field FactionConfigId is a string, but parameter faction_id of gcs_get_faction_details needs integer"},
+				{name: "gcs_get_faction_details", role: RoleData, skipped: "field FactionConfigId is a string, but parameter faction_id of gcs_get_faction_details needs integer", status: "error"},
 			},
 			wantInjection: `The player is on the Faction Overview screen of the faction "101".`,
 		},
@@ -173,7 +180,7 @@ func TestPlanDefaultRules(t *testing.T) {
 			name: "fraction where an integer is needed", screen: "FactionOverviewPresenter", data: `{"FactionConfigId": 101.5}`,
 			wantCalls: []call{
 				ux("FactionOverviewPresenter"),
-				{name: "gcs_get_faction_details", role: RoleData, skipped: "field FactionConfigId is a number, but parameter faction_id of gcs_get_faction_details needs integer"},
+				{name: "gcs_get_faction_details", role: RoleData, skipped: "field FactionConfigId is a number, but parameter faction_id of gcs_get_faction_details needs integer", status: "error"},
 			},
 			wantInjection: `The player is on the Faction Overview screen of the faction "101.5".`,
 		},
@@ -181,7 +188,7 @@ func TestPlanDefaultRules(t *testing.T) {
 			name: "integer outside the schema's range", screen: "FactionOverviewPresenter", data: `{"FactionConfigId": 0}`,
 			wantCalls: []call{
 				ux("FactionOverviewPresenter"),
-				{name: "gcs_get_faction_details", args: `{"faction_id":0}`, role: RoleData, skipped: "field FactionConfigId does not fit gcs_get_faction_details: field 'faction_id': minimum: got 0, want 1"},
+				{name: "gcs_get_faction_details", args: `{"faction_id":0}`, role: RoleData, skipped: "field FactionConfigId does not fit gcs_get_faction_details: field 'faction_id': minimum: got 0, want 1", status: "error"},
 			},
 			wantInjection: `The player is on the Faction Overview screen of the faction "0".`,
 		},
@@ -189,7 +196,7 @@ func TestPlanDefaultRules(t *testing.T) {
 			name: "null field", screen: "FactionOverviewPresenter", data: `{"FactionConfigId": null}`,
 			wantCalls: []call{
 				ux("FactionOverviewPresenter"),
-				{name: "gcs_get_faction_details", role: RoleData, skipped: "field FactionConfigId is absent from the screen data"},
+				{name: "gcs_get_faction_details", role: RoleData, skipped: "field FactionConfigId is absent from the screen data", status: "skipped"},
 			},
 			wantSkipped: "required field FactionConfigId is absent from the screen data",
 		},
@@ -520,11 +527,11 @@ func TestPlanParameterKinds(t *testing.T) {
 			name: "values of the wrong type or outside the schema",
 			data: `{"Mode": "medium", "Either": 2.5, "Anything": null, "Ratio": "1", "Flag": 1}`,
 			want: []call{
-				{name: "test_param_kinds", args: `{"mode":"medium"}`, role: RoleData, skipped: "field Mode does not fit test_param_kinds: field 'mode': value must be one of 'fast', 'slow'"},
-				{name: "test_param_kinds", role: RoleData, skipped: "field Either is a number, but parameter either of test_param_kinds needs integer or string"},
-				{name: "test_param_kinds", role: RoleData, skipped: "field Anything is absent from the screen data"},
-				{name: "test_param_kinds", role: RoleData, skipped: "field Ratio is a string, but parameter ratio of test_param_kinds needs number"},
-				{name: "test_param_kinds", role: RoleData, skipped: "field Flag is an integer, but parameter flag of test_param_kinds needs boolean"},
+				{name: "test_param_kinds", args: `{"mode":"medium"}`, role: RoleData, skipped: "field Mode does not fit test_param_kinds: field 'mode': value must be one of 'fast', 'slow'", status: "error"},
+				{name: "test_param_kinds", role: RoleData, skipped: "field Either is a number, but parameter either of test_param_kinds needs integer or string", status: "error"},
+				{name: "test_param_kinds", role: RoleData, skipped: "field Anything is absent from the screen data", status: "skipped"},
+				{name: "test_param_kinds", role: RoleData, skipped: "field Ratio is a string, but parameter ratio of test_param_kinds needs number", status: "error"},
+				{name: "test_param_kinds", role: RoleData, skipped: "field Flag is an integer, but parameter flag of test_param_kinds needs boolean", status: "error"},
 			},
 		},
 		{
@@ -535,7 +542,7 @@ func TestPlanParameterKinds(t *testing.T) {
 				{name: "test_param_kinds", args: `{"either":7}`, role: RoleData},
 				{name: "test_param_kinds", args: `{"anything":1}`, role: RoleData},
 				{name: "test_param_kinds", args: `{"ratio":2}`, role: RoleData},
-				{name: "test_param_kinds", role: RoleData, skipped: "field Flag is absent from the screen data"},
+				{name: "test_param_kinds", role: RoleData, skipped: "field Flag is absent from the screen data", status: "skipped"},
 			},
 		},
 	}

@@ -37,6 +37,8 @@ const (
 const (
 	StatusSuccess = "success"
 	StatusError   = "error"
+	// StatusSkipped: a call not run, and no error (see tool.StatusSkipped).
+	StatusSkipped = "skipped"
 )
 
 // InvalidToolName is recorded in place of a tool name that is too long or
@@ -74,7 +76,7 @@ type ToolRecord struct {
 	Category string
 	// Source is one of the Source constants.
 	Source string
-	// Status is StatusSuccess or StatusError.
+	// Status is StatusSuccess, StatusError or StatusSkipped.
 	Status string
 	// Duration is the call's run time; it enters the latency histogram for
 	// sources that ran the tool (executed, proactive, mcp).
@@ -154,7 +156,7 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 		default:
 			return fmt.Errorf("stats: record tool %s: unknown source %q", rec.Tool, rec.Source)
 		}
-		if rec.Status != StatusSuccess && rec.Status != StatusError {
+		if rec.Status != StatusSuccess && rec.Status != StatusError && rec.Status != StatusSkipped {
 			return fmt.Errorf("stats: record tool %s: unknown status %q", rec.Tool, rec.Status)
 		}
 		name := cleanName(rec.Tool)

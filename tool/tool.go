@@ -82,10 +82,14 @@ type Tool interface {
 // Status is the outcome of a tool call as the LLM sees it.
 type Status string
 
-// The two statuses of a result envelope.
+// The two statuses of a result envelope, and the third an Outcome may
+// report for a call that was not run.
 const (
 	StatusSuccess Status = "success"
 	StatusError   Status = "error"
+	// StatusSkipped: the call was not run and that is no error (a screen
+	// rule's optional field was absent).
+	StatusSkipped Status = "skipped"
 )
 
 // InternalInfo records what was called; it is kept for logs and admin views

@@ -51,6 +51,10 @@ func TestScreens(t *testing.T) {
 				if o.Reason == "" {
 					t.Errorf("skipped %s without a reason", o.Name)
 				}
+				// Team.1..3 are absent: optional, so no error.
+				if o.Status != "skipped" {
+					t.Errorf("skipped %s (%s) has status %s, want skipped", o.Name, o.Reason, o.Status)
+				}
 			default:
 				t.Errorf("tool %s source %s, want proactive or skipped", o.Name, o.Source)
 			}
