@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/gameassist/gameassist/telemetry"
 )
 
 const requestIDKey = "request_id"
@@ -63,6 +65,7 @@ func (s *Server) observe() gin.HandlerFunc {
 		if sid := c.GetString(sessionIDKey); sid != "" {
 			attrs = append(attrs, slog.String("session_id", sid))
 		}
+		telemetry.SetRoute(c.Request.Context(), c.Request.Method, route)
 		s.log.LogAttrs(c.Request.Context(), slog.LevelInfo, "http request", attrs...)
 	}
 }

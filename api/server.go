@@ -224,6 +224,7 @@ func (s *Server) routes() {
 		s.fail(c, httpErr(http.StatusMethodNotAllowed, "method_not_allowed", "method not allowed on this route", nil))
 	})
 
+	r.GET("/", func(c *gin.Context) { c.Header("Location", "/web/"); c.Status(http.StatusFound) })
 	r.GET("/healthz", s.healthz)
 	r.GET("/readyz", s.readyz)
 	r.GET("/metrics", s.metrics)

@@ -31,7 +31,7 @@ type Config struct {
 	ContentDir           string // empty: the embedded sample documents
 	ToolsFile            string // empty: no file tools
 	LogLevel             slog.Level
-	LogFormat            string // json or text
+	LogFormat            string // auto (text on a terminal, else JSON), json or text
 	SessionTTL           time.Duration
 	MaxToolIterations    int
 	MaxContextTokens     int
@@ -55,6 +55,14 @@ type Config struct {
 	// WebhookTolerance is how far a webhook's signed timestamp may be from
 	// the server's clock, either way.
 	WebhookTolerance time.Duration
+
+	// OTelEndpoint is OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else
+	// OTEL_EXPORTER_OTLP_ENDPOINT; empty (or OTEL_SDK_DISABLED=true, or
+	// OTEL_TRACES_EXPORTER=none) leaves tracing off.
+	OTelEndpoint string
+	// OTelProtocol is OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else
+	// OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf (default) or grpc.
+	OTelProtocol string
 	// EvalPrices prices models for `gameassist eval` (EVAL_PRICES), in US
 	// dollars per million tokens, over DefaultEvalPrices.
 	EvalPrices map[string]Price
@@ -103,7 +111,7 @@ func Load(getenv func(string) string) (Config, error) {
 		ContentDir:           p.str("CONTENT_DIR", ""),
 		ToolsFile:            p.str("TOOLS_FILE", ""),
 		LogLevel:             p.level("LOG_LEVEL", slog.LevelInfo),
-		LogFormat:            p.oneOf("LOG_FORMAT", "json", "json", "text"),
+		LogFormat:            p.oneOf("LOG_FORMAT", "auto", "auto", "json", "text"),
 		SessionTTL:           p.duration("SESSION_TTL", 24*time.Hour),
 		MaxToolIterations:    p.integer("MAX_TOOL_ITERATIONS", 5, 1, 20),
 		MaxContextTokens:     p.integer("MAX_CONTEXT_TOKENS", 6000, 500, 1_000_000),
@@ -113,6 +121,8 @@ func Load(getenv func(string) string) (Config, error) {
 		AllowedOrigins:       p.list("ALLOWED_ORIGINS"),
 		TrustedProxies:       p.list("TRUSTED_PROXIES"),
 		ShutdownTimeout:      p.duration("SHUTDOWN_TIMEOUT", 15*time.Second),
+		OTelEndpoint:         firstSet(getenv, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"),
+		OTelProtocol:         p.oneOf(orName(getenv, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"), "http/protobuf", "http/protobuf", "grpc"),
 		ToolTimeout:          p.duration("TOOL_TIMEOUT", 10*time.Second),
 		LLMTimeout:           p.duration("LLM_TIMEOUT", 30*time.Second),
 		MaxResultChars:       p.integer("MAX_RESULT_CHARS", 8000, 500, 1_000_000),
@@ -125,6 +135,15 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxToolCallsPerRound: p.integer("MAX_TOOL_CALLS_PER_ROUND", 16, 1, 128),
 		WebhookTolerance:     p.duration("WEBHOOK_TOLERANCE", 5*time.Minute),
 		EvalPrices:           p.prices("EVAL_PRICES"),
+	}
+	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") ||
+		strings.EqualFold(strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")), "none") {
+		c.OTelEndpoint = ""
+	}
+	if c.OTelEndpoint != "" {
+		if pu, err := url.Parse(c.OTelEndpoint); err != nil || pu.Host == "" {
+			p.errs = append(p.errs, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %q is not an absolute URL", c.OTelEndpoint))
+		}
 	}
 	if c.RedisURL != "" {
 		if _, err := url.Parse(c.RedisURL); err != nil {
@@ -185,6 +204,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("max_tools_per_call", c.MaxToolsPerCall),
 		slog.Int("max_tool_calls_per_round", c.MaxToolCallsPerRound),
 		slog.Duration("webhook_tolerance", c.WebhookTolerance),
+		slog.String("otel_endpoint", maskURL(c.OTelEndpoint)),
 	)
 }
 
@@ -311,4 +331,25 @@ func (p *parser) prices(name string) map[string]Price {
 		out[model] = Price{Input: pi, Output: po}
 	}
 	return out
+}
+
+// firstSet is the first of the variables that is set, trimmed.
+func firstSet(getenv func(string) string, names ...string) string {
+	for _, n := range names {
+		if v := strings.TrimSpace(getenv(n)); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// orName is the first of the variable names that is set, else the last
+// name, so a per-signal variable overrides the general one.
+func orName(getenv func(string) string, names ...string) string {
+	for _, n := range names {
+		if strings.TrimSpace(getenv(n)) != "" {
+			return n
+		}
+	}
+	return names[len(names)-1]
 }

@@ -61,6 +61,8 @@ type appSetup struct {
 	llm *llmtest.Server
 	// env overrides or adds variables; an empty value unsets one.
 	env map[string]string
+	// options adjust the wiring (tracing into memory, ...).
+	options []appOption
 	// logger receives the app's logs (default: warnings to the test log).
 	// Fuzz targets pass a discarding one: a fuzz function may not log
 	// through its *testing.F.
@@ -110,7 +112,7 @@ func startApp(tb testing.TB, s appSetup) *app {
 	if logger == nil {
 		logger = testLogger(tb)
 	}
-	a, err := newApp(context.Background(), cfg, logger)
+	a, err := newApp(context.Background(), cfg, logger, s.options...)
 	if err != nil {
 		tb.Fatalf("newApp: %v", err)
 	}

@@ -7,14 +7,20 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
+
+	"github.com/mattn/go-isatty"
 
 	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/telemetry"
 )
 
 func main() {
@@ -50,6 +56,32 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return fmt.Errorf("no command given")
 	}
 	cmd, rest := args[0], args[1:]
+	if wantsHelp(rest) {
+		// Help shows the built-in defaults and never fails on the
+		// environment: `gameassist serve -h` works before anything is set.
+		getenv = func(string) string { return "" }
+	}
+	err := dispatch(ctx, cmd, rest, getenv, stdin, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // -h printed the command's flags: asked for, not a failure
+	}
+	return err
+}
+
+// wantsHelp says whether a subcommand's arguments ask for its flags.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
+}
+
+func dispatch(ctx context.Context, cmd string, rest []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
@@ -81,10 +113,43 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 }
 
+// newLogger logs text a person reads on a terminal (short times, durations
+// like 1.2s) and JSON otherwise, or as LOG_FORMAT says; records inside a
+// span carry its trace id.
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
-	if cfg.LogFormat == "text" {
-		return slog.New(slog.NewTextHandler(w, opts))
+	var h slog.Handler
+	if cfg.LogFormat == "text" || (cfg.LogFormat == "auto" && isTerminal(w)) {
+		h = slog.NewTextHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel, ReplaceAttr: humanAttr})
+	} else {
+		h = slog.NewJSONHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel})
 	}
-	return slog.New(slog.NewJSONHandler(w, opts))
+	return slog.New(telemetry.LogHandler(h))
+}
+
+// isTerminal says whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
+// humanAttr shortens the time to the clock and rounds durations to three
+// significant digits (1.23s, 4.56ms) for text logs.
+func humanAttr(groups []string, a slog.Attr) slog.Attr {
+	switch {
+	case len(groups) == 0 && a.Key == slog.TimeKey && a.Value.Kind() == slog.KindTime:
+		return slog.String(a.Key, a.Value.Time().Format("15:04:05.000"))
+	case a.Value.Kind() == slog.KindDuration:
+		return slog.String(a.Key, roundDuration(a.Value.Duration()).String())
+	}
+	return a
+}
+
+// roundDuration keeps three significant digits of d.
+func roundDuration(d time.Duration) time.Duration {
+	for unit := time.Duration(1); unit < time.Second; unit *= 10 {
+		if d < 1000*unit && d > -1000*unit {
+			return d.Round(unit)
+		}
+	}
+	return d.Round(time.Second)
 }

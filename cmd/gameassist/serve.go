@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -27,6 +29,7 @@ import (
 	"github.com/gameassist/gameassist/ratelimit"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/stats"
+	"github.com/gameassist/gameassist/telemetry"
 	"github.com/gameassist/gameassist/tool"
 	toolscache "github.com/gameassist/gameassist/tools_cache"
 	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
@@ -80,12 +83,16 @@ type appOptions struct {
 	// llmHTTP, when set, carries the LLM client's requests (eval puts its
 	// cassette transport there).
 	llmHTTP *http.Client
+	// tracing replaces the tracing the configuration asks for (tests pass
+	// one exporting to memory).
+	tracing *telemetry.Tracing
 }
 
 func withoutObservability() appOption { return func(o *appOptions) { o.noObservability = true } }
 
 // withLLMHTTPClient makes the LLM client send its requests through hc.
 func withLLMHTTPClient(hc *http.Client) appOption { return func(o *appOptions) { o.llmHTTP = hc } }
+func withTracing(t *telemetry.Tracing) appOption  { return func(o *appOptions) { o.tracing = t } }
 
 func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options ...appOption) (_ *app, err error) {
 	var opt appOptions
@@ -101,6 +108,23 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	bgCtx, bgCancel := context.WithCancel(context.WithoutCancel(ctx))
 	a.bgCancel = bgCancel
 	var background []func(context.Context)
+
+	tracing := opt.tracing
+	if tracing == nil {
+		if tracing, err = telemetry.New(ctx, telemetry.Options{Endpoint: cfg.OTelEndpoint, Protocol: cfg.OTelProtocol}); err != nil {
+			return nil, err
+		}
+		a.closers = append(a.closers, func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := tracing.Shutdown(sctx); err != nil {
+				logger.Warn("tracing: flushing spans failed", "error", err.Error())
+			}
+		})
+	}
+	if tracing.Enabled() {
+		logger.Info("tracing on: spans go to the OTLP endpoint", "endpoint", cfg.OTelEndpoint, "protocol", cfg.OTelProtocol)
+	}
 
 	// GCS: the sample game (built when the file is missing) or a studio's
 	// own database opened as is; tools get a read-only handle.
@@ -221,6 +245,10 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		background = append(background, a.observer.run)
 		deps.Observer = a.observer
 	}
+	if tracing.Enabled() {
+		deps.Screens = tracedPlanner{next: rules, t: tracing}
+		deps.Observer = tracingObserver{next: deps.Observer, t: tracing}
+	}
 	checks := []api.Check{
 		{Name: "redis", Required: true, Ping: store.Ping},
 		{Name: "gcs", Required: true, Ping: func(ctx context.Context) error {
@@ -239,6 +267,9 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 			return nil, err
 		}
 		deps.LLM = client
+		if tracing.Enabled() {
+			deps.LLM = tracedLLM{next: client, model: client.Model(), t: tracing}
+		}
 		checks = append(checks, api.Check{Name: "llm", Required: false, Ping: client.Ping})
 	} else {
 		logger.Warn("no LLM configured (OPENAI_API_KEY / OPENAI_BASE_URL): the offline responder answers every turn")
@@ -253,6 +284,10 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		return nil, err
 	}
 	a.chat = svc
+	var chatSvc api.ChatService = svc
+	if tracing.Enabled() {
+		chatSvc = tracedChat{ChatService: svc, t: tracing}
+	}
 
 	offered := func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL }
 	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger}
@@ -267,7 +302,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	srv, err := api.New(api.Deps{ //nolint:contextcheck // builds routes; handlers use their request's context
 		Executor:     exec,
 		OfferedToLLM: offered,
-		Chat:         svc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
+		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
 		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
@@ -280,7 +315,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	if err != nil {
 		return nil, err
 	}
-	a.handler = srv.Handler()
+	a.handler = tracing.HTTP(srv.Handler())
 	if cfg.AdminToken == "" {
 		logger.Warn("ADMIN_TOKEN is not set: every /admin route is refused")
 	}
@@ -331,6 +366,7 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	a.log.Info("listening", "addr", ln.Addr().String())
+	a.log.Info(readyLine(a.cfg, ln.Addr()))
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -465,4 +501,38 @@ func toolsReloader(files *fileTools) api.ToolsReloader {
 		return nil
 	}
 	return files
+}
+
+// readyLine is the last start-up line: where to go, and what stays closed
+// for want of which setting.
+func readyLine(cfg config.Config, addr net.Addr) string {
+	host, port := "localhost", ""
+	if ta, ok := addr.(*net.TCPAddr); ok {
+		port = strconv.Itoa(ta.Port)
+		if !ta.IP.IsUnspecified() {
+			host = ta.IP.String()
+		}
+	} else if h, p, err := net.SplitHostPort(addr.String()); err == nil {
+		host, port = h, p
+	}
+	base := "http://" + net.JoinHostPort(host, port)
+	var b strings.Builder
+	fmt.Fprintf(&b, "ready: chat widget %s/web/ · admin inspector %s/web/admin.html · API %s/openapi.json", base, base, base)
+	var unset []string
+	if cfg.AdminToken == "" {
+		unset = append(unset, "ADMIN_TOKEN (admin API and inspector refuse every request)")
+	}
+	if cfg.WebhookSecret == "" {
+		unset = append(unset, "WEBHOOK_SECRET (screen events from the game server are refused)")
+	}
+	if !cfg.LLMEnabled() {
+		unset = append(unset, "OPENAI_API_KEY/OPENAI_BASE_URL (the offline responder answers)")
+	}
+	if cfg.RedisURL == "" {
+		unset = append(unset, "REDIS_URL (sessions live in memory and are lost on exit)")
+	}
+	if len(unset) > 0 {
+		b.WriteString(" · unset: " + strings.Join(unset, "; "))
+	}
+	return b.String()
 }
