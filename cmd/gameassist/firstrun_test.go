@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -212,4 +213,37 @@ func (w *watchWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()
+}
+
+func TestHealthcheck(t *testing.T) {
+	f := newFixture(t, appSetup{})
+	addr := strings.TrimPrefix(f.ts.URL, "http://")
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))
+	t.Cleanup(down.Close)
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		wantErr string
+	}{
+		{name: "ADDR of a healthy server", env: map[string]string{"ADDR": addr}},
+		{name: "url flag", args: []string{"-url", f.ts.URL + "/healthz"}},
+		{name: "unhealthy", args: []string{"-url", down.URL}, wantErr: "503"},
+		{name: "bad ADDR", env: map[string]string{"ADDR": "nope"}, wantErr: "ADDR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			err := run(context.Background(), append([]string{"healthcheck"}, tt.args...), envOf(tt.env), strings.NewReader(""), &out, &bytes.Buffer{})
+			if tt.wantErr == "" {
+				if err != nil || strings.TrimSpace(out.String()) != "healthy" {
+					t.Fatalf("err %v out %q", err, out.String())
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("err %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
 }

@@ -44,6 +44,7 @@ commands:
   bench soak  run the server in-process against real Redis (REDIS_URL) and a
             faulty fake LLM under a mixed load; -duration, -rate, -sessions
   eval      run scenario files and score the answers (see gameassist eval -h)
+  healthcheck  exit 0 when a running server's /healthz answers 200 (container HEALTHCHECK)
 
 configuration is read from the environment; see README.md.
 `
@@ -92,6 +93,8 @@ func dispatch(ctx context.Context, cmd string, rest []string, getenv func(string
 		return runBench(ctx, rest, getenv, stdout)
 	case "eval":
 		return runEval(ctx, rest, getenv, stdout, stderr)
+	case "healthcheck":
+		return runHealthcheck(ctx, rest, getenv, stdout)
 	}
 	cfg, err := config.Load(getenv)
 	if err != nil {
