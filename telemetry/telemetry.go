@@ -95,6 +95,12 @@ func WithExporter(exp sdktrace.SpanExporter) *Tracing {
 	return withProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp)))
 }
 
+// WithBatchExporter traces into exp through the same batching span
+// processor New uses, for benchmarks of what tracing costs the server.
+func WithBatchExporter(exp sdktrace.SpanExporter) *Tracing {
+	return withProvider(sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp)))
+}
+
 func withProvider(tp *sdktrace.TracerProvider) *Tracing {
 	return &Tracing{
 		tp: tp, tracer: tp.Tracer(instrumentation),

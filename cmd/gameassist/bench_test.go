@@ -18,10 +18,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	openai "github.com/sashabaranov/go-openai"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/gameassist/gameassist/config"
 	"github.com/gameassist/gameassist/data"
 	"github.com/gameassist/gameassist/llm/llmtest"
+	"github.com/gameassist/gameassist/telemetry"
 )
 
 // oneToolTurn makes the fake LLM answer every turn with one tool call (a
@@ -72,10 +74,12 @@ type benchApp struct {
 	client *http.Client
 }
 
-func newBenchApp(b *testing.B, bare bool) *benchApp { return newBenchAppEnv(b, bare, nil) }
+func newBenchApp(b *testing.B, bare bool, opts ...appOption) *benchApp {
+	return newBenchAppEnv(b, bare, nil, opts...)
+}
 
 // newBenchAppEnv is newBenchApp with extra environment variables.
-func newBenchAppEnv(b *testing.B, bare bool, extra map[string]string) *benchApp {
+func newBenchAppEnv(b *testing.B, bare bool, extra map[string]string, extraOpts ...appOption) *benchApp {
 	b.Helper()
 	fake := llmtest.New(b)
 	fake.SetResponder(oneToolTurn)
@@ -84,8 +88,8 @@ func newBenchAppEnv(b *testing.B, bare bool, extra map[string]string) *benchApp 
 	if err != nil {
 		b.Fatal(err)
 	}
-	logger := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	var opts []appOption
+	logger := slog.New(telemetry.LogHandler(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	opts := extraOpts
 	if bare {
 		logger = slog.New(slog.DiscardHandler)
 		opts = append(opts, withoutObservability())
@@ -189,11 +193,20 @@ func mean(ds []time.Duration) float64 {
 // per turn. Sessions rotate every few turns so prompts stay turn-sized.
 func BenchmarkHTTPTurn(b *testing.B) {
 	for _, variant := range []struct {
-		name string
-		bare bool
-	}{{"metrics+logs", false}, {"bare", true}} {
+		name    string
+		bare    bool
+		tracing bool
+	}{{"metrics+logs", false, false}, {"metrics+logs+tracing", false, true}, {"bare", true, false}} {
 		b.Run(variant.name, func(b *testing.B) {
-			ba := newBenchApp(b, variant.bare)
+			var opts []appOption
+			if variant.tracing {
+				// Every span recorded and batched as in production; the
+				// exporter drops them instead of sending OTLP.
+				tr := telemetry.WithBatchExporter(tracetest.NewNoopExporter())
+				b.Cleanup(func() { _ = tr.Shutdown(context.Background()) })
+				opts = append(opts, withTracing(tr))
+			}
+			ba := newBenchApp(b, variant.bare, opts...)
 			const turnsPerSession = 4
 			sess := ba.sessions(b, b.N/turnsPerSession+1)
 			ba.turn(b, sess[len(sess)-1], len(ba.names)-1) // warm up: scripts, statements, connections
