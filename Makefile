@@ -4,6 +4,7 @@ GO ?= go
 .PHONY: run test deps bench lint fuzz eval eval-record
 
 run: ## start the server on embedded defaults (no Redis, Qdrant or LLM key needed)
+	@echo "building gameassist: the first build compiles SQLite (cgo) and takes a few minutes; later ones seconds"
 	$(GO) run ./cmd/gameassist serve
 
 test: deps ## the whole test suite, with the race detector, against a real redis-server
