@@ -142,7 +142,7 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.OTelEndpoint != "" {
 		if pu, err := url.Parse(c.OTelEndpoint); err != nil || pu.Host == "" {
-			p.errs = append(p.errs, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %q is not an absolute URL", c.OTelEndpoint))
+			p.errs = append(p.errs, fmt.Errorf("OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT: %q is not an absolute URL", c.OTelEndpoint))
 		}
 	}
 	if c.RedisURL != "" {

@@ -111,3 +111,49 @@ func TestLogValueMasksSecrets(t *testing.T) {
 		}
 	}
 }
+
+func TestTracingAndLogFormat(t *testing.T) {
+	tests := []struct {
+		name                    string
+		env                     map[string]string
+		wantEndpoint, wantProto string
+		wantFormat, wantErr     string
+	}{
+		{name: "defaults: tracing off, log format auto", wantProto: "http/protobuf", wantFormat: "auto"},
+		{
+			name:         "general endpoint and protocol",
+			env:          map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc", "LOG_FORMAT": "json"},
+			wantEndpoint: "http://otel:4318", wantProto: "grpc", wantFormat: "json",
+		},
+		{
+			name: "traces variables win",
+			env: map[string]string{
+				"OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://traces:4318/v1/traces",
+				"OTEL_EXPORTER_OTLP_PROTOCOL": "grpc", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/protobuf",
+			},
+			wantEndpoint: "http://traces:4318/v1/traces", wantProto: "http/protobuf", wantFormat: "auto",
+		},
+		{name: "SDK disabled", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318", "OTEL_SDK_DISABLED": "true"}, wantProto: "http/protobuf", wantFormat: "auto"},
+		{name: "traces exporter none", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318", "OTEL_TRACES_EXPORTER": "none"}, wantProto: "http/protobuf", wantFormat: "auto"},
+		{name: "endpoint without scheme", env: map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "otel:4318"}, wantErr: "OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT"},
+		{name: "unknown protocol", env: map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}, wantErr: "OTEL_EXPORTER_OTLP_PROTOCOL"},
+		{name: "unknown log format", env: map[string]string{"LOG_FORMAT": "xml"}, wantErr: "LOG_FORMAT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := config.Load(func(k string) string { return tt.env[k] })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.OTelEndpoint != tt.wantEndpoint || c.OTelProtocol != tt.wantProto || c.LogFormat != tt.wantFormat {
+				t.Fatalf("endpoint %q protocol %q format %q", c.OTelEndpoint, c.OTelProtocol, c.LogFormat)
+			}
+		})
+	}
+}
