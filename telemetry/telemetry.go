@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -132,12 +133,17 @@ func (t *Tracing) Shutdown(ctx context.Context) error { return t.shutdown(ctx) }
 
 // HTTP wraps next with a server span per request, continuing a trace the
 // caller propagates in traceparent. The span is named "METHOD" until the
-// router names its route with SetRoute.
-func (t *Tracing) HTTP(next http.Handler) http.Handler {
+// router names its route with SetRoute. Requests to the untraced paths
+// (probes, scrapes) get no span.
+func (t *Tracing) HTTP(next http.Handler, untraced ...string) http.Handler {
 	if !t.enabled {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slices.Contains(untraced, r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
 		ctx := t.prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
 		ctx, span := t.tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer),
 			trace.WithAttributes(semconv.HTTPRequestMethodKey.String(r.Method), semconv.URLPath(r.URL.Path)))

@@ -68,6 +68,9 @@ func TestHTTPSpanAndLogs(t *testing.T) {
 	if rec.Code != http.StatusTeapot || !rec.Flushed {
 		t.Fatalf("status %d flushed %v", rec.Code, rec.Flushed)
 	}
+	// A probe path gets no span.
+	untraced := tr.HTTP(http.NotFoundHandler(), "/healthz")
+	untraced.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	spans := exp.GetSpans()
 	if len(spans) != 1 || spans[0].Name != "GET /items/:id" {
 		t.Fatalf("spans %+v", spans)

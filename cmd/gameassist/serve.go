@@ -315,7 +315,8 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	if err != nil {
 		return nil, err
 	}
-	a.handler = tracing.HTTP(srv.Handler())
+	// Probes and scrapes every few seconds would drown the traces.
+	a.handler = tracing.HTTP(srv.Handler(), "/healthz", "/readyz", "/metrics")
 	if cfg.AdminToken == "" {
 		logger.Warn("ADMIN_TOKEN is not set: every /admin route is refused")
 	}

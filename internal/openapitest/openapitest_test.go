@@ -379,8 +379,8 @@ func TestEveryOperationIsRoutable(t *testing.T) {
 			}
 		}
 	}
-	if n != 20 { // 18 + POST /admin/tools/reload + GET /admin/sessions
-		t.Errorf("%d operations, want 20", n)
+	if n != 21 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET /
+		t.Errorf("%d operations, want 21", n)
 	}
 }
 
