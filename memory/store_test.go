@@ -894,35 +894,37 @@ func TestLockAndLoadAndSaveScreen(t *testing.T) {
 // TestFirstUse records a key once: a second use within its expiry is
 // refused, even from another Store (another instance), and Forget frees it.
 func TestFirstUse(t *testing.T) {
-	ctx := context.Background()
-	e := newEnv(t, memory.Options{})
-	other, err := memory.New(srv.Client(t), memory.Options{Prefix: e.prefix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	steps := []struct {
-		name  string
-		store *memory.Store
-		key   string
-		want  bool
-	}{
-		{"first", e.store, "webhook:abc", true},
-		{"again", e.store, "webhook:abc", false},
-		{"another instance", other, "webhook:abc", false},
-		{"another key", other, "webhook:abd", true},
-	}
-	for _, st := range steps {
-		got, err := st.store.FirstUse(ctx, st.key, time.Minute)
-		if err != nil || got != st.want {
-			t.Fatalf("%s: FirstUse = %v, %v; want %v", st.name, got, err, st.want)
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		ctx := context.Background()
+		e := newEnv(t, srv, memory.Options{})
+		other, err := memory.New(srv.UniversalClient(t), memory.Options{Prefix: e.prefix})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	ttl, err := e.rdb.PTTL(ctx, e.prefix+":once:webhook:abc").Result()
-	if err != nil || ttl <= 0 || ttl > time.Minute {
-		t.Fatalf("TTL = %s, %v; want the minute asked for", ttl, err)
-	}
-	e.store.Forget(ctx, "webhook:abc")
-	if got, err := other.FirstUse(ctx, "webhook:abc", time.Minute); err != nil || !got {
-		t.Fatalf("after Forget: %v, %v", got, err)
-	}
+		steps := []struct {
+			name  string
+			store *memory.Store
+			key   string
+			want  bool
+		}{
+			{"first", e.store, "webhook:abc", true},
+			{"again", e.store, "webhook:abc", false},
+			{"another instance", other, "webhook:abc", false},
+			{"another key", other, "webhook:abd", true},
+		}
+		for _, st := range steps {
+			got, err := st.store.FirstUse(ctx, st.key, time.Minute)
+			if err != nil || got != st.want {
+				t.Fatalf("%s: FirstUse = %v, %v; want %v", st.name, got, err, st.want)
+			}
+		}
+		ttl, err := e.rdb.PTTL(ctx, e.prefix+":once:webhook:abc").Result()
+		if err != nil || ttl <= 0 || ttl > time.Minute {
+			t.Fatalf("TTL = %s, %v; want the minute asked for", ttl, err)
+		}
+		e.store.Forget(ctx, "webhook:abc")
+		if got, err := other.FirstUse(ctx, "webhook:abc", time.Minute); err != nil || !got {
+			t.Fatalf("after Forget: %v, %v", got, err)
+		}
+	})
 }

@@ -36,7 +36,15 @@ func commandNames(t *testing.T) []string {
 			}
 			continue
 		}
-		names = append(names, strings.Fields(line)[0])
+		if strings.HasPrefix(line, "   ") {
+			continue // a description's continuation line
+		}
+		f := strings.Fields(line)
+		if len(f) > 1 && f[0] == "bench" && f[1] == "soak" {
+			names = append(names, "bench soak")
+			continue
+		}
+		names = append(names, f[0])
 	}
 	if len(names) < 5 {
 		t.Fatalf("usage lists %v", names)
@@ -50,11 +58,11 @@ func TestSubcommandHelp(t *testing.T) {
 	bad := map[string]string{"MAX_TOOL_ITERATIONS": "many", "REDIS_URL": "redis://127.0.0.1:1/0"}
 	for _, cmd := range commandNames(t) {
 		for _, flagArg := range []string{"-h", "--help"} {
-			t.Run(cmd+flagArg, func(t *testing.T) {
+			t.Run(strings.ReplaceAll(cmd, " ", "_")+flagArg, func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
 				var out, errOut bytes.Buffer
-				if err := run(ctx, []string{cmd, flagArg}, envOf(bad), strings.NewReader(""), &out, &errOut); err != nil {
+				if err := run(ctx, append(strings.Fields(cmd), flagArg), envOf(bad), strings.NewReader(""), &out, &errOut); err != nil {
 					t.Fatalf("gameassist %s %s: %v", cmd, flagArg, err)
 				}
 			})
