@@ -10,10 +10,13 @@ run: ## start the server on embedded defaults (no Redis, Qdrant or LLM key neede
 test: deps ## the whole test suite, with the race detector, against a real redis-server
 	$(GO) test -race -count=1 -timeout 20m ./...
 
-deps: ## install redis-server when missing (the tests start their own)
+deps: ## install redis-server and chromium when missing (the tests start their own Redis and drive a headless chromium)
 	@command -v redis-server >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
 	  else echo "redis-server is missing: sudo apt-get install -y redis-server" >&2; exit 1; fi; }
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium is missing (browser tests): sudo apt-get install -y chromium" >&2; exit 1; fi; }
 
 bench: ## every benchmark; figures go in BENCHMARKS.md
 	$(GO) test -run '^$$' -bench . -benchmem ./...
