@@ -268,11 +268,17 @@ func (rd renderer) reason(why string) string {
 		return strings.TrimSpace(parts[0])
 	}
 	var keep []string
-	for i, p := range parts {
-		if i == 3 {
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" || strings.HasPrefix(p, "recommended counter #") {
+			// The designers' own rank is one input of the tool's order; shown
+			// next to the list it reads as the list being out of order.
+			continue
+		}
+		keep = append(keep, p)
+		if len(keep) == 3 {
 			break
 		}
-		keep = append(keep, strings.TrimSpace(p))
 	}
 	return strings.Join(keep, "; ")
 }
