@@ -8,16 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gameassist/gameassist/data"
-	"github.com/gameassist/gameassist/gcsdb"
-	"github.com/gameassist/gameassist/gcsdb/gcsdbtest"
+	"github.com/gameassist/gameassist/internal/sampletools"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
-	toolscache "github.com/gameassist/gameassist/tools_cache"
-	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
-	toolsrag "github.com/gameassist/gameassist/tools_rag"
 )
 
 // executions counts the tool calls that really ran, by tool.
@@ -51,43 +46,7 @@ func (x *executions) count(name string) int {
 func TestOfflineAnswersFromTheScreen(t *testing.T) {
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
-	g, err := data.Sample()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := gcsdbtest.Open(t, g)
-	snap, err := toolscache.NewSnapshot(ctx, db, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gcs, err := toolsgcs.New(db, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ret, _, err := toolsrag.OpenEmbedded(ctx, "../content", log, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rag, err := toolsrag.NewTools(ret, log, toolsrag.ToolsOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tool.NewRegistry()
-	if err := reg.Register(append(append(snap.Tools(), gcs...), rag...)...); err != nil {
-		t.Fatal(err)
-	}
-	exec, err := tool.NewExecutor(reg, tool.ExecutorOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	names, err := gcsdb.NewNames(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules, err := screens.NewEngine("", reg, names, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	exec, rules := sampletools.Build(t, "../content")
 	store, err := memory.New(redisSrv.Client(t), memory.Options{Prefix: redisSrv.Prefix(t)})
 	if err != nil {
 		t.Fatal(err)

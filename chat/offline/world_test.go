@@ -6,15 +6,10 @@ import (
 	"testing"
 
 	"github.com/gameassist/gameassist/chat/offline"
-	"github.com/gameassist/gameassist/data"
-	"github.com/gameassist/gameassist/gcsdb"
-	"github.com/gameassist/gameassist/gcsdb/gcsdbtest"
+	"github.com/gameassist/gameassist/internal/sampletools"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
-	toolscache "github.com/gameassist/gameassist/tools_cache"
-	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
-	toolsrag "github.com/gameassist/gameassist/tools_rag"
 )
 
 // sampleWorld is the sample game served by the real tools: SQLite built
@@ -28,46 +23,8 @@ type sampleWorld struct {
 
 func newSampleWorld(tb testing.TB) *sampleWorld {
 	tb.Helper()
-	ctx := context.Background()
-	log := slog.New(slog.DiscardHandler)
-	g, err := data.Sample()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	db := gcsdbtest.Open(tb, g)
-	snap, err := toolscache.NewSnapshot(ctx, db, log)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	gcs, err := toolsgcs.New(db, log)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ret, _, err := toolsrag.OpenEmbedded(ctx, "../../content", log, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rag, err := toolsrag.NewTools(ret, log, toolsrag.ToolsOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	reg := tool.NewRegistry()
-	if err := reg.Register(append(append(snap.Tools(), gcs...), rag...)...); err != nil {
-		tb.Fatal(err)
-	}
-	exec, err := tool.NewExecutor(reg, tool.ExecutorOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	names, err := gcsdb.NewNames(db)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rules, err := screens.NewEngine("", reg, names, log)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	resp, err := offline.New(exec, offline.Options{Logger: log})
+	exec, rules := sampletools.Build(tb, "../../content")
+	resp, err := offline.New(exec, offline.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		tb.Fatal(err)
 	}
