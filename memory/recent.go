@@ -101,7 +101,7 @@ func (s *Store) Recent(ctx context.Context, q RecentQuery) (RecentPage, error) {
 		}
 		from = &c
 	}
-	cutoff := time.Now().Add(-s.opts.SessionTTL).UnixMilli()
+	cutoff := s.opts.Now().Add(-s.opts.SessionTTL).UnixMilli()
 	if err := s.rdb.ZRemRangeByScore(ctx, s.activeKey(), "-inf", "("+strconv.FormatInt(cutoff, 10)).Err(); err != nil {
 		return RecentPage{}, fmt.Errorf("memory: recent: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,16 +38,30 @@ func recentIDs(t *testing.T, e env, q memory.RecentQuery) ([]string, string) {
 	return ids, page.NextCursor
 }
 
+// fakeClock is a Store clock the test moves by hand.
+type fakeClock struct{ ms atomic.Int64 }
+
+func newFakeClock() *fakeClock {
+	c := &fakeClock{}
+	c.ms.Store(time.Now().UnixMilli())
+	return c
+}
+
+func (c *fakeClock) Now() time.Time          { return time.UnixMilli(c.ms.Load()) }
+func (c *fakeClock) Advance(d time.Duration) { c.ms.Add(d.Milliseconds()) }
+
 func TestRecentPagesNewestFirstWithoutGapsOrRepeats(t *testing.T) {
 	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
-		e := newEnv(t, srv, memory.Options{})
+		clock := newFakeClock()
+		e := newEnv(t, srv, memory.Options{Now: clock.Now})
 		ctx := context.Background()
 		// Sessions created in the same millisecond tie on score; the cursor
 		// must still neither skip nor repeat one.
 		for i := range 7 {
 			createFor(t, e, fmt.Sprintf("s%d", i), fmt.Sprintf("p%d", i%2))
 		}
-		// A turn on s0 makes it the most recent.
+		// A turn on s0, later, makes it the most recent.
+		clock.Advance(time.Second)
 		e.begin(t, "s0")
 		if err := e.store.FinishTurn(ctx, "s0", memory.Finish{}); err != nil {
 			t.Fatal(err)

@@ -39,6 +39,9 @@ type Options struct {
 	LockPoll time.Duration
 	// Logger receives warnings about damaged stored data (default: discard).
 	Logger *slog.Logger
+	// Now is the clock for last-activity scores and creation times
+	// (default time.Now).
+	Now func() time.Time
 }
 
 // maxLockPoll caps the backoff between lock attempts.
@@ -78,6 +81,9 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 	}
 	if opts.LockPoll == 0 {
 		opts.LockPoll = 5 * time.Millisecond
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	switch {
 	case opts.SessionTTL < time.Millisecond:
@@ -178,7 +184,7 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 		return fmt.Errorf("memory: create %q: invalid session id", m.ID)
 	}
 	if m.CreatedAt.IsZero() {
-		m.CreatedAt = time.Now()
+		m.CreatedAt = s.opts.Now()
 	}
 	args := []any{
 		s.ttlMillis(),
@@ -211,7 +217,7 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 // touch records id as active. Failing to do so only skews ActiveSessions,
 // so it is logged, not returned.
 func (s *Store) touch(ctx context.Context, id string) {
-	err := s.rdb.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(time.Now().UnixMilli()), Member: id}).Err()
+	err := s.rdb.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id}).Err()
 	if err != nil {
 		s.log.WarnContext(ctx, "memory: mark session active", "session", id, "err", err)
 	}
@@ -365,7 +371,7 @@ func (s *Store) write(ctx context.Context, op, id string, args []any) error {
 // same pipeline, after the write.
 func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, lock *Lock) error {
 	keys := s.keys(id)
-	now := redis.Z{Score: float64(time.Now().UnixMilli()), Member: id}
+	now := redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id}
 	pipe := s.rdb.Pipeline()
 	res := s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	active := pipe.ZAdd(ctx, s.activeKey(), now)
@@ -445,7 +451,7 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args 
 	scr := s.script.screen.EvalSha(ctx, pipe, keys, val)
 	var active *redis.IntCmd
 	if op == "finish turn" {
-		active = pipe.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(time.Now().UnixMilli()), Member: id})
+		active = pipe.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id})
 	}
 	if release != nil {
 		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{release.key}, release.owner)
@@ -667,7 +673,7 @@ func (s *Store) History(ctx context.Context, id string) ([]Message, error) {
 // ActiveSessions counts sessions written within SessionTTL, across all
 // instances, for metrics.
 func (s *Store) ActiveSessions(ctx context.Context) (int64, error) {
-	cutoff := time.Now().Add(-s.opts.SessionTTL).UnixMilli()
+	cutoff := s.opts.Now().Add(-s.opts.SessionTTL).UnixMilli()
 	pipe := s.rdb.Pipeline()
 	pipe.ZRemRangeByScore(ctx, s.activeKey(), "-inf", "("+strconv.FormatInt(cutoff, 10))
 	n := pipe.ZCard(ctx, s.activeKey())
