@@ -126,3 +126,17 @@ func (r Result) Facts() ResultFacts {
 	}
 	return f
 }
+
+// ContextBound is implemented by tools whose every blocking step returns
+// once its context is done: a tool that only runs database/sql queries on a
+// driver that interrupts a statement on cancellation (go-sqlite3 does), and
+// no Go code of unbounded cost. The executor runs such a tool on the
+// caller's goroutine, so the per-call timeout still ends the call through
+// the context and the call saves a goroutine and its hand-off; any other
+// tool runs on a goroutine of its own, which the caller stops waiting for
+// at the timeout even when the tool ignores its context.
+type ContextBound interface {
+	Tool
+	// BoundByContext marks the tool; it is never called.
+	BoundByContext()
+}

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,38 +33,49 @@ type ExecutorOptions struct {
 // a per-call timeout, retries of transient failures, panics turned into
 // error envelopes, and oversized results cut to size.
 type Executor struct {
-	reg   *Registry
-	opts  ExecutorOptions
-	log   *slog.Logger
-	valid validMemo
+	reg  *Registry
+	opts ExecutorOptions
+	log  *slog.Logger
+	// done recycles the channels a call's goroutine answers on (see callOnce).
+	done sync.Pool
+	// bufs recycles the buffers results are encoded into (see fit).
+	bufs sync.Pool
 }
 
-// validMemo remembers argument documents that passed validation, so the
-// same call repeated (common: the LLM asks again, screens re-run) skips the
-// schema walk. It is bounded and simply starts over when full.
+// validMemo remembers argument documents that passed validation against one
+// registered schema, so the same call repeated (common: the LLM asks again,
+// screens re-run) skips the schema walk. It lives in the registry entry, so a
+// reload that changes a tool's schema starts a new memo; it is bounded and
+// simply starts over when full.
 type validMemo struct {
 	mu   sync.RWMutex
 	seen map[string]struct{}
 }
 
-const validMemoSize = 4096
+const (
+	validMemoSize = 4096
+	// validMemoMaxKey bounds the argument documents remembered.
+	validMemoMaxKey = 2048
+)
 
-func (m *validMemo) has(key string) bool {
+// has reports whether args passed validation before; the lookup converts
+// args without copying them.
+func (m *validMemo) has(args []byte) bool {
 	m.mu.RLock()
-	_, ok := m.seen[key]
+	_, ok := m.seen[string(args)]
 	m.mu.RUnlock()
 	return ok
 }
 
-func (m *validMemo) add(key string) {
-	if len(key) > 2048 {
+func (m *validMemo) add(args []byte) {
+	if len(args) > validMemoMaxKey {
 		return
 	}
 	m.mu.Lock()
 	if m.seen == nil || len(m.seen) >= validMemoSize {
 		m.seen = make(map[string]struct{}, 256)
 	}
-	m.seen[key] = struct{}{}
+	m.seen[string(args)] = struct{}{}
 	m.mu.Unlock()
 }
 
@@ -88,7 +100,10 @@ func NewExecutor(reg *Registry, opts ExecutorOptions) (*Executor, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Executor{reg: reg, opts: opts, log: log}, nil
+	e := &Executor{reg: reg, opts: opts, log: log}
+	e.done.New = func() any { return make(chan outcome, 1) }
+	e.bufs.New = func() any { return new(bytes.Buffer) }
+	return e, nil
 }
 
 // Registry returns the registry the executor runs tools from.
@@ -99,7 +114,7 @@ func (e *Executor) Registry() *Registry { return e.reg }
 // envelopes with guidance. The envelope's internal_info names the canonical tool.
 func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	args := call.Arguments
-	if len(strings.TrimSpace(string(args))) == 0 || string(args) == "null" {
+	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
 	}
 	ent, ok := e.reg.lookup(call.Name)
@@ -111,17 +126,17 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 		return r
 	}
 	name := ent.spec.Name
-	info := InternalInfo{FunctionName: name, Parameters: safeRaw(args)}
-	memoKey := name + "\x00" + string(args)
-	if !e.valid.has(memoKey) {
+	if !ent.valid.has(args) {
 		if err := validate(ent.schema, args); err != nil {
 			r := Failure("Invalid arguments for "+name+".", err.Error(),
 				"Call "+name+" again with arguments that match its parameter schema.")
-			r.InternalInfo = info
+			r.InternalInfo = InternalInfo{FunctionName: name, Parameters: safeRaw(args)}
 			return r
 		}
-		e.valid.add(memoKey)
+		ent.valid.add(args)
 	}
+	// Arguments that passed validation are valid JSON: no second scan.
+	info := InternalInfo{FunctionName: name, Parameters: args}
 	r, attempts := e.run(ctx, ent, args)
 	info.Attempts = attempts
 	r.InternalInfo = info
@@ -205,41 +220,63 @@ func (e *Executor) run(ctx context.Context, ent *entry, args json.RawMessage) (R
 }
 
 // callOnce runs one attempt in its own goroutine, so a tool that ignores its
-// context still cannot hold the caller past the timeout.
+// context still cannot hold the caller past the timeout. A ContextBound tool
+// runs on the caller's goroutine: its own blocking steps end at the timeout.
 func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, timeout time.Duration) (Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	type outcome struct {
-		r   Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				e.log.LogAttrs(ctx, slog.LevelError, "tool panicked",
-					slog.String("tool", t.Spec().Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
-				done <- outcome{r: Failure("The tool failed unexpectedly.", "internal error", "Try a different tool or different arguments.")}
-			}
-		}()
-		var r Result
-		var err error
-		if v, ok := t.(validatedCaller); ok {
-			r, err = v.callValidated(ctx, args)
-		} else {
-			r, err = t.Call(ctx, args)
+	if _, ok := t.(ContextBound); ok {
+		o := e.invoke(ctx, t, args)
+		if o.err != nil && ctx.Err() != nil {
+			// Failed because the time was up: report it as the timeout.
+			o.err = ctx.Err()
 		}
-		done <- outcome{r: r, err: err}
-	}()
+		return o.result()
+	}
+	done := e.done.Get().(chan outcome)
+	go func() { done <- e.invoke(ctx, t, args) }()
 	select {
 	case o := <-done:
-		if o.err == nil && o.r.Status == "" {
-			o.r.Status = StatusSuccess
-		}
-		return o.r, o.err
+		// Answered and drained: the channel can serve another call. One
+		// left behind by a timeout is not recycled, as its goroutine may
+		// still send on it.
+		e.done.Put(done)
+		return o.result()
 	case <-ctx.Done():
 		return Result{}, ctx.Err()
 	}
+}
+
+// invoke calls the tool, turning a panic into an error envelope.
+func (e *Executor) invoke(ctx context.Context, t Tool, args json.RawMessage) (o outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.LogAttrs(ctx, slog.LevelError, "tool panicked",
+				slog.String("tool", t.Spec().Name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			o = outcome{r: Failure("The tool failed unexpectedly.", "internal error", "Try a different tool or different arguments.")}
+		}
+	}()
+	if v, ok := t.(validatedCaller); ok {
+		o.r, o.err = v.callValidated(ctx, args)
+	} else {
+		o.r, o.err = t.Call(ctx, args)
+	}
+	return o
+}
+
+// outcome is what a call's goroutine hands back to callOnce.
+type outcome struct {
+	r   Result
+	err error
+}
+
+// result is the outcome as callOnce returns it: a success with no status
+// set gets one.
+func (o outcome) result() (Result, error) {
+	if o.err == nil && o.r.Status == "" {
+		o.r.Status = StatusSuccess
+	}
+	return o.r, o.err
 }
 
 func backendFailure(name string, err error) Result {
@@ -256,7 +293,15 @@ func backendFailure(name string, err error) Result {
 // fit replaces r.Data by its JSON encoding, cut to MaxResultChars at an
 // element or line boundary with a notice giving the full size.
 func (e *Executor) fit(r *Result) {
-	raw, err := marshal(r.Data)
+	buf := e.bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	err := encodeTo(buf, r.Data)
+	// The result keeps its own copy; the buffer goes back unless it grew
+	// for an unusually large result.
+	raw := bytes.Clone(buf.Bytes())
+	if buf.Cap() <= 64<<10 {
+		e.bufs.Put(buf)
+	}
 	if err != nil {
 		*r = Failure("The tool returned data that could not be encoded.", err.Error(), "Try a different tool.")
 		return

@@ -35,6 +35,8 @@ type entry struct {
 	spec   Spec
 	schema *jsonschema.Schema
 	group  string
+	// valid remembers argument documents this schema accepted.
+	valid validMemo
 }
 
 // NewRegistry returns an empty registry.

@@ -171,12 +171,22 @@ func (r Result) ForLLM() string {
 // "col -> table.col" reaches the model as written.
 func marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := encodeTo(&buf, v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return buf.Bytes(), nil
+}
+
+// encodeTo appends v to buf as marshal encodes it, without the trailing
+// newline.
+func encodeTo(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's newline
+	return nil
 }
 
 // Call is one requested invocation: a tool name and its JSON arguments.

@@ -8,6 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -28,7 +31,12 @@ type SQLTool struct {
 	params []string
 }
 
-var _ tool.Tool = (*SQLTool)(nil)
+var _ tool.ContextBound = (*SQLTool)(nil)
+
+// BoundByContext implements tool.ContextBound: the tool's only blocking step
+// is its statement, which go-sqlite3 interrupts when the call's context ends,
+// so the executor can run it on the caller's goroutine.
+func (t *SQLTool) BoundByContext() {}
 
 // Spec describes the tool to the registry and the LLM.
 func (t *SQLTool) Spec() tool.Spec {
@@ -63,7 +71,7 @@ func (t *SQLTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, 
 	if err != nil {
 		return tool.Result{}, backendError(t.def.Name, err)
 	}
-	r, err := t.shape(rows, cols)
+	r, err := t.shape(rows, newHeader(cols))
 	if err != nil {
 		return tool.Result{}, backendError(t.def.Name, err)
 	}
@@ -130,7 +138,7 @@ func sqlValue(v any) (any, error) {
 }
 
 // shape reads the rows into the tool's result shape.
-func (t *SQLTool) shape(rows *sql.Rows, cols []string) (tool.Result, error) {
+func (t *SQLTool) shape(rows *sql.Rows, cols *header) (tool.Result, error) {
 	switch t.def.Result {
 	case ShapeRow, ShapeValue:
 		if !rows.Next() {
@@ -183,9 +191,9 @@ func (t *SQLTool) shape(rows *sql.Rows, cols []string) (tool.Result, error) {
 	return tool.Success(msg, list), nil
 }
 
-func scanRow(rows *sql.Rows, cols []string) (Row, error) {
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
+func scanRow(rows *sql.Rows, h *header) (Row, error) {
+	vals := make([]any, len(h.cols))
+	ptrs := make([]any, len(h.cols))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
@@ -195,7 +203,7 @@ func scanRow(rows *sql.Rows, cols []string) (Row, error) {
 	for i, v := range vals {
 		vals[i] = jsonValue(v)
 	}
-	return Row{cols: cols, vals: vals}, nil
+	return Row{h: h, vals: vals}, nil
 }
 
 // jsonValue turns a scanned SQLite value into one JSON encodes as a reader
@@ -214,16 +222,40 @@ func jsonValue(v any) any {
 	return v
 }
 
+// header is a query's columns, shared by its rows, with each column's JSON
+// key ("name":) encoded once rather than once a row.
+type header struct {
+	cols []string
+	// keys holds each column's encoded key; nil for a repeated column name,
+	// whose first value wins.
+	keys [][]byte
+}
+
+func newHeader(cols []string) *header {
+	h := &header{cols: cols, keys: make([][]byte, len(cols))}
+	for i, c := range cols {
+		if slices.Contains(cols[:i], c) {
+			continue
+		}
+		k := appendJSONString(nil, c)
+		h.keys[i] = append(k, ':')
+	}
+	return h
+}
+
 // Row is one result row: its columns in statement order, encoded as a JSON
 // object whose keys keep that order.
 type Row struct {
-	cols []string
+	h    *header
 	vals []any
 }
 
 // Get returns the value of column name and whether the row has it.
 func (r Row) Get(name string) (any, bool) {
-	for i, c := range r.cols {
+	if r.h == nil {
+		return nil, false
+	}
+	for i, c := range r.h.cols {
 		if c == name {
 			return r.vals[i], true
 		}
@@ -232,38 +264,144 @@ func (r Row) Get(name string) (any, bool) {
 }
 
 // Columns returns the row's column names in order.
-func (r Row) Columns() []string { return append([]string(nil), r.cols...) }
+func (r Row) Columns() []string {
+	if r.h == nil {
+		return nil
+	}
+	return slices.Clone(r.h.cols)
+}
 
 // MarshalJSON encodes the row as an object in column order; a repeated
-// column name keeps its first value.
+// column name keeps its first value. Text is escaped as encoding/json
+// escapes it without HTML escaping, so "a -> b" reaches the model as written.
 func (r Row) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // text such as "a -> b" reaches the model as written
-	b.WriteByte('{')
-	seen := make(map[string]bool, len(r.cols))
+	if r.h == nil {
+		return []byte("{}"), nil
+	}
+	n := 2
+	for i, k := range r.h.keys {
+		n += len(k) + 1
+		if s, ok := r.vals[i].(string); ok {
+			n += len(s) + 2
+		} else {
+			n += 8
+		}
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
 	first := true
-	for i, c := range r.cols {
-		if seen[c] {
+	for i, k := range r.h.keys {
+		if k == nil {
 			continue
 		}
-		seen[c] = true
 		if !first {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		first = false
-		if err := enc.Encode(c); err != nil {
+		b = append(b, k...)
+		var err error
+		if b, err = appendJSONValue(b, r.vals[i]); err != nil {
 			return nil, err
 		}
-		b.Truncate(b.Len() - 1) // Encode's newline
-		b.WriteByte(':')
-		if err := enc.Encode(r.vals[i]); err != nil {
-			return nil, err
-		}
-		b.Truncate(b.Len() - 1)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
+}
+
+// appendJSONValue appends v, a value scanned by jsonValue, as JSON: the
+// types SQLite returns directly, anything else through encoding/json.
+func appendJSONValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendJSONString(b, x), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case float64:
+		if !math.IsInf(x, 0) && !math.IsNaN(x) {
+			return appendJSONFloat(b, x), nil
+		}
+	}
+	enc, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, enc...), nil
+}
+
+// appendJSONFloat formats f as encoding/json does: plain decimals, and an
+// exponent only below 1e-6 or from 1e21, without a leading zero in it.
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 becomes e-9.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendJSONString appends s as a JSON string, escaped as encoding/json
+// does with HTML escaping off: quotes, backslashes and control characters,
+// invalid UTF-8 as U+FFFD, and U+2028/U+2029 (which break JavaScript).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // backendError wraps a database failure; a busy or locked database is
