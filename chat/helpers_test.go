@@ -1,14 +1,17 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/gameassist/gameassist/gcsdb/resolve"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -47,6 +50,28 @@ type toolbox struct {
 	reg   *tool.Registry
 	exec  *tool.Executor
 	tools map[string]*countingTool
+	// names resolves the toolbox's champions and bosses for the offline
+	// responder, as *gcsdb.Game does for the real game.
+	names gameNames
+}
+
+// gameNames is the real resolver over a slice of candidates, standing in
+// for the game's read model.
+type gameNames struct{ r *resolve.Resolver }
+
+func (g gameNames) FindNames(_ context.Context, text string) ([]resolve.Match, error) {
+	return g.r.FindAll("", text), nil
+}
+
+func (g gameNames) NameByID(_ context.Context, id int64) (resolve.Candidate, bool, error) {
+	c, ok := g.r.ByID("", id)
+	return c, ok, nil
+}
+
+func (gameNames) DisplayNames(context.Context, int64) (map[string]string, error) { return nil, nil }
+
+func (g gameNames) ExampleNames(_ context.Context, kind string, n int) ([]resolve.Candidate, error) {
+	return g.r.OfKind(kind, n), nil
 }
 
 func (tb *toolbox) get(name string) *countingTool { return tb.tools[name] }
@@ -133,7 +158,14 @@ func newToolboxOpts(t testing.TB, noCache bool) *toolbox {
 		list("cache_get_champions_list", "champions", champs),
 		list("cache_get_bosses_list", "bosses", bossList),
 	}
-	box := &toolbox{reg: tool.NewRegistry(), tools: map[string]*countingTool{}}
+	var cands []resolve.Candidate
+	for kind, items := range map[string][]map[string]any{"champion": champs, "boss": bossList} {
+		for _, it := range items {
+			cands = append(cands, resolve.Candidate{Kind: kind, ID: int64(it["id"].(int)), Name: it["name"].(string)})
+		}
+	}
+	slices.SortFunc(cands, func(a, b resolve.Candidate) int { return cmp.Compare(a.ID, b.ID) })
+	box := &toolbox{reg: tool.NewRegistry(), tools: map[string]*countingTool{}, names: gameNames{r: resolve.New(cands)}}
 	for _, ct := range tools {
 		if noCache {
 			ct.spec.CacheDuration = 0

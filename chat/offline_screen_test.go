@@ -46,13 +46,13 @@ func (x *executions) count(name string) int {
 func TestOfflineAnswersFromTheScreen(t *testing.T) {
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
-	exec, rules := sampletools.Build(t, "../content")
+	exec, rules, game := sampletools.Build(t, "../content")
 	store, err := memory.New(redisSrv.Client(t), memory.Options{Prefix: redisSrv.Prefix(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	obs := &executions{n: map[string]int{}}
-	svc, err := NewService(Deps{Store: store, Executor: exec, Screens: rules, Observer: obs, Logger: log}, Options{})
+	svc, err := NewService(Deps{Store: store, Executor: exec, Screens: rules, Observer: obs, Logger: log, Names: game}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,10 @@ type Deps struct {
 	Observer Observer
 	// Logger receives the service's logs; nil discards.
 	Logger *slog.Logger
+	// Names is the game's name resolver the offline responder finds
+	// entities with (*gcsdb.Game); nil finds none, as for a studio's own
+	// game without the sample schema.
+	Names offline.Names
 }
 
 // Options tunes a Service; zero values take the defaults.
@@ -197,7 +201,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}
 	runner.SetConcurrency(opts.MaxConcurrentTools)
-	resp, err := offline.New(deps.Executor, offline.Options{Logger: log})
+	resp, err := offline.New(deps.Executor, offline.Options{Names: deps.Names, Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}

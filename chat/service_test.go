@@ -109,7 +109,7 @@ func newEnv(t testing.TB, cfg envConfig) *env {
 func (e *env) newService(t testing.TB, cfg envConfig) *Service {
 	t.Helper()
 	deps := Deps{
-		Store: e.store, Executor: e.box.exec, Versions: cfg.versions, Observer: cfg.observer,
+		Store: e.store, Executor: e.box.exec, Versions: cfg.versions, Observer: cfg.observer, Names: e.box.names,
 		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if e.client != nil {

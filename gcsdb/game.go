@@ -206,6 +206,27 @@ func (g *Game) FindNames(ctx context.Context, text string) ([]resolve.Match, err
 	return r.FindAll("", text), nil
 }
 
+// NameByID returns the entity (of any kind) with id and its names, from the
+// name index: the offline responder reads a screen's config ids with it.
+func (g *Game) NameByID(ctx context.Context, id int64) (resolve.Candidate, bool, error) {
+	r, err := g.fresh(ctx)
+	if err != nil {
+		return resolve.Candidate{}, false, err
+	}
+	c, ok := r.ByID("", id)
+	return c, ok, nil
+}
+
+// ExampleNames returns up to n entities of kind (a Kind) in id order, for help
+// text that names real entities of the game.
+func (g *Game) ExampleNames(ctx context.Context, kind string, n int) ([]resolve.Candidate, error) {
+	r, err := g.fresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.OfKind(kind, n), nil
+}
+
 // Exists reports whether an entity of kind k has id.
 func (g *Game) Exists(ctx context.Context, k Kind, id int64) (bool, error) {
 	var found int64

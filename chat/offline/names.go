@@ -2,314 +2,132 @@ package offline
 
 import (
 	"context"
-	"sort"
+	"log/slog"
+	"strconv"
 	"strings"
+
+	"github.com/gameassist/gameassist/gcsdb/resolve"
 )
 
-// Resolver finds the game entities a player names in a message and turns
-// ids (from screen data) into entities. The responder's own list-based
-// resolver is the default; the game's shared resolver can be passed in
-// Options.Resolver instead.
-type Resolver interface {
-	// Resolve returns the entities named in text, in message order, each once.
-	Resolve(ctx context.Context, text string) []Entity
-	// ByID returns the entity with config id id.
-	ByID(ctx context.Context, id string) (Entity, bool)
+// Names is the game's one name resolver (package gcsdb/resolve over every
+// entity's names, keys and localized display names) as the responder reads
+// it. *gcsdb.Game satisfies it, so a name the gcs_* tools accept is a name
+// the responder finds in a message, with the same typo, partial and
+// localized-name rules.
+type Names interface {
+	// FindNames returns the entities named in text, in text order, each once.
+	FindNames(ctx context.Context, text string) ([]resolve.Match, error)
+	// NameByID returns the entity with id, of any kind.
+	NameByID(ctx context.Context, id int64) (resolve.Candidate, bool, error)
+	// DisplayNames returns an entity's display names by locale.
+	DisplayNames(ctx context.Context, id int64) (map[string]string, error)
+	// ExampleNames returns up to n entities of kind, for help text.
+	ExampleNames(ctx context.Context, kind string, n int) ([]resolve.Candidate, error)
 }
 
-// indexed is one searchable name of an entity.
-type indexed struct {
-	ent       int // index into index.ents
-	tokens    []string
-	joined    string
-	nameRunes []rune
-	runes     int
-	hist      letterHist
+// entities turns the game's names into the responder's Entity values. With
+// no Names (a studio's own game without the sample schema) it finds none, so
+// the responder never answers as if it knew an entity it has no tools for.
+type entities struct {
+	names Names
+	log   *slog.Logger
 }
 
-// window is a run of message words joined by spaces.
-type window struct {
-	text  string
-	runes []rune
-	hist  letterHist
-}
-
-// letterHist counts letters in 32 buckets. Each edit changes the counts by
-// at most 2, so two strings whose counts differ by more than 2*tol cannot be
-// tol edits apart: a cheap filter before the edit distance.
-type letterHist [32]uint8
-
-func histOf(rs []rune) letterHist {
-	var h letterHist
-	for _, r := range rs {
-		h[r&31]++
+// kindOf is the responder's kind for a resolver kind; masteries and a
+// studio's own kinds have no intents here.
+func kindOf(k string) (Kind, bool) {
+	switch kk := Kind(k); kk {
+	case KindChampion, KindBoss, KindFaction, KindDungeon, KindGearSet:
+		return kk, true
 	}
-	return h
+	return "", false
 }
 
-func (h *letterHist) diff(o *letterHist) int {
-	d := 0
-	for i := range h {
-		d += abs(int(h[i]) - int(o[i]))
-	}
-	return d
-}
-
-// index holds every searchable name (all locales), longest first, and the
-// distinctive words of multi-word names for partial matches.
-type index struct {
-	ents  []Entity
-	names []indexed
-	kinds map[Kind][]int
-	byID  map[string]int
-	// words maps a distinctive word of a multi-word name to the entities
-	// whose names hold it ("wyrm" → Frost Wyrm).
-	words map[string][]int
-}
-
-func newIndex(lists map[Kind][]listItem) *index {
-	idx := &index{kinds: map[Kind][]int{}, byID: map[string]int{}, words: map[string][]int{}}
-	for _, src := range listSources() {
-		for _, it := range lists[src.kind] {
-			ent := Entity{Kind: src.kind, ID: it.id, Name: it.name}
-			for loc, n := range it.names {
-				if n != "" && n != it.name {
-					if ent.Names == nil {
-						ent.Names = map[string]string{}
-					}
-					ent.Names[loc] = n
-				}
-			}
-			i := len(idx.ents)
-			idx.ents = append(idx.ents, ent)
-			idx.kinds[src.kind] = append(idx.kinds[src.kind], i)
-			if _, dup := idx.byID[it.id]; !dup {
-				idx.byID[it.id] = i
-			}
-			all := []string{it.name}
-			for _, loc := range sortedLocales(ent.Names) {
-				all = append(all, ent.Names[loc])
-			}
-			seen := map[string]bool{}
-			for _, n := range all {
-				toks := nameTokens(n)
-				key := strings.Join(toks, " ")
-				if len(toks) == 0 || seen[key] {
-					continue
-				}
-				seen[key] = true
-				idx.names = append(idx.names, indexed{ent: i, tokens: toks, joined: key, nameRunes: []rune(key), runes: len([]rune(key)), hist: histOf([]rune(key))})
-				if len(toks) > 1 {
-					for _, w := range toks {
-						if len([]rune(w)) >= 4 && !isStopWord(w) && !contains1(idx.words[w], i) {
-							idx.words[w] = append(idx.words[w], i)
-						}
-					}
-				}
-			}
-		}
-	}
-	sort.SliceStable(idx.names, func(i, j int) bool { return len(idx.names[i].tokens) > len(idx.names[j].tokens) })
-	return idx
-}
-
-func contains1(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedLocales(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// tolerance is how many edits a name of n runes may differ by and still
-// match: none for short names, which collide with ordinary words.
-func tolerance(n int) int {
-	switch {
-	case n < 5:
-		return 0
-	case n < 9:
-		return 1
-	default:
-		return 2
-	}
-}
-
-// match is an entity name found in a message.
-type match struct {
-	ent        int
-	start, end int // token span [start, end)
-	dist       int // edits; partial matches rank after every full one
-}
-
-// partialRank is added to a partial match's distance so full names win.
-const partialRank = 10
-
-// find returns the entities named in toks, in message order, each once.
-func (idx *index) find(toks []string) []Entity {
-	if idx == nil || len(toks) == 0 {
+// Resolve returns the entities named in text, in text order, each once.
+func (e entities) Resolve(ctx context.Context, text string) []Entity {
+	if e.names == nil {
 		return nil
 	}
-	// The message's word windows, joined once per length.
-	maxK := 0
-	for _, n := range idx.names {
-		maxK = max(maxK, len(n.tokens))
+	ms, err := e.names.FindNames(ctx, text)
+	if err != nil {
+		e.log.LogAttrs(ctx, slog.LevelWarn, "offline: names unavailable", slog.String("error", err.Error()))
+		return nil
 	}
-	maxK = min(maxK, len(toks))
-	windows := make([][]window, maxK+1)
-	for k := 1; k <= maxK; k++ {
-		windows[k] = make([]window, 0, len(toks)-k+1)
-		for i := 0; i+k <= len(toks); i++ {
-			text := strings.Join(toks[i:i+k], " ")
-			rs := []rune(text)
-			windows[k] = append(windows[k], window{text: text, runes: rs, hist: histOf(rs)})
-		}
-	}
-	var scratch osaScratch
-	var cands []match
-	for _, n := range idx.names {
-		k := len(n.tokens)
-		if k > maxK {
+	out := make([]Entity, 0, len(ms))
+	for _, m := range ms {
+		if (m.How == resolve.Partial || m.How == resolve.Typo) && isStopWord(resolve.Fold(m.Text)) {
 			continue
 		}
-		tol := tolerance(n.runes)
-		for i, w := range windows[k] {
-			if w.text == n.joined {
-				cands = append(cands, match{n.ent, i, i + k, 0})
-				continue
-			}
-			if tol == 0 || abs(len(w.runes)-n.runes) > tol || w.hist.diff(&n.hist) > 2*tol || (k == 1 && isStopWord(w.text)) {
-				continue
-			}
-			if d := scratch.distance(w.runes, n.nameRunes, tol); d <= tol {
-				cands = append(cands, match{n.ent, i, i + k, d})
-			}
+		if ent, ok := e.entity(ctx, m.Candidate); ok {
+			out = append(out, ent)
 		}
-	}
-	// Partial names: a distinctive word of one multi-word name ("the
-	// wyrm"), or the start of a long single-word name ("kaeli").
-	for i, w := range toks {
-		if isStopWord(w) || len([]rune(w)) < 4 {
-			continue
-		}
-		if es := idx.words[w]; len(es) == 1 {
-			cands = append(cands, match{es[0], i, i + 1, partialRank})
-			continue
-		}
-		if len([]rune(w)) >= 5 {
-			var hit []int
-			for _, n := range idx.names {
-				if len(n.tokens) == 1 && n.runes >= 7 && strings.HasPrefix(n.joined, w) && !contains1(hit, n.ent) {
-					hit = append(hit, n.ent)
-				}
-			}
-			if len(hit) == 1 {
-				cands = append(cands, match{hit[0], i, i + 1, partialRank + 1})
-			}
-		}
-	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].dist != cands[j].dist {
-			return cands[i].dist < cands[j].dist
-		}
-		return cands[i].end-cands[i].start > cands[j].end-cands[j].start
-	})
-	used := make([]bool, len(toks))
-	var picked []match
-	seen := map[int]bool{}
-	for _, c := range cands {
-		free := true
-		for i := c.start; i < c.end; i++ {
-			if used[i] {
-				free = false
-				break
-			}
-		}
-		if !free || seen[c.ent] {
-			continue
-		}
-		for i := c.start; i < c.end; i++ {
-			used[i] = true
-		}
-		seen[c.ent] = true
-		picked = append(picked, c)
-	}
-	sort.Slice(picked, func(i, j int) bool { return picked[i].start < picked[j].start })
-	out := make([]Entity, len(picked))
-	for i, p := range picked {
-		out[i] = idx.ents[p.ent]
 	}
 	return out
 }
 
-// osa is the optimal-string-alignment distance of a and b by rune: edits
-// are insertions, deletions, substitutions and swaps of two adjacent
-// letters ("Kaelitg", "Kaeltih"), so a transposition costs one. It stops
-// early and returns limit+1 once the distance must exceed limit.
-func osa(a, b string, limit int) int {
-	var s osaScratch
-	return s.distance([]rune(a), []rune(b), limit)
+// ByID returns the entity with config id id (a decimal string).
+func (e entities) ByID(ctx context.Context, id string) (Entity, bool) {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if e.names == nil || err != nil || n <= 0 {
+		return Entity{}, false
+	}
+	c, ok, err := e.names.NameByID(ctx, n)
+	if err != nil {
+		e.log.LogAttrs(ctx, slog.LevelWarn, "offline: names unavailable", slog.String("error", err.Error()))
+		return Entity{}, false
+	}
+	if !ok {
+		return Entity{}, false
+	}
+	return e.entity(ctx, c)
 }
 
-// osaScratch holds the rows of osa between calls, so matching a message
-// against every name allocates once.
-type osaScratch struct {
-	prev2, prev, cur []int
-}
-
-func (s *osaScratch) distance(ra, rb []rune, limit int) int {
-	if abs(len(ra)-len(rb)) > limit {
-		return limit + 1
+// Examples returns up to n entities of kind, for help text.
+func (e entities) Examples(ctx context.Context, kind Kind, n int) []Entity {
+	if e.names == nil {
+		return nil
 	}
-	n := len(rb) + 1
-	if cap(s.cur) < n {
-		s.prev2, s.prev, s.cur = make([]int, n), make([]int, n), make([]int, n)
+	cs, err := e.names.ExampleNames(ctx, string(kind), n)
+	if err != nil {
+		return nil
 	}
-	prev2, prev, cur := s.prev2[:n], s.prev[:n], s.cur[:n]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d = min(d, prev2[j-2]+1)
-			}
-			cur[j] = d
-			rowMin = min(rowMin, d)
+	var out []Entity
+	for _, c := range cs {
+		if ent, ok := e.entity(ctx, c); ok {
+			out = append(out, ent)
 		}
-		if rowMin > limit {
-			return limit + 1
+	}
+	return out
+}
+
+// entity is c as an Entity with its localized names.
+func (e entities) entity(ctx context.Context, c resolve.Candidate) (Entity, bool) {
+	k, ok := kindOf(c.Kind)
+	if !ok {
+		return Entity{}, false
+	}
+	ent := Entity{Kind: k, ID: strconv.FormatInt(c.ID, 10), Name: c.Name}
+	display, err := e.names.DisplayNames(ctx, c.ID)
+	if err != nil {
+		// The canonical name still answers; only localization is lost.
+		e.log.LogAttrs(ctx, slog.LevelWarn, "offline: display names unavailable", slog.Int64("id", c.ID), slog.String("error", err.Error()))
+	}
+	for loc, n := range display {
+		if n != "" && n != c.Name {
+			if ent.Names == nil {
+				ent.Names = map[string]string{}
+			}
+			ent.Names[loc] = n
 		}
-		prev2, prev, cur = prev, cur, prev2
 	}
-	return prev[len(rb)]
+	return ent, true
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// isStopWord reports words of questions (en, fr, de) that never match a
-// name fuzzily or partially; they still match a name spelled exactly.
+// isStopWord reports words of questions and of the game's vocabulary (en,
+// fr, de) that name no entity when the resolver matched them only as a typo
+// or as one word of a longer name ("quelle" is not the champion Uelle, "void"
+// in "fastest void supports" is not the boss Void Seraph); spelled as a
+// whole name they still match.
 func isStopWord(w string) bool {
 	_, ok := stopWords[w]
 	return ok

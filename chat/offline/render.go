@@ -192,18 +192,15 @@ func (rd renderer) failed(o tool.Outcome) reply {
 // help says what the assistant can do, with names from the game.
 func (rd renderer) help(intro string) reply {
 	champ, champ2, boss, set := "Kaelith", "Kaelith", "the Fire Knight", "Swiftwind"
-	if ex, ok := rd.r.resolver.(interface {
-		Examples(ctx context.Context, kind Kind, n int) []Entity
-	}); ok {
-		if cs := ex.Examples(rd.ctx, KindChampion, 2); len(cs) == 2 {
-			champ, champ2 = cs[0].Display(rd.l.loc), cs[1].Display(rd.l.loc)
-		}
-		if bs := ex.Examples(rd.ctx, KindBoss, 1); len(bs) == 1 {
-			boss = bs[0].Display(rd.l.loc)
-		}
-		if ss := ex.Examples(rd.ctx, KindGearSet, 1); len(ss) == 1 {
-			set = ss[0].Display(rd.l.loc)
-		}
+	ex := rd.r.resolver
+	if cs := ex.Examples(rd.ctx, KindChampion, 2); len(cs) == 2 {
+		champ, champ2 = cs[0].Display(rd.l.loc), cs[1].Display(rd.l.loc)
+	}
+	if bs := ex.Examples(rd.ctx, KindBoss, 1); len(bs) == 1 {
+		boss = bs[0].Display(rd.l.loc)
+	}
+	if ss := ex.Examples(rd.ctx, KindGearSet, 1); len(ss) == 1 {
+		set = ss[0].Display(rd.l.loc)
 	}
 	l := rd.l
 	return reply{

@@ -40,9 +40,9 @@ type Options struct {
 	RefreshEvery time.Duration
 	// Logger receives list refresh failures; nil discards.
 	Logger *slog.Logger
-	// Resolver finds entity names in messages; nil uses the responder's own
-	// resolver over the cache_* list tools.
-	Resolver Resolver
+	// Names finds entity names in messages and screen ids (the game's one
+	// resolver: *gcsdb.Game); nil finds none, as for a studio's own game.
+	Names Names
 }
 
 // Responder answers messages from tool data alone. It is safe for
@@ -51,7 +51,7 @@ type Responder struct {
 	exec     Executor
 	log      *slog.Logger
 	names    map[string]bool // registered tool names
-	resolver Resolver
+	resolver entities
 }
 
 // New returns a responder over exec.
@@ -70,11 +70,7 @@ func New(exec Executor, opts Options) (*Responder, error) {
 	for _, s := range exec.Registry().Specs(nil) {
 		names[s.Name] = true
 	}
-	res := opts.Resolver
-	if res == nil {
-		res = newListResolver(exec, names, opts.RefreshEvery, log)
-	}
-	return &Responder{exec: exec, log: log, names: names, resolver: res}, nil
+	return &Responder{exec: exec, log: log, names: names, resolver: entities{names: opts.Names, log: log}}, nil
 }
 
 // Request is what the responder knows about a turn.

@@ -1,13 +1,16 @@
 package offline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/gameassist/gameassist/gcsdb/resolve"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -40,6 +43,7 @@ func (f *fakeTool) count() int {
 type world struct {
 	exec  *tool.Executor
 	tools map[string]*fakeTool
+	names gameNames
 
 	mu        sync.Mutex
 	stamp     string
@@ -173,6 +177,22 @@ func newWorld(t testing.TB) *world {
 			},
 		},
 	}
+	var cands []resolve.Candidate
+	display := map[int64]map[string]string{}
+	for kind, items := range map[string][]map[string]any{"champion": champions, "boss": bosses, "faction": factions} {
+		for _, it := range items {
+			c := resolve.Candidate{Kind: kind, ID: int64(it["id"].(int)), Name: it["name"].(string)}
+			if ns, ok := it["names"].(map[string]string); ok {
+				display[c.ID] = ns
+				for _, n := range ns {
+					c.Aliases = append(c.Aliases, n)
+				}
+			}
+			cands = append(cands, c)
+		}
+	}
+	slices.SortFunc(cands, func(a, b resolve.Candidate) int { return cmp.Compare(a.ID, b.ID) })
+	w.names = gameNames{r: resolve.New(cands), display: display}
 	reg := tool.NewRegistry()
 	for _, ft := range tools {
 		if err := reg.Register(ft); err != nil {
@@ -200,11 +220,35 @@ func (w *world) run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 
 func newResponder(t *testing.T, w *world) *Responder {
 	t.Helper()
-	r, err := New(w.exec, Options{})
+	r, err := New(w.exec, Options{Names: w.names})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// gameNames is what the game's read model gives the responder, over the
+// world's entities: the real resolver over a slice of candidates.
+type gameNames struct {
+	r       *resolve.Resolver
+	display map[int64]map[string]string
+}
+
+func (g gameNames) FindNames(_ context.Context, text string) ([]resolve.Match, error) {
+	return g.r.FindAll("", text), nil
+}
+
+func (g gameNames) NameByID(_ context.Context, id int64) (resolve.Candidate, bool, error) {
+	c, ok := g.r.ByID("", id)
+	return c, ok, nil
+}
+
+func (g gameNames) DisplayNames(_ context.Context, id int64) (map[string]string, error) {
+	return g.display[id], nil
+}
+
+func (g gameNames) ExampleNames(_ context.Context, kind string, n int) ([]resolve.Candidate, error) {
+	return g.r.OfKind(kind, n), nil
 }
 
 func TestAnswerToolError(t *testing.T) {
@@ -220,66 +264,6 @@ func TestAnswerToolError(t *testing.T) {
 	}
 }
 
-func TestIndexRefresh(t *testing.T) {
-	w := newWorld(t)
-	r, err := New(w.exec, Options{RefreshEvery: 1}) // check on every message
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if got := r.Entities(ctx, "Kaelith"); len(got) != 1 {
-		t.Fatalf("entities = %v", got)
-	}
-	lists := w.tools["cache_get_champions_list"]
-	before := lists.count()
-	// Same stamp: the list is fetched but the index stays.
-	r.Entities(ctx, "Kaelith")
-	if lists.count() == before {
-		t.Fatal("list not checked again")
-	}
-	// New stamp with a new champion: the index is rebuilt.
-	w.mu.Lock()
-	w.stamp = "2024-02-01T00:00:00Z"
-	w.champions = append(w.champions, map[string]any{"id": 1005, "name": "Zephyra"})
-	w.mu.Unlock()
-	got := r.Entities(ctx, "what about zephyra")
-	if len(got) != 1 || got[0].Name != "Zephyra" || got[0].ID != "1005" {
-		t.Errorf("after refresh entities = %v", got)
-	}
-}
-
-func TestParseList(t *testing.T) {
-	tests := []struct {
-		name   string
-		data   string
-		want   []string
-		stamp  string
-		hasErr bool
-	}{
-		{"object", `{"total":2,"last_updated":"x","bosses":[{"id":1,"name":"A"},{"id":"b2","name":"B"}]}`, []string{"1:A", "b2:B"}, `"x"`, false},
-		{"array", `[{"id":1,"name":"A"}]`, []string{"1:A"}, "", false},
-		{"other arrays first", `{"tags":["x"],"items":[{"id":1,"name":"A"}],"z":[{"id":2}]}`, []string{"1:A"}, "", false},
-		{"no names", `{"items":[{"id":1}]}`, nil, "", true},
-		{"not json", `{`, nil, "", true},
-		{"empty", ``, nil, "", true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			items, stamp, _, err := parseList(json.RawMessage(tc.data))
-			if (err != nil) != tc.hasErr {
-				t.Fatalf("err = %v", err)
-			}
-			var got []string
-			for _, it := range items {
-				got = append(got, it.id+":"+it.name)
-			}
-			if strings.Join(got, ",") != strings.Join(tc.want, ",") || stamp != tc.stamp {
-				t.Errorf("got %v %q, want %v %q", got, stamp, tc.want, tc.stamp)
-			}
-		})
-	}
-}
-
 func TestNewRefusesNil(t *testing.T) {
 	if _, err := New(nil, Options{}); err == nil {
 		t.Error("New(nil) succeeded")
@@ -292,7 +276,7 @@ func FuzzPlan(f *testing.F) {
 		f.Add(s)
 	}
 	w := newWorld(f)
-	r, err := New(w.exec, Options{})
+	r, err := New(w.exec, Options{Names: w.names})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -305,53 +289,4 @@ func FuzzPlan(f *testing.F) {
 		}
 		_ = r.render(context.Background(), p, w.run(context.Background(), p.Calls))
 	})
-}
-
-// pagedList is a list tool that pages like the cache tools do.
-type pagedList struct{ n int }
-
-func (p pagedList) Spec() tool.Spec {
-	return tool.Spec{
-		Name: "cache_get_champions_list", Category: tool.CategoryCache,
-		Parameters: schema(`"limit":{"type":"integer","minimum":1,"maximum":200},"offset":{"type":"integer","minimum":0}`),
-	}
-}
-
-func (p pagedList) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
-	var a struct{ Limit, Offset int }
-	_ = json.Unmarshal(args, &a)
-	if a.Limit == 0 {
-		a.Limit = 60
-	}
-	var items []map[string]any
-	for i := a.Offset; i < p.n && i < a.Offset+a.Limit; i++ {
-		items = append(items, map[string]any{"id": 2000 + i, "name": fmt.Sprintf("Champion%03d", i), "rarity": "Rare"})
-	}
-	data := map[string]any{"total": p.n, "last_updated": "t1", "champions": items}
-	if a.Offset+a.Limit < p.n {
-		data["next_offset"] = a.Offset + a.Limit
-	}
-	return tool.Success("ok", data), nil
-}
-
-func TestIndexPagingAndTruncation(t *testing.T) {
-	reg := tool.NewRegistry()
-	if err := reg.Register(pagedList{n: 450}); err != nil {
-		t.Fatal(err)
-	}
-	// Small results force the executor to cut every page.
-	exec, err := tool.NewExecutor(reg, tool.ExecutorOptions{MaxResultChars: 600})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := New(exec, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"Champion000", "Champion250", "Champion449"} {
-		got := r.Entities(context.Background(), "tell me about "+strings.ToLower(name))
-		if len(got) != 1 || got[0].Name != name {
-			t.Errorf("%s: entities = %v", name, got)
-		}
-	}
 }

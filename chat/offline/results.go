@@ -3,6 +3,7 @@ package offline
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -267,4 +268,19 @@ func sortedKeys(m map[string]any) []string {
 func obj(m map[string]any, key string) map[string]any {
 	o, _ := m[key].(map[string]any)
 	return o
+}
+
+// dataJSON returns a result's data as JSON whatever Go value holds it.
+func dataJSON(v any) (json.RawMessage, error) {
+	switch d := v.(type) {
+	case json.RawMessage:
+		return d, nil
+	case []byte:
+		return d, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode data: %w", err)
+	}
+	return b, nil
 }

@@ -5,27 +5,6 @@ import (
 	"testing"
 )
 
-func TestOSA(t *testing.T) {
-	tests := []struct {
-		name string
-		a, b string
-		want int
-	}{
-		{"same", "kaelith", "kaelith", 0},
-		{"adjacent swap", "kaelith", "kaeltih", 1},
-		{"dropped letter", "kaelith", "kaelth", 1},
-		{"doubled letter", "kaelith", "kaellith", 1},
-		{"two edits", "kaelith", "kealtih", 2},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := osa(tc.a, tc.b, 3); got != tc.want {
-				t.Errorf("osa(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-			}
-		})
-	}
-}
-
 func TestCutSentences(t *testing.T) {
 	tests := []struct {
 		name      string

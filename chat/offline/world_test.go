@@ -23,8 +23,8 @@ type sampleWorld struct {
 
 func newSampleWorld(tb testing.TB) *sampleWorld {
 	tb.Helper()
-	exec, rules := sampletools.Build(tb, "../../content")
-	resp, err := offline.New(exec, offline.Options{Logger: slog.New(slog.DiscardHandler)})
+	exec, rules, game := sampletools.Build(tb, "../../content")
+	resp, err := offline.New(exec, offline.Options{Names: game, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		tb.Fatal(err)
 	}

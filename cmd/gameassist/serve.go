@@ -143,7 +143,11 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	var builtins []tool.Tool
 	var versions chat.DataVersioner = fileVersion{path: cfg.GCSDBPath}
 	var entities map[string][]string // names that favour a kind's tools in selection
+	var game *gcsdb.Game             // the read model, whose one resolver the offline responder reads names with
 	if gcs.sample {
+		if game, err = gcsdb.NewGame(ro); err != nil {
+			return nil, err
+		}
 		snap, err := toolscache.NewSnapshot(ctx, ro, logger)
 		if err != nil {
 			return nil, err
@@ -237,6 +241,10 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 
 	deps := chat.Deps{
 		Store: store, Executor: exec, Screens: rules, Versions: versions, Logger: logger,
+	}
+	if game != nil {
+		// Not a typed nil: without the sample game the responder finds no names.
+		deps.Names = game
 	}
 	if opt.noObservability {
 		m = nil

@@ -155,6 +155,35 @@ func New(cands []Candidate) *Resolver {
 // Len is how many candidates the resolver holds.
 func (r *Resolver) Len() int { return len(r.cands) }
 
+// ByID returns the first candidate of kind ("" for any kind) with id, for
+// ids a game client sends (a screen's config ids); 0 is no id.
+func (r *Resolver) ByID(kind string, id int64) (Candidate, bool) {
+	if id == 0 {
+		return Candidate{}, false
+	}
+	for _, c := range r.cands {
+		if c.ID == id && (kind == "" || c.Kind == kind) {
+			return c, true
+		}
+	}
+	return Candidate{}, false
+}
+
+// OfKind returns up to n candidates of kind in the order they were given,
+// for examples in help text.
+func (r *Resolver) OfKind(kind string, n int) []Candidate {
+	var out []Candidate
+	for _, c := range r.cands {
+		if len(out) == n {
+			break
+		}
+		if c.Kind == kind {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // Fold is the comparison form of a name: case-folded (Unicode, so "ß" meets
 // "ss" and "Σ" meets "σ"), accents dropped, every run of characters that
 // are not letters or digits turned into one space, trimmed.
@@ -305,22 +334,15 @@ func allowed(n int) int {
 // winning; a tie between entities is no match.
 func (r *Resolver) typo(kind, q string) (int, bool) {
 	ql := len([]rune(q))
-	best, bestD, tie := -1, 1<<30, false
-	consider := func(ci, d int) {
-		switch {
-		case d < bestD:
-			best, bestD, tie = ci, d, false
-		case d == bestD && ci != best:
-			tie = true
-		}
-	}
+	var c closest
+	consider := func(ci, d int, text string) { c.consider(q, ci, d, text) }
 	for _, f := range r.forms {
 		if kind != "" && r.cands[f.cand].Kind != kind {
 			continue
 		}
 		if limit := allowed(min(ql, f.runes)); limit > 0 && near(ql, f.runes, limit) {
 			if d := Distance(q, f.text); d <= limit {
-				consider(f.cand, d)
+				consider(f.cand, d, f.text)
 			}
 		}
 		if len(f.words) > 1 && !strings.Contains(q, " ") {
@@ -331,15 +353,12 @@ func (r *Resolver) typo(kind, q string) (int, bool) {
 					continue
 				}
 				if d := Distance(q, w); d <= limit {
-					consider(f.cand, d+1) // a word of the name is a weaker match than the name
+					consider(f.cand, d+1, w) // a word of the name is a weaker match than the name
 				}
 			}
 		}
 	}
-	if best < 0 || tie {
-		return 0, false
-	}
-	return best, true
+	return c.result()
 }
 
 // Suggest returns up to n canonical names of kind closest to name, for "did
@@ -494,7 +513,7 @@ func (r *Resolver) spanMatch(kind, q string, n int) (int, How, bool) {
 		}
 	}
 	if ql := len([]rune(q)); ql >= 5 {
-		best, bestD, tie := -1, 1<<30, false
+		var c closest
 		for _, f := range r.forms {
 			if len(f.words) != n || (kind != "" && r.cands[f.cand].Kind != kind) {
 				continue
@@ -504,19 +523,73 @@ func (r *Resolver) spanMatch(kind, q string, n int) (int, How, bool) {
 				continue
 			}
 			if d := Distance(q, f.text); d > 0 && d <= limit {
-				switch {
-				case d < bestD:
-					best, bestD, tie = f.cand, d, false
-				case d == bestD && f.cand != best:
-					tie = true
-				}
+				c.consider(q, f.cand, d, f.text)
 			}
 		}
-		if best >= 0 && !tie {
+		if best, ok := c.result(); ok {
 			return best, Typo, true
 		}
 	}
 	return 0, 0, false
+}
+
+// closest keeps the candidate nearest a query by typo distance. Two
+// candidates at the same distance are told apart by the kind of edits: a
+// dropped, doubled or swapped letter is a likelier slip than a wrong letter
+// ("Malreith" is Malrieth, swapped, not Maldeith; "Aereara" is Aerenara,
+// dropped, not Aeroara). When that does not tell them apart, neither wins.
+type closest struct {
+	best, d, w int
+	tie        bool
+	set        bool
+}
+
+func (c *closest) consider(q string, cand, d int, text string) {
+	switch {
+	case !c.set || d < c.d:
+		*c = closest{best: cand, d: d, w: slipCost(q, text), set: true}
+	case d == c.d && cand != c.best:
+		switch w := slipCost(q, text); {
+		case w < c.w:
+			c.best, c.w, c.tie = cand, w, false
+		case w == c.w:
+			c.tie = true
+		}
+	}
+}
+
+func (c *closest) result() (int, bool) {
+	if !c.set || c.tie {
+		return 0, false
+	}
+	return c.best, true
+}
+
+// slipCost is the optimal-string-alignment distance with a substitution
+// costing 3 and an insertion, deletion or adjacent transposition 2, to rank
+// candidates at the same Distance by how likely the slip is.
+func slipCost(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	w := len(rb) + 1
+	prev2, prev, cur := make([]int, w), make([]int, w), make([]int, w)
+	for j := range prev {
+		prev[j] = 2 * j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = 2 * i
+		for j := 1; j <= len(rb); j++ {
+			sub := 3
+			if ra[i-1] == rb[j-1] {
+				sub = 0
+			}
+			cur[j] = min(prev[j]+2, cur[j-1]+2, prev[j-1]+sub)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+2)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
 }
 
 // Distance is the optimal-string-alignment distance between a and b by rune:

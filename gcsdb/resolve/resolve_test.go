@@ -205,3 +205,42 @@ func BenchmarkFindAll(b *testing.B) {
 		r.FindAll("", text)
 	}
 }
+
+// TestTypoTieBreak checks names one edit from two entities: a dropped,
+// doubled or swapped letter wins over a wrong letter, and two wrong letters
+// stay a tie that resolves to nothing.
+func TestTypoTieBreak(t *testing.T) {
+	r := resolve.New([]resolve.Candidate{
+		{Kind: "champion", ID: 1, Name: "Malrieth"},
+		{Kind: "champion", ID: 2, Name: "Maldeith"},
+		{Kind: "champion", ID: 3, Name: "Aerenara"},
+		{Kind: "champion", ID: 4, Name: "Aeroara"},
+		{Kind: "champion", ID: 5, Name: "Sylvane"},
+		{Kind: "champion", ID: 6, Name: "Sylvine"},
+	})
+	tests := []struct {
+		name   string
+		query  string
+		wantID int64 // 0: no match
+	}{
+		{name: "swap beats wrong letter", query: "Malreith", wantID: 1},
+		{name: "dropped letter beats wrong letter", query: "Aereara", wantID: 3},
+		{name: "two wrong letters tie", query: "Sylvone", wantID: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, ok := r.Lookup("champion", tt.query)
+			if got := map[bool]int64{true: m.ID}[ok]; got != tt.wantID {
+				t.Fatalf("Lookup(%q) = %d (%v), want %d", tt.query, m.ID, ok, tt.wantID)
+			}
+			ms := r.FindAll("", "tell me about "+tt.query)
+			var got int64
+			if len(ms) == 1 {
+				got = ms[0].ID
+			}
+			if got != tt.wantID || len(ms) > 1 {
+				t.Fatalf("FindAll(%q) = %v, want id %d", tt.query, ms, tt.wantID)
+			}
+		})
+	}
+}

@@ -18,10 +18,11 @@ import (
 	toolsrag "github.com/gameassist/gameassist/tools_rag"
 )
 
-// Build returns an executor over every sample-game tool and the default
-// screen rules validated against them; contentDir holds the RAG documents.
-// It fails tb on any error.
-func Build(tb testing.TB, contentDir string) (*tool.Executor, *screens.Engine) {
+// Build returns an executor over every sample-game tool, the default screen
+// rules validated against them and the game's read model (its one name
+// resolver, which the offline responder reads names with); contentDir holds
+// the RAG documents. It fails tb on any error.
+func Build(tb testing.TB, contentDir string) (*tool.Executor, *screens.Engine, *gcsdb.Game) {
 	tb.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
@@ -62,5 +63,9 @@ func Build(tb testing.TB, contentDir string) (*tool.Executor, *screens.Engine) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return exec, rules
+	game, err := gcsdb.NewGame(db)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return exec, rules, game
 }
