@@ -59,20 +59,7 @@ type toolbox struct {
 // for the game's read model.
 type gameNames struct{ r *resolve.Resolver }
 
-func (g gameNames) FindNames(_ context.Context, text string) ([]resolve.Match, error) {
-	return g.r.FindAll("", text), nil
-}
-
-func (g gameNames) NameByID(_ context.Context, id int64) (resolve.Candidate, bool, error) {
-	c, ok := g.r.ByID("", id)
-	return c, ok, nil
-}
-
-func (gameNames) DisplayNames(context.Context, int64) (map[string]string, error) { return nil, nil }
-
-func (g gameNames) ExampleNames(_ context.Context, kind string, n int) ([]resolve.Candidate, error) {
-	return g.r.OfKind(kind, n), nil
-}
+func (g gameNames) NameIndex(context.Context) (*resolve.Resolver, error) { return g.r, nil }
 
 func (tb *toolbox) get(name string) *countingTool { return tb.tools[name] }
 

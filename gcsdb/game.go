@@ -125,18 +125,23 @@ func (g *Game) fresh(ctx context.Context) (*resolve.Resolver, error) {
 // buildResolver reads every entity's name, key and display names.
 func (g *Game) buildResolver(ctx context.Context) (*resolve.Resolver, error) {
 	display := map[int64][]string{}
-	rows, err := g.db.QueryContext(ctx, `SELECT entity_id, name FROM display_names ORDER BY entity_id, locale`)
+	byLocale := map[int64]map[string]string{}
+	rows, err := g.db.QueryContext(ctx, `SELECT entity_id, locale, name FROM display_names ORDER BY entity_id, locale`)
 	if err != nil {
 		return nil, fmt.Errorf("gcsdb: display names: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var n string
-		if err := rows.Scan(&id, &n); err != nil {
+		var loc, n string
+		if err := rows.Scan(&id, &loc, &n); err != nil {
 			return nil, fmt.Errorf("gcsdb: display names: %w", err)
 		}
 		display[id] = append(display[id], n)
+		if byLocale[id] == nil {
+			byLocale[id] = map[string]string{}
+		}
+		byLocale[id][loc] = n
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("gcsdb: display names: %w", err)
@@ -156,6 +161,7 @@ func (g *Game) buildResolver(ctx context.Context) (*resolve.Resolver, error) {
 				return nil, fmt.Errorf("gcsdb: %s names: %w", k, err)
 			}
 			c.Aliases = append([]string{key}, display[c.ID]...)
+			c.Display = byLocale[c.ID]
 			cands = append(cands, c)
 		}
 		err = rows.Err()
@@ -206,25 +212,12 @@ func (g *Game) FindNames(ctx context.Context, text string) ([]resolve.Match, err
 	return r.FindAll("", text), nil
 }
 
-// NameByID returns the entity (of any kind) with id and its names, from the
-// name index: the offline responder reads a screen's config ids with it.
-func (g *Game) NameByID(ctx context.Context, id int64) (resolve.Candidate, bool, error) {
-	r, err := g.fresh(ctx)
-	if err != nil {
-		return resolve.Candidate{}, false, err
-	}
-	c, ok := r.ByID("", id)
-	return c, ok, nil
-}
-
-// ExampleNames returns up to n entities of kind (a Kind) in id order, for help
-// text that names real entities of the game.
-func (g *Game) ExampleNames(ctx context.Context, kind string, n int) ([]resolve.Candidate, error) {
-	r, err := g.fresh(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.OfKind(kind, n), nil
+// NameIndex returns the resolver over every entity's names (canonical,
+// key, localized, with display names by locale) as of the current data
+// version. It is immutable: a caller reading several names for one answer
+// checks the data version once.
+func (g *Game) NameIndex(ctx context.Context) (*resolve.Resolver, error) {
+	return g.fresh(ctx)
 }
 
 // Exists reports whether an entity of kind k has id.

@@ -79,6 +79,26 @@ func TestFindNames(t *testing.T) {
 	}
 }
 
+// TestNameIndex checks the index the offline responder reads: entities by
+// id with their display names by locale, and examples of a kind in id order.
+func TestNameIndex(t *testing.T) {
+	game := newGame(t, gcsdbtest.Game())
+	idx, err := game.NameIndex(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	boss, ok := idx.ByID("", 5001)
+	if !ok || boss.Kind != string(gcsdb.KindBoss) || boss.Display["fr"] != "Roi Noyé" {
+		t.Fatalf("ByID(5001) = %+v, %v; want the boss with its French name Roi Noyé", boss, ok)
+	}
+	if _, ok := idx.ByID(string(gcsdb.KindChampion), 5001); ok {
+		t.Fatal("ByID found a boss id among champions")
+	}
+	if cs := idx.OfKind(string(gcsdb.KindChampion), 2); len(cs) != 2 || cs[0].ID != 1001 || cs[1].ID <= cs[0].ID {
+		t.Fatalf("OfKind(champion, 2) = %+v", cs)
+	}
+}
+
 func TestResolverFollowsDataVersion(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "gcs.db")

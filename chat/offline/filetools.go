@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -226,14 +227,14 @@ func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 		if !o.Result.OK() {
 			continue
 		}
-		for i, ps := range passages(decode(o.Result)) {
+		for i, ps := range textPassages(o.Result) {
 			if i == 2 {
 				break
 			}
-			if ps.title != "" {
-				b.WriteString(ps.title + ": ")
+			if ps.Title != "" {
+				b.WriteString(ps.Title + ": ")
 			}
-			b.WriteString(clip(strings.TrimSpace(ps.text), 500) + "\n")
+			b.WriteString(clip(strings.TrimSpace(ps.Text), 500) + "\n")
 		}
 	}
 	if b.Len() == 0 {
@@ -241,9 +242,43 @@ func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 	}
 }
 
+// untypedData decodes a file tool's data, which has no Go type of its own
+// (a studio's SQL rows): a JSON object per row (toolsfile.Row keeps the
+// statement's column order, which rowKeys reads back), a list of them, or
+// one value. Numbers stay as written.
+func untypedData(r tool.Result) any {
+	raw, err := dataJSON(r.Data)
+	if err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil
+	}
+	return v
+}
+
+// scalar is a JSON value of a row as text; "" for objects and lists.
+func scalar(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case json.Number:
+		return x.String()
+	case bool:
+		if x {
+			return "yes"
+		}
+		return "no"
+	}
+	return ""
+}
+
 // writeData writes one tool's data and reports whether there was any.
 func writeData(b *strings.Builder, o tool.Outcome) bool {
-	switch v := decode(o.Result).(type) {
+	switch v := untypedData(o.Result).(type) {
 	case nil:
 		return false
 	case map[string]any:

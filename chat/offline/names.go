@@ -15,22 +15,29 @@ import (
 // the responder finds in a message, with the same typo, partial and
 // localized-name rules.
 type Names interface {
-	// FindNames returns the entities named in text, in text order, each once.
-	FindNames(ctx context.Context, text string) ([]resolve.Match, error)
-	// NameByID returns the entity with id, of any kind.
-	NameByID(ctx context.Context, id int64) (resolve.Candidate, bool, error)
-	// DisplayNames returns an entity's display names by locale.
-	DisplayNames(ctx context.Context, id int64) (map[string]string, error)
-	// ExampleNames returns up to n entities of kind, for help text.
-	ExampleNames(ctx context.Context, kind string, n int) ([]resolve.Candidate, error)
+	// NameIndex returns the resolver as of the game's current data.
+	NameIndex(ctx context.Context) (*resolve.Resolver, error)
 }
 
-// entities turns the game's names into the responder's Entity values. With
-// no Names (a studio's own game without the sample schema) it finds none, so
-// the responder never answers as if it knew an entity it has no tools for.
+// entities reads one answer's names from the resolver of the moment. With no
+// resolver (a studio's own game without the sample schema, or the names
+// unavailable) it finds none, so the responder never answers as if it knew
+// an entity it has no tools for.
 type entities struct {
-	names Names
-	log   *slog.Logger
+	idx *resolve.Resolver
+}
+
+// entities returns the names for one answer: the index is read once.
+func (r *Responder) entities(ctx context.Context) entities {
+	if r.gameNames == nil {
+		return entities{}
+	}
+	idx, err := r.gameNames.NameIndex(ctx)
+	if err != nil {
+		r.log.LogAttrs(ctx, slog.LevelWarn, "offline: names unavailable", slog.String("error", err.Error()))
+		return entities{}
+	}
+	return entities{idx: idx}
 }
 
 // kindOf is the responder's kind for a resolver kind; masteries and a
@@ -44,21 +51,17 @@ func kindOf(k string) (Kind, bool) {
 }
 
 // Resolve returns the entities named in text, in text order, each once.
-func (e entities) Resolve(ctx context.Context, text string) []Entity {
-	if e.names == nil {
+func (e entities) Resolve(text string) []Entity {
+	if e.idx == nil {
 		return nil
 	}
-	ms, err := e.names.FindNames(ctx, text)
-	if err != nil {
-		e.log.LogAttrs(ctx, slog.LevelWarn, "offline: names unavailable", slog.String("error", err.Error()))
-		return nil
-	}
+	ms := e.idx.FindAll("", text)
 	out := make([]Entity, 0, len(ms))
 	for _, m := range ms {
 		if (m.How == resolve.Partial || m.How == resolve.Typo) && isStopWord(resolve.Fold(m.Text)) {
 			continue
 		}
-		if ent, ok := e.entity(ctx, m.Candidate); ok {
+		if ent, ok := entityOf(m.Candidate); ok {
 			out = append(out, ent)
 		}
 	}
@@ -66,53 +69,40 @@ func (e entities) Resolve(ctx context.Context, text string) []Entity {
 }
 
 // ByID returns the entity with config id id (a decimal string).
-func (e entities) ByID(ctx context.Context, id string) (Entity, bool) {
+func (e entities) ByID(id string) (Entity, bool) {
 	n, err := strconv.ParseInt(id, 10, 64)
-	if e.names == nil || err != nil || n <= 0 {
+	if e.idx == nil || err != nil || n <= 0 {
 		return Entity{}, false
 	}
-	c, ok, err := e.names.NameByID(ctx, n)
-	if err != nil {
-		e.log.LogAttrs(ctx, slog.LevelWarn, "offline: names unavailable", slog.String("error", err.Error()))
-		return Entity{}, false
-	}
+	c, ok := e.idx.ByID("", n)
 	if !ok {
 		return Entity{}, false
 	}
-	return e.entity(ctx, c)
+	return entityOf(c)
 }
 
 // Examples returns up to n entities of kind, for help text.
-func (e entities) Examples(ctx context.Context, kind Kind, n int) []Entity {
-	if e.names == nil {
-		return nil
-	}
-	cs, err := e.names.ExampleNames(ctx, string(kind), n)
-	if err != nil {
+func (e entities) Examples(kind Kind, n int) []Entity {
+	if e.idx == nil {
 		return nil
 	}
 	var out []Entity
-	for _, c := range cs {
-		if ent, ok := e.entity(ctx, c); ok {
+	for _, c := range e.idx.OfKind(string(kind), n) {
+		if ent, ok := entityOf(c); ok {
 			out = append(out, ent)
 		}
 	}
 	return out
 }
 
-// entity is c as an Entity with its localized names.
-func (e entities) entity(ctx context.Context, c resolve.Candidate) (Entity, bool) {
+// entityOf is c as an Entity with its localized names.
+func entityOf(c resolve.Candidate) (Entity, bool) {
 	k, ok := kindOf(c.Kind)
 	if !ok {
 		return Entity{}, false
 	}
 	ent := Entity{Kind: k, ID: strconv.FormatInt(c.ID, 10), Name: c.Name}
-	display, err := e.names.DisplayNames(ctx, c.ID)
-	if err != nil {
-		// The canonical name still answers; only localization is lost.
-		e.log.LogAttrs(ctx, slog.LevelWarn, "offline: display names unavailable", slog.Int64("id", c.ID), slog.String("error", err.Error()))
-	}
-	for loc, n := range display {
+	for loc, n := range c.Display {
 		if n != "" && n != c.Name {
 			if ent.Names == nil {
 				ent.Names = map[string]string{}

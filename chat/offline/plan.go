@@ -80,6 +80,8 @@ type Plan struct {
 	Filters map[string]any
 	// Team are the champions of the player's team on the screen.
 	Team []Entity
+	// names are the game's names as read for this answer.
+	names entities
 }
 
 // plan reads req and chooses the tool calls that answer it.
@@ -89,9 +91,10 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		toks = toks[:maxTokens]
 	}
 	text := " " + strings.Join(toks, " ") + " "
-	ents := r.resolver.Resolve(ctx, strings.Join(toks, " "))
-	sc := r.screenContext(ctx, req)
-	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale)}
+	names := r.entities(ctx)
+	ents := names.Resolve(strings.Join(toks, " "))
+	sc := screenContext(req, names)
+	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names}
 	champs, bosses := ofKind(ents, KindChampion), ofKind(ents, KindBoss)
 	factions, dungeons, sets := ofKind(ents, KindFaction), ofKind(ents, KindDungeon), ofKind(ents, KindGearSet)
 	deictic := has(text, wordsDeictic)

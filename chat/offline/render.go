@@ -1,24 +1,26 @@
 package offline
 
 import (
-	"context"
-	"fmt"
+	"cmp"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/tool"
+	toolscache "github.com/gameassist/gameassist/tools_cache"
+	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
 )
 
 // renderer writes one answer.
 type renderer struct {
-	ctx context.Context
-	r   *Responder
-	p   Plan
-	l   lang
-	by  map[string][]tool.Outcome
+	p  Plan
+	l  lang
+	by map[string][]tool.Outcome
 }
 
 // render writes the answer for plan p from the tool outcomes.
-func (r *Responder) render(ctx context.Context, p Plan, outs []tool.Outcome) string {
+func (r *Responder) render(p Plan, outs []tool.Outcome) string {
 	if p.Intent == IntentTools {
 		var b strings.Builder
 		renderTools(&b, p, outs)
@@ -30,7 +32,7 @@ func (r *Responder) render(ctx context.Context, p Plan, outs []tool.Outcome) str
 		// Not the sample game: offer only what its tools can answer.
 		return r.toolsHelp(p)
 	}
-	rd := renderer{ctx: ctx, r: r, p: p, l: newLang(p.Locale), by: map[string][]tool.Outcome{}}
+	rd := renderer{p: p, l: newLang(p.Locale), by: map[string][]tool.Outcome{}}
 	for _, o := range outs {
 		rd.by[o.Name] = append(rd.by[o.Name], o)
 	}
@@ -156,26 +158,30 @@ func (rd renderer) name0() string {
 	return rd.p.Entities[0].Display(rd.l.loc)
 }
 
-// display is an item's name in the reply's locale.
-func (rd renderer) display(it item) string {
-	if n := it.names[rd.l.loc]; n != "" {
+// display is an entity's name in the reply's locale: its own localized
+// names, else the game's display names for its id, else name.
+func (rd renderer) display(id int64, name string, names map[string]string) string {
+	if n := names[rd.l.loc]; n != "" {
 		return n
 	}
-	if it.id != "" {
-		if e, ok := rd.r.resolver.ByID(rd.ctx, it.id); ok {
+	if id != 0 {
+		if e, ok := rd.p.names.ByID(idString(id)); ok {
 			return e.Display(rd.l.loc)
 		}
 	}
-	return it.name
+	return name
 }
 
-func (rd renderer) displayAll(xs []item, n int) []string {
+// ref is a referenced entity's name in the reply's locale.
+func (rd renderer) ref(r gcsdb.Ref) string { return rd.display(r.ID, r.Name, nil) }
+
+func displayAll[T any](xs []T, n int, name func(T) string) []string {
 	var out []string
 	for i, x := range xs {
 		if i == n {
 			break
 		}
-		out = append(out, rd.display(x))
+		out = append(out, name(x))
 	}
 	return out
 }
@@ -192,14 +198,14 @@ func (rd renderer) failed(o tool.Outcome) reply {
 // help says what the assistant can do, with names from the game.
 func (rd renderer) help(intro string) reply {
 	champ, champ2, boss, set := "Kaelith", "Kaelith", "the Fire Knight", "Swiftwind"
-	ex := rd.r.resolver
-	if cs := ex.Examples(rd.ctx, KindChampion, 2); len(cs) == 2 {
+	ex := rd.p.names
+	if cs := ex.Examples(KindChampion, 2); len(cs) == 2 {
 		champ, champ2 = cs[0].Display(rd.l.loc), cs[1].Display(rd.l.loc)
 	}
-	if bs := ex.Examples(rd.ctx, KindBoss, 1); len(bs) == 1 {
+	if bs := ex.Examples(KindBoss, 1); len(bs) == 1 {
 		boss = bs[0].Display(rd.l.loc)
 	}
-	if ss := ex.Examples(rd.ctx, KindGearSet, 1); len(ss) == 1 {
+	if ss := ex.Examples(KindGearSet, 1); len(ss) == 1 {
 		set = ss[0].Display(rd.l.loc)
 	}
 	l := rd.l
@@ -228,34 +234,33 @@ func (rd renderer) counters(os []tool.Outcome) reply {
 	if !o.Result.OK() {
 		return rd.failed(o)
 	}
-	v := decode(o.Result)
-	m, _ := v.(map[string]any)
-	boss := rd.bossName(m)
-	cs := items(v, "counters", "champions", "recommended", "results")
+	list, ok := dataAs[toolsgcs.CounterList](o.Result)
+	if !ok {
+		return reply{}
+	}
+	boss := rd.bossName(list.Boss)
+	cs := list.Counters
 	if len(cs) == 0 {
 		return reply{lead: rd.l.t(mCountersNone, boss)}
 	}
-	names := rd.displayAll(cs, 3)
+	names := displayAll(cs, 3, rd.counterName)
 	rp := reply{lead: rd.l.t(mCountersLead, boss, rd.l.and(boldAll(names)))}
 	for i, c := range cs {
 		if i == 5 {
 			break
 		}
-		f := bold(rd.display(c))
-		if why := first(c.obj, "reason", "why", "explanation"); why != "" && rd.l.loc == "en" {
-			f += ": " + rd.reason(why)
-		} else if a := rd.attrs(c.obj); a != "" {
+		f := bold(rd.counterName(c))
+		if c.Reason != "" && rd.l.loc == "en" {
+			f += ": " + rd.reason(c.Reason)
+		} else if a := rd.attrs(c.Rarity, c.Affinity, c.Role); a != "" {
 			f += " (" + a + ")"
 		}
 		rp.facts = append(rp.facts, f)
 	}
-	if b := obj(m, "boss"); b != nil {
-		if ws := stringList(b["weaknesses"]); len(ws) > 0 {
-			rp.facts = append(rp.facts, rd.l.t(mWeaknesses, strings.Join(ws, ", ")))
-		}
-	}
 	return rp
 }
+
+func (rd renderer) counterName(c gcsdb.RankedCounter) string { return rd.display(c.ID, c.Name, nil) }
 
 // reason keeps a counter's reason short: its first clauses, in English
 // only (the data's wording); other locales get the rank only.
@@ -280,12 +285,9 @@ func (rd renderer) reason(why string) string {
 	return strings.Join(keep, "; ")
 }
 
-func (rd renderer) bossName(m map[string]any) string {
-	if b := obj(m, "boss"); b != nil {
-		return rd.display(itemOf(b))
-	}
-	if s := scalar(m["boss"]); s != "" {
-		return s
+func (rd renderer) bossName(b gcsdb.BossRef) string {
+	if b.Name != "" {
+		return rd.display(b.ID, b.Name, nil)
 	}
 	for _, e := range rd.p.Entities {
 		if e.Kind == KindBoss {
@@ -321,18 +323,18 @@ func (rd renderer) matchup() reply {
 		}
 		return reply{}
 	}
-	cs := items(decode(co.Result), "counters", "champions", "recommended", "results")
+	list, _ := dataAs[toolsgcs.CounterList](co.Result)
+	cs := list.Counters
 	hit := false
 	for _, c := range cs {
-		if c.id == champ.ID || strings.EqualFold(c.name, champ.Name) {
+		if idString(c.ID) == champ.ID || strings.EqualFold(c.Name, champ.Name) {
 			hit = true
 		}
 	}
-	if o, ok := rd.one(toolChampion); ok && o.Result.OK() && !hit {
-		m := entityOf(decode(o.Result))
-		for _, k := range []string{"recommended_against", "strong_against"} {
-			for _, b := range namedList(m, k) {
-				if b.id == boss.ID || strings.EqualFold(b.name, boss.Name) {
+	if o, ok := rd.one(toolChampion); ok && !hit {
+		if c, ok := dataAs[gcsdb.Champion](o.Result); ok {
+			for _, b := range append(append([]gcsdb.Ref(nil), c.RecommendedAgainst...), c.StrongAgainst...) {
+				if idString(b.ID) == boss.ID || strings.EqualFold(b.Name, boss.Name) {
 					hit = true
 				}
 			}
@@ -343,13 +345,13 @@ func (rd renderer) matchup() reply {
 	if hit {
 		rp.lead = rd.l.t(mMatchYes, cn, bn)
 	} else {
-		rp.lead = rd.l.t(mMatchNo, cn, bn, rd.l.and(boldAll(rd.displayAll(cs, 3))))
+		rp.lead = rd.l.t(mMatchNo, cn, bn, rd.l.and(boldAll(displayAll(cs, 3, rd.counterName))))
 	}
 	for i, c := range cs {
 		if i == 5 {
 			break
 		}
-		rp.facts = append(rp.facts, bold(rd.display(c)))
+		rp.facts = append(rp.facts, bold(rd.counterName(c)))
 	}
 	return rp
 }
@@ -362,13 +364,12 @@ func (rd renderer) team(os []tool.Outcome) reply {
 	if !os[0].Result.OK() {
 		return rd.failed(os[0])
 	}
-	v := decode(os[0].Result)
-	m, _ := v.(map[string]any)
-	boss := rd.bossName(m)
-	cs := items(v, "counters", "champions", "recommended", "results")
+	list, _ := dataAs[toolsgcs.CounterList](os[0].Result)
+	boss := rd.bossName(list.Boss)
+	cs := list.Counters
 	in := map[string]bool{}
 	for _, c := range cs {
-		in[c.id] = true
+		in[idString(c.ID)] = true
 	}
 	var good []string
 	var rp reply
@@ -378,7 +379,7 @@ func (rd renderer) team(os []tool.Outcome) reply {
 		}
 	}
 	if len(good) == 0 {
-		rp.lead = rd.l.t(mTeamNone, boss, rd.l.and(boldAll(rd.displayAll(cs, 3))))
+		rp.lead = rd.l.t(mTeamNone, boss, rd.l.and(boldAll(displayAll(cs, 3, rd.counterName))))
 	} else {
 		rp.lead = rd.l.t(mTeamLead, boss, rd.l.and(good))
 	}
@@ -386,7 +387,7 @@ func (rd renderer) team(os []tool.Outcome) reply {
 		if i == 5 {
 			break
 		}
-		rp.facts = append(rp.facts, bold(rd.display(c)))
+		rp.facts = append(rp.facts, bold(rd.counterName(c)))
 	}
 	return rp
 }
@@ -395,11 +396,11 @@ func (rd renderer) team(os []tool.Outcome) reply {
 func (rd renderer) howTo() reply {
 	var rp reply
 	if o, ok := rd.one(toolFAQ); ok && o.Result.OK() {
-		ps := passages(decode(o.Result))
+		ps := passagesOf(o.Result)
 		name := strings.ToLower(rd.p.Entities[0].Name)
 		for _, p := range ps {
-			if strings.Contains(strings.ToLower(p.title+" "+p.text), name) {
-				bs := plainBlocks(p.text)
+			if strings.Contains(strings.ToLower(p.Title+" "+p.Text), name) {
+				bs := plainBlocks(p.Text)
 				if len(bs) > 0 {
 					rp.lead, rp.facts = bs[0], bs[1:]
 				}
@@ -425,35 +426,31 @@ func (rd renderer) compare(os []tool.Outcome) reply {
 	if !os[0].Result.OK() {
 		return rd.failed(os[0])
 	}
-	v := decode(os[0].Result)
-	chars := items(v, "characters", "champions", "comparison", "results")
-	if len(chars) == 0 {
+	cmp, ok := dataAs[toolsgcs.Comparison](os[0].Result)
+	if !ok || len(cmp.Champions) == 0 {
 		return reply{}
 	}
+	name := func(c toolsgcs.Compared) string { return rd.display(c.ID, c.Name, nil) }
 	var rp reply
-	rp.lead = rd.l.t(mCompareLead, rd.l.and(boldAll(rd.displayAll(chars, 5))))
-	m, _ := v.(map[string]any)
-	winners := obj(m, "stat_winners")
+	rp.lead = rd.l.t(mCompareLead, rd.l.and(boldAll(displayAll(cmp.Champions, 5, name))))
 	var leads []string
-	for _, k := range statOrder {
-		if w := scalar(winners[k]); w != "" {
+	for _, k := range gcsdb.StatKeys() {
+		if w := cmp.StatWinners[k]; w != "" {
 			leads = append(leads, statLabel(k)+" "+w)
 		}
 	}
 	if len(leads) > 0 {
 		rp.lead += " " + rd.l.t(mStatLeader, strings.Join(leads, ", ")) + "."
 	}
-	for _, c := range chars {
-		line := bold(rd.display(c)) + " (" + rd.attrs(c.obj) + ")"
-		if s := rd.stats(obj(c.obj, "stats")); s != "" {
+	for _, c := range cmp.Champions {
+		line := bold(name(c)) + " (" + rd.attrs(c.Rarity, c.Affinity, c.Role) + ")"
+		if s := rd.stats(c.Stats); s != "" {
 			line += ": " + s
 		}
 		rp.facts = append(rp.facts, line)
 	}
 	return rp
 }
-
-var statOrder = []string{"hp", "atk", "def", "spd", "c_rate", "c_dmg", "res", "acc"}
 
 func statLabel(k string) string {
 	switch k {
@@ -466,14 +463,10 @@ func statLabel(k string) string {
 }
 
 // stats renders a stats object in the locale's numbers.
-func (rd renderer) stats(st map[string]any) string {
+func (rd renderer) stats(st gcsdb.Stats) string {
 	var parts []string
-	for _, k := range statOrder {
-		v := scalar(st[k])
-		if v == "" {
-			continue
-		}
-		v = rd.l.num(v)
+	for _, k := range gcsdb.StatKeys() {
+		v := rd.l.num(strconv.Itoa(st.Get(k)))
 		if k == "c_rate" || k == "c_dmg" {
 			v += "%"
 		}
@@ -483,10 +476,10 @@ func (rd renderer) stats(st map[string]any) string {
 }
 
 // attrs is "Legendary · Magic · Attack".
-func (rd renderer) attrs(m map[string]any) string {
+func (rd renderer) attrs(rarity, affinity, role string) string {
 	var parts []string
-	for _, k := range []string{"rarity", "affinity", "role"} {
-		if s := scalar(m[k]); s != "" {
+	for _, s := range []string{rarity, affinity, role} {
+		if s != "" {
 			parts = append(parts, rd.l.word(s))
 		}
 	}
@@ -501,21 +494,21 @@ func (rd renderer) skills(os []tool.Outcome) reply {
 	if !os[0].Result.OK() {
 		return rd.failed(os[0])
 	}
-	sk := items(decode(os[0].Result), "skills")
-	rp := reply{lead: rd.l.t(mSkillsLead, rd.name0(), rd.l.num(fmt.Sprint(len(sk))))}
-	for _, s := range sk {
+	sk, _ := dataAs[toolsgcs.ChampionSkills](os[0].Result)
+	rp := reply{lead: rd.l.t(mSkillsLead, rd.name0(), rd.l.num(strconv.Itoa(len(sk.Skills))))}
+	for _, s := range sk.Skills {
 		rp.facts = append(rp.facts, rd.skillLine(s))
 	}
 	return rp
 }
 
-func (rd renderer) skillLine(s item) string {
-	line := bold(s.name)
-	if cd := scalar(s.obj["cooldown"]); cd != "" && cd != "0" {
-		line += " (" + rd.l.t(mCooldown, cd) + ")"
+func (rd renderer) skillLine(s gcsdb.Skill) string {
+	line := bold(s.Name)
+	if s.Cooldown != 0 {
+		line += " (" + rd.l.t(mCooldown, strconv.Itoa(s.Cooldown)) + ")"
 	}
-	if d := scalar(s.obj["description"]); d != "" {
-		line += ": " + cutSentences(d, 200, 2)
+	if s.Description != "" {
+		line += ": " + cutSentences(s.Description, 200, 2)
 	}
 	return line
 }
@@ -525,24 +518,26 @@ func (rd renderer) gear(o tool.Outcome) reply {
 	if !o.Result.OK() {
 		return rd.failed(o)
 	}
-	sets := items(decode(o.Result), "recommendations", "gear_sets", "sets")
+	adv, _ := dataAs[toolsgcs.GearAdvice](o.Result)
+	sets := adv.Recommendations
 	if len(sets) == 0 {
 		return reply{lead: rd.l.t(mNothingFound)}
 	}
-	rp := reply{lead: rd.l.t(mGearLead, rd.name0(), rd.l.and(boldAll(rd.displayAll(sets, 3))))}
+	name := func(g gcsdb.GearRecommendation) string { return rd.display(g.ID, g.Name, nil) }
+	rp := reply{lead: rd.l.t(mGearLead, rd.name0(), rd.l.and(boldAll(displayAll(sets, 3, name))))}
 	for i, s := range sets {
 		if i == 4 {
 			break
 		}
-		line := bold(rd.display(s))
-		if bonus := scalar(s.obj["stat_bonus"]); bonus != "" {
-			line += " (" + bonus + ")"
+		line := bold(name(s))
+		if s.StatBonus != "" {
+			line += " (" + s.StatBonus + ")"
 		}
-		if why := scalar(s.obj["reason"]); why != "" && rd.l.loc == "en" {
-			line += ": " + cutSentences(why, 140, 1)
+		if s.Reason != "" && rd.l.loc == "en" {
+			line += ": " + cutSentences(s.Reason, 140, 1)
 		}
-		if where := scalar(s.obj["farm_in"]); where != "" {
-			line += " · " + where
+		if s.FarmIn != "" {
+			line += " · " + s.FarmIn
 		}
 		rp.facts = append(rp.facts, line)
 	}
@@ -557,19 +552,21 @@ func (rd renderer) gearRole(os []tool.Outcome) reply {
 	if !os[0].Result.OK() {
 		return rd.failed(os[0])
 	}
-	sets := items(decode(os[0].Result), "gear_sets", "sets")
-	role := scalar(rd.p.Filters["best_for"])
+	list, _ := dataAs[toolscache.GearSetList](os[0].Result)
+	sets := list.GearSets
+	role, _ := rd.p.Filters["best_for"].(string)
 	if len(sets) == 0 {
 		return reply{lead: rd.l.t(mNothingFound)}
 	}
-	rp := reply{lead: rd.l.t(mGearRoleLead, rd.l.word(role), rd.l.and(boldAll(rd.displayAll(sets, 4))))}
+	name := func(g toolscache.GearSetEntry) string { return rd.display(g.ID, g.Name, g.Names) }
+	rp := reply{lead: rd.l.t(mGearRoleLead, rd.l.word(role), rd.l.and(boldAll(displayAll(sets, 4, name))))}
 	for _, s := range sets {
-		line := bold(rd.display(s))
-		if bonus := scalar(s.obj["stat_bonus"]); bonus != "" {
-			line += ": " + bonus
+		line := bold(name(s))
+		if s.StatBonus != "" {
+			line += ": " + s.StatBonus
 		}
-		if n := scalar(s.obj["pieces"]); n != "" {
-			line += " (" + rd.l.num(n) + ")"
+		if s.Pieces != 0 {
+			line += " (" + rd.l.num(strconv.Itoa(s.Pieces)) + ")"
 		}
 		rp.facts = append(rp.facts, line)
 	}
@@ -584,21 +581,20 @@ func (rd renderer) farm(os []tool.Outcome) reply {
 	if !os[0].Result.OK() {
 		return rd.failed(os[0])
 	}
-	m := entityOf(decode(os[0].Result))
-	set := rd.display(itemOf(m))
-	where := namedList(m, "dropped_in")
-	if len(where) == 0 {
-		where = namedList(m, "drops_in")
+	g, ok := dataAs[gcsdb.GearSet](os[0].Result)
+	if !ok {
+		return reply{}
 	}
-	if len(where) == 0 {
+	set := rd.display(g.ID, g.Name, g.Names)
+	if len(g.DroppedIn) == 0 {
 		return reply{lead: rd.l.t(mFarmNone, set)}
 	}
-	rp := reply{lead: rd.l.t(mFarmLead, set, rd.l.and(boldAll(rd.displayAll(where, 8))))}
-	if b := scalar(m["stat_bonus"]); b != "" {
-		rp.facts = append(rp.facts, b)
+	rp := reply{lead: rd.l.t(mFarmLead, set, rd.l.and(boldAll(displayAll(g.DroppedIn, 8, rd.ref))))}
+	if g.StatBonus != "" {
+		rp.facts = append(rp.facts, g.StatBonus)
 	}
-	if b := scalar(m["best_for"]); b != "" {
-		rp.facts = append(rp.facts, rd.l.t(mBestFor, rd.l.word(b)))
+	if g.BestFor != "" {
+		rp.facts = append(rp.facts, rd.l.t(mBestFor, rd.l.word(g.BestFor)))
 	}
 	return rp
 }
@@ -611,27 +607,29 @@ func (rd renderer) dungeon(os []tool.Outcome, cost bool) reply {
 	if !os[0].Result.OK() {
 		return rd.failed(os[0])
 	}
-	m := entityOf(decode(os[0].Result))
-	name := rd.display(itemOf(m))
+	d, ok := dataAs[gcsdb.Dungeon](os[0].Result)
+	if !ok {
+		return reply{}
+	}
+	name := rd.display(d.ID, d.Name, d.Names)
 	var rp reply
-	if e := scalar(m["energy_cost"]); e != "" {
-		rp.lead = rd.l.t(mCostLead, name, rd.l.num(e))
+	if d.EnergyCost != 0 {
+		rp.lead = rd.l.t(mCostLead, name, rd.l.num(strconv.Itoa(d.EnergyCost)))
 	} else {
 		rp.lead = bold(name)
 	}
-	if !cost {
-		if d := scalar(m["description"]); d != "" {
-			rp.lead += " " + d
-		}
+	if !cost && d.Description != "" {
+		rp.lead += " " + d.Description
 	}
-	if s := scalar(m["stages"]); s != "" {
-		rp.facts = append(rp.facts, rd.l.t(mStages, rd.l.num(s)))
+	if d.Stages != 0 {
+		rp.facts = append(rp.facts, rd.l.t(mStages, rd.l.num(strconv.Itoa(d.Stages))))
 	}
-	if b := obj(m, "boss"); b != nil {
-		rp.facts = append(rp.facts, rd.l.t(mBoss, rd.display(itemOf(b))))
+	if d.Boss != nil {
+		rp.facts = append(rp.facts, rd.l.t(mBoss, rd.ref(*d.Boss)))
 	}
-	if ds := namedList(m, "drops"); len(ds) > 0 {
-		rp.facts = append(rp.facts, rd.l.t(mDrops, strings.Join(rd.displayAll(ds, 6), ", ")))
+	if len(d.Drops) > 0 {
+		drop := func(x gcsdb.Drop) string { return rd.display(x.ID, x.Name, nil) }
+		rp.facts = append(rp.facts, rd.l.t(mDrops, strings.Join(displayAll(d.Drops, 6, drop), ", ")))
 	}
 	return rp
 }
@@ -644,54 +642,50 @@ func (rd renderer) find(os []tool.Outcome) reply {
 	if !os[0].Result.OK() {
 		return rd.failed(os[0])
 	}
-	v := decode(os[0].Result)
-	cs := items(v, "champions", "results")
+	list, _ := dataAs[toolsgcs.ChampionList](os[0].Result)
+	cs := list.Champions
 	if len(cs) == 0 {
 		return reply{lead: rd.l.t(mFindNone)}
 	}
-	sortKey := scalar(rd.p.Filters["sort_by"])
+	sortKey, _ := rd.p.Filters["sort_by"].(string)
 	var desc []string
 	for _, k := range []string{"rarity", "affinity", "role"} {
-		if s := scalar(rd.p.Filters[k]); s != "" {
+		if s, _ := rd.p.Filters[k].(string); s != "" {
 			desc = append(desc, rd.l.word(s))
 		}
 	}
-	if f := scalar(rd.p.Filters["faction"]); f != "" {
+	if f, _ := rd.p.Filters["faction"].(string); f != "" {
 		desc = append(desc, f)
 	}
 	desc = append(desc, rd.l.word("champions"))
 	label := strings.Join(desc, " ")
-	if sortKey != "" && sortKey != "rarity" && sortKey != "name" {
+	byStat := sortKey != "" && sortKey != "rarity" && sortKey != "name"
+	if byStat {
 		label += " (" + statLabel(sortKey) + ")"
 	}
+	name := func(c gcsdb.ChampionSummary) string { return rd.display(c.ID, c.Name, nil) }
 	var tops []string
 	for i, c := range cs {
 		if i == 3 {
 			break
 		}
-		t := bold(rd.display(c))
-		if sortKey != "" && sortKey != "rarity" && sortKey != "name" {
-			if st := obj(c.obj, "stats"); st != nil {
-				t += " (" + rd.l.num(scalar(st[sortKey])) + ")"
-			}
+		t := bold(name(c))
+		if byStat && c.Stats != nil {
+			t += " (" + rd.l.num(strconv.Itoa(c.Stats.Get(sortKey))) + ")"
 		}
 		tops = append(tops, t)
 	}
 	rp := reply{lead: rd.l.t(mFindLead, label, rd.l.and(tops))}
 	for _, c := range cs {
-		line := bold(rd.display(c)) + " (" + rd.attrs(c.obj) + ")"
-		if sortKey != "" && sortKey != "rarity" && sortKey != "name" {
-			if st := obj(c.obj, "stats"); st != nil {
-				line += ": " + statLabel(sortKey) + " " + rd.l.num(scalar(st[sortKey]))
-			}
+		line := bold(name(c)) + " (" + rd.attrs(c.Rarity, c.Affinity, c.Role) + ")"
+		if byStat && c.Stats != nil {
+			line += ": " + statLabel(sortKey) + " " + rd.l.num(strconv.Itoa(c.Stats.Get(sortKey)))
 		}
 		rp.facts = append(rp.facts, line)
 	}
-	if m, ok := v.(map[string]any); ok {
-		total, shown := number(m["total"]), float64(len(cs))
-		if total > shown {
-			rp.facts = append(rp.facts, rd.l.t(mOtherResults, rd.l.num(fmt.Sprint(int(total-shown)))))
-		}
+	// How many more matched: the page the result declared (tool.Pager).
+	if pg := os[0].Result.Facts().Page; pg != nil && pg.Total > len(cs) {
+		rp.facts = append(rp.facts, rd.l.t(mOtherResults, rd.l.num(strconv.Itoa(pg.Total-len(cs)))))
 	}
 	return rp
 }
@@ -704,17 +698,19 @@ func (rd renderer) effect(os []tool.Outcome) reply {
 	if !os[0].Result.OK() {
 		return rd.failed(os[0])
 	}
-	cs := items(decode(os[0].Result), "champions", "results")
+	list, _ := dataAs[toolsgcs.EffectList](os[0].Result)
+	cs := list.Champions
 	if len(cs) == 0 {
 		return reply{lead: rd.l.t(mFindNone)}
 	}
 	eff := strings.ReplaceAll(argString(os[0].Arguments, "effect"), "_", " ")
-	rp := reply{lead: rd.l.t(mEffectLead, eff, rd.l.and(boldAll(rd.displayAll(cs, 3))))}
+	name := func(c gcsdb.EffectHit) string { return rd.display(c.ID, c.Name, nil) }
+	rp := reply{lead: rd.l.t(mEffectLead, eff, rd.l.and(boldAll(displayAll(cs, 3, name))))}
 	for i, c := range cs {
 		if i == 5 {
 			break
 		}
-		rp.facts = append(rp.facts, bold(rd.display(c))+" ("+rd.attrs(c.obj)+")")
+		rp.facts = append(rp.facts, bold(name(c))+" ("+rd.attrs(c.Rarity, c.Affinity, c.Role)+")")
 	}
 	return rp
 }
@@ -727,7 +723,7 @@ func (rd renderer) docs(os []tool.Outcome, lead string, prefer ...string) reply 
 		if !o.Result.OK() {
 			continue
 		}
-		ps = append(ps, passages(decode(o.Result))...)
+		ps = append(ps, textPassages(o.Result)...)
 	}
 	if len(ps) == 0 {
 		if len(os) > 0 && !os[0].Result.OK() {
@@ -738,7 +734,7 @@ func (rd renderer) docs(os []tool.Outcome, lead string, prefer ...string) reply 
 	var ordered []passage
 	for _, want := range prefer {
 		for _, p := range ps {
-			if strings.Contains(strings.ToLower(p.section), want) && !containsPassage(ordered, p) {
+			if strings.Contains(strings.ToLower(p.Section), want) && !containsPassage(ordered, p) {
 				ordered = append(ordered, p)
 			}
 		}
@@ -753,7 +749,7 @@ func (rd renderer) docs(os []tool.Outcome, lead string, prefer ...string) reply 
 		if i == 2 {
 			break
 		}
-		for _, bl := range plainBlocks(p.text) {
+		for _, bl := range plainBlocks(p.Text) {
 			// A block of one or two words ("None.") says nothing alone.
 			if len(strings.Fields(bl)) > 2 {
 				rp.facts = append(rp.facts, bl)
@@ -779,9 +775,9 @@ func (rd renderer) knowledge() reply {
 			if !o.Result.OK() {
 				continue
 			}
-			for _, p := range passageScores(decode(o.Result)) {
-				if p.score*weight > bestScore {
-					best, bestScore = p.passage, p.score*weight
+			for _, p := range textPassages(o.Result) {
+				if score := max(p.Score, 0) * weight; score > bestScore {
+					best, bestScore = p, score
 				}
 			}
 		}
@@ -789,7 +785,7 @@ func (rd renderer) knowledge() reply {
 	if bestScore < 0 {
 		return reply{lead: rd.l.t(mNothingFound)}
 	}
-	blocks := plainBlocks(best.text)
+	blocks := plainBlocks(best.Text)
 	if len(blocks) == 0 {
 		return reply{lead: rd.l.t(mNothingFound)}
 	}
@@ -820,7 +816,7 @@ func sentences(s string) []string {
 
 func containsPassage(ps []passage, p passage) bool {
 	for _, q := range ps {
-		if q.doc == p.doc && q.section == p.section && q.text == p.text {
+		if q.DocumentID == p.DocumentID && q.Section == p.Section && q.Text == p.Text {
 			return true
 		}
 	}
@@ -833,81 +829,104 @@ func (rd renderer) details(o tool.Outcome) reply {
 	if !o.Result.OK() {
 		return rd.failed(o)
 	}
-	m := entityOf(decode(o.Result))
-	if m == nil {
-		return reply{}
-	}
-	it := itemOf(m)
-	name := rd.display(it)
 	l := rd.l
 	var rp reply
 	switch toolKinds[o.Name] {
 	case KindChampion:
-		faction := scalar(m["faction"])
-		if f := obj(m, "faction"); f != nil {
-			faction = rd.display(itemOf(f))
+		c, ok := dataAs[gcsdb.Champion](o.Result)
+		if !ok {
+			return reply{}
 		}
-		if faction != "" {
-			rp.lead = l.t(mDetailsChampion, name, l.word(scalar(m["rarity"])), l.word(scalar(m["affinity"])), l.word(scalar(m["role"])), faction)
+		name := rd.display(c.ID, c.Name, c.Names)
+		if c.Faction.Name != "" {
+			rp.lead = l.t(mDetailsChampion, name, l.word(c.Rarity), l.word(c.Affinity), l.word(c.Role), rd.ref(c.Faction))
 		} else {
-			rp.lead = l.t(mDetailsChampionShort, name, l.word(scalar(m["rarity"])), l.word(scalar(m["affinity"])), l.word(scalar(m["role"])))
+			rp.lead = l.t(mDetailsChampionShort, name, l.word(c.Rarity), l.word(c.Affinity), l.word(c.Role))
 		}
-		if s := rd.stats(obj(m, "stats")); s != "" {
+		if s := rd.stats(c.Stats); s != "" {
 			rp.facts = append(rp.facts, l.t(mStats, s))
 		}
-		for i, s := range items(m, "skills") {
+		for i, s := range c.Skills {
 			if i == 4 {
 				break
 			}
 			rp.facts = append(rp.facts, rd.skillLine(s))
 		}
-		if bs := namedList(m, "recommended_against"); len(bs) > 0 {
-			rp.facts = append(rp.facts, l.t(mStrongAgainst, strings.Join(rd.displayAll(bs, 5), ", ")))
+		if len(c.RecommendedAgainst) > 0 {
+			rp.facts = append(rp.facts, l.t(mStrongAgainst, strings.Join(displayAll(c.RecommendedAgainst, 5, rd.ref), ", ")))
 		}
 	case KindBoss:
-		rp.lead = l.t(mDetailsBoss, name, l.word(scalar(m["difficulty"])), l.word(scalar(m["affinity"])), l.num(scalar(m["hp"])))
-		if d := obj(m, "dungeon"); d != nil {
-			rp.facts = append(rp.facts, l.t(mBossDungeon, rd.display(itemOf(d))))
+		b, ok := dataAs[gcsdb.Boss](o.Result)
+		if !ok {
+			return reply{}
 		}
-		if ws := stringList(m["weaknesses"]); len(ws) > 0 {
+		name := rd.display(b.ID, b.Name, b.Names)
+		rp.lead = l.t(mDetailsBoss, name, l.word(b.Difficulty), l.word(b.Affinity), l.num(strconv.FormatInt(b.HP, 10)))
+		if b.Dungeon != nil {
+			rp.facts = append(rp.facts, l.t(mBossDungeon, rd.ref(*b.Dungeon)))
+		}
+		if ws := words(b.Weaknesses); len(ws) > 0 {
 			rp.facts = append(rp.facts, l.t(mWeaknesses, strings.Join(ws, ", ")))
 		}
-		if ws := stringList(m["immunities"]); len(ws) > 0 {
+		if ws := words(b.Immunities); len(ws) > 0 {
 			rp.facts = append(rp.facts, l.t(mImmunities, strings.Join(ws, ", ")))
 		}
 		var phases []string
-		for _, ph := range items(m, "phases") {
-			phases = append(phases, ph.name)
+		for _, ph := range b.Phases {
+			phases = append(phases, ph.Name)
 		}
 		if len(phases) > 0 {
 			rp.facts = append(rp.facts, l.t(mPhases, strings.Join(phases, ", ")))
 		}
-		if cs := rankOrder(namedList(m, "recommended_counters")); len(cs) > 0 {
-			rp.facts = append(rp.facts, l.t(mCountersLead, name, l.and(rd.displayAll(cs, 3))))
+		if len(b.RecommendedCounters) > 0 {
+			cs := slices.Clone(b.RecommendedCounters)
+			slices.SortStableFunc(cs, func(x, y gcsdb.Counter) int { return cmp.Compare(x.Rank, y.Rank) })
+			name := func(c gcsdb.Counter) string { return rd.display(c.ID, c.Name, nil) }
+			rp.facts = append(rp.facts, l.t(mCountersLead, rd.display(b.ID, b.Name, b.Names), l.and(displayAll(cs, 3, name))))
 		}
 	case KindFaction:
-		rp.lead = l.t(mDetailsFaction, name, scalar(m["homeland"]))
-		if d := scalar(m["description"]); d != "" && l.loc == "en" {
-			rp.lead += " " + d
+		f, ok := dataAs[gcsdb.Faction](o.Result)
+		if !ok {
+			return reply{}
 		}
-		for _, k := range []string{"champions", "members"} {
-			if cs := namedList(m, k); len(cs) > 0 {
-				rp.facts = append(rp.facts, l.t(mMembers, strings.Join(rd.displayAll(cs, 8), ", ")))
-				break
-			}
+		rp.lead = l.t(mDetailsFaction, rd.display(f.ID, f.Name, f.Names), f.Homeland)
+		if f.Description != "" && l.loc == "en" {
+			rp.lead += " " + f.Description
+		}
+		if len(f.Members) > 0 {
+			name := func(c gcsdb.ChampionSummary) string { return rd.display(c.ID, c.Name, nil) }
+			rp.facts = append(rp.facts, l.t(mMembers, strings.Join(displayAll(f.Members, 8, name), ", ")))
 		}
 	case KindDungeon:
 		return rd.dungeon([]tool.Outcome{o}, false)
 	case KindGearSet:
-		rp.lead = l.t(mDetailsGearSet, name, l.num(scalar(m["pieces"])), scalar(m["stat_bonus"]))
-		if b := scalar(m["best_for"]); b != "" {
-			rp.facts = append(rp.facts, l.t(mBestFor, l.word(b)))
+		g, ok := dataAs[gcsdb.GearSet](o.Result)
+		if !ok {
+			return reply{}
 		}
-		if where := namedList(m, "dropped_in"); len(where) > 0 {
-			rp.facts = append(rp.facts, l.t(mFarmLead, name, l.and(rd.displayAll(where, 8))))
+		name := rd.display(g.ID, g.Name, g.Names)
+		rp.lead = l.t(mDetailsGearSet, name, l.num(strconv.Itoa(g.Pieces)), g.StatBonus)
+		if g.BestFor != "" {
+			rp.facts = append(rp.facts, l.t(mBestFor, l.word(g.BestFor)))
+		}
+		if len(g.DroppedIn) > 0 {
+			rp.facts = append(rp.facts, l.t(mFarmLead, name, l.and(displayAll(g.DroppedIn, 8, rd.ref))))
 		}
 	default:
-		rp.lead = bold(name)
+		if s := o.Result.Facts().Summary; s != "" {
+			rp.lead = s
+		}
 	}
 	return rp
+}
+
+// words lists identifiers as words ("decrease_def" is "decrease def").
+func words(xs []string) []string {
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		if x != "" {
+			out = append(out, strings.ReplaceAll(x, "_", " "))
+		}
+	}
+	return out
 }

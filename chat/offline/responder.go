@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"time"
 
 	"github.com/gameassist/gameassist/tool"
 )
@@ -35,9 +34,6 @@ type RunFunc func(ctx context.Context, calls []tool.Call) []tool.Outcome
 
 // Options tunes the responder; zero values take the defaults.
 type Options struct {
-	// RefreshEvery is how often the entity lists are checked for a new
-	// last_updated stamp (default 30 s).
-	RefreshEvery time.Duration
 	// Logger receives list refresh failures; nil discards.
 	Logger *slog.Logger
 	// Names finds entity names in messages and screen ids (the game's one
@@ -48,19 +44,16 @@ type Options struct {
 // Responder answers messages from tool data alone. It is safe for
 // concurrent use.
 type Responder struct {
-	exec     Executor
-	log      *slog.Logger
-	names    map[string]bool // registered tool names
-	resolver entities
+	exec      Executor
+	log       *slog.Logger
+	names     map[string]bool // registered tool names
+	gameNames Names
 }
 
 // New returns a responder over exec.
 func New(exec Executor, opts Options) (*Responder, error) {
 	if exec == nil || exec.Registry() == nil {
 		return nil, errors.New("offline: responder needs an executor with a registry")
-	}
-	if opts.RefreshEvery <= 0 {
-		opts.RefreshEvery = 30 * time.Second
 	}
 	log := opts.Logger
 	if log == nil {
@@ -70,7 +63,7 @@ func New(exec Executor, opts Options) (*Responder, error) {
 	for _, s := range exec.Registry().Specs(nil) {
 		names[s.Name] = true
 	}
-	return &Responder{exec: exec, log: log, names: names, resolver: entities{names: opts.Names, log: log}}, nil
+	return &Responder{exec: exec, log: log, names: names, gameNames: opts.Names}, nil
 }
 
 // Request is what the responder knows about a turn.
@@ -111,7 +104,7 @@ func (r *Responder) Answer(ctx context.Context, req Request, run RunFunc) Answer
 	if len(p.Calls) > 0 && run != nil {
 		outs = run(ctx, p.Calls)
 	}
-	return Answer{Text: r.render(ctx, p, outs), Plan: p, Outcomes: outs}
+	return Answer{Text: r.render(p, outs), Plan: p, Outcomes: outs}
 }
 
 // Plan reads message (said on screen, "" if unknown) and chooses the tool
@@ -122,7 +115,7 @@ func (r *Responder) Plan(ctx context.Context, message, screen string) Plan {
 
 // Entities returns the entities named in message, in order.
 func (r *Responder) Entities(ctx context.Context, message string) []Entity {
-	return r.resolver.Resolve(ctx, message)
+	return r.entities(ctx).Resolve(message)
 }
 
 func argsOf(v any) json.RawMessage {

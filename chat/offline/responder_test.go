@@ -1,62 +1,39 @@
 package offline
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/gcsdb/resolve"
 	"github.com/gameassist/gameassist/tool"
+	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
+	toolsrag "github.com/gameassist/gameassist/tools_rag"
 )
 
-// fakeTool answers with fn and counts its calls.
+// fakeTool answers with fn.
 type fakeTool struct {
 	spec tool.Spec
 	fn   func(args map[string]any) tool.Result
-
-	mu    sync.Mutex
-	calls int
 }
 
 func (f *fakeTool) Spec() tool.Spec { return f.spec }
 
 func (f *fakeTool) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
-	f.mu.Lock()
-	f.calls++
-	f.mu.Unlock()
 	var m map[string]any
 	_ = json.Unmarshal(args, &m)
 	return f.fn(m), nil
-}
-
-func (f *fakeTool) count() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls
 }
 
 type world struct {
 	exec  *tool.Executor
 	tools map[string]*fakeTool
 	names gameNames
-
-	mu        sync.Mutex
-	stamp     string
-	champions []map[string]any
-}
-
-func sampleChampions() []map[string]any {
-	return []map[string]any{
-		{"id": 1001, "name": "Kaelith", "rarity": "Legendary", "affinity": "Magic", "role": "Attack", "names": map[string]string{"en": "Kaelith", "fr": "Kaëlith"}},
-		{"id": 1002, "name": "Morgrath the Bold", "rarity": "Epic", "affinity": "Force", "role": "Defense"},
-		{"id": 1003, "name": "Sylva", "rarity": "Rare", "affinity": "Spirit", "role": "Support"},
-		{"id": 1004, "name": "Ironhide", "rarity": "Epic", "affinity": "Force", "role": "HP"},
-	}
 }
 
 func schema(props string, required ...string) json.RawMessage {
@@ -67,132 +44,135 @@ func schema(props string, required ...string) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{%s},"required":%s,"additionalProperties":false}`, props, req))
 }
 
+// newWorld is a small game whose tools answer with the real tools' result
+// types, and whose names the real resolver finds.
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	w := &world{tools: map[string]*fakeTool{}, stamp: "2024-01-01T00:00:00Z", champions: sampleChampions()}
-	champions := w.champions
-	bosses := []map[string]any{
-		{"id": 5001, "name": "Fire Knight", "affinity": "Force"},
-		{"id": 5002, "name": "Spider Queen", "affinity": "Magic"},
+	w := &world{tools: map[string]*fakeTool{}}
+	dawn := gcsdb.Ref{ID: 101, Name: "Dawn Order"}
+	champions := []gcsdb.Champion{
+		{ID: 1001, Name: "Kaelith", Names: map[string]string{"en": "Kaelith", "fr": "Kaëlith"}, Rarity: "Legendary", Affinity: "Magic", Role: "Attack", Faction: dawn},
+		{ID: 1002, Name: "Morgrath the Bold", Rarity: "Epic", Affinity: "Force", Role: "Defense", Faction: dawn},
+		{ID: 1003, Name: "Sylva", Rarity: "Rare", Affinity: "Spirit", Role: "Support", Faction: dawn},
+		{ID: 1004, Name: "Ironhide", Rarity: "Epic", Affinity: "Force", Role: "HP", Faction: dawn},
 	}
-	factions := []map[string]any{
-		{"id": 101, "name": "Dawn Order"},
-		{"id": 102, "name": "Shadowkin"},
+	for i := range champions {
+		champions[i].Stats = gcsdb.Stats{HP: 15000, ATK: 1200, DEF: 900, SPD: 101, CRate: 15, CDmg: 50}
+		champions[i].Skills = []gcsdb.Skill{{Slot: 1, Name: "Arcane Bolt", Description: "Attacks one enemy."}}
 	}
-	list := func(name, field string, items func() []map[string]any) *fakeTool {
-		return &fakeTool{spec: tool.Spec{Name: name, Category: tool.CategoryCache}, fn: func(map[string]any) tool.Result {
-			w.mu.Lock()
-			defer w.mu.Unlock()
-			its := items()
-			return tool.Success("ok", map[string]any{"total": len(its), "last_updated": w.stamp, field: its})
-		}}
+	bosses := []gcsdb.Boss{
+		{ID: 5001, Name: "Fire Knight", Affinity: "Force", Weaknesses: []string{"decrease_def"}, Description: "A knight of flame."},
+		{ID: 5002, Name: "Spider Queen", Affinity: "Magic"},
 	}
-	find := func(items []map[string]any, name any) map[string]any {
+	factions := []gcsdb.Faction{
+		{ID: 101, Name: "Dawn Order", Alignment: "Light", Description: "Guardians of the dawn."},
+		{ID: 102, Name: "Shadowkin", Alignment: "Dark"},
+	}
+	champion := func(name any) (gcsdb.Champion, bool) {
 		s, _ := name.(string)
-		for _, it := range items {
-			if strings.EqualFold(it["name"].(string), s) {
-				return it
+		for _, c := range champions {
+			if strings.EqualFold(c.Name, s) {
+				return c, true
 			}
 		}
-		return nil
+		return gcsdb.Champion{}, false
 	}
-	detail := func(name, param string, items []map[string]any, extra func(map[string]any) map[string]any) *fakeTool {
-		return &fakeTool{
-			spec: tool.Spec{Name: name, Category: tool.CategoryGCS, CacheDuration: 3, Parameters: schema(`"`+param+`":{"type":"string","minLength":1}`, param)},
-			fn: func(args map[string]any) tool.Result {
-				it := find(items, args[param])
-				if it == nil {
-					return tool.Failure(fmt.Sprintf("No %s named %v.", param, args[param]), "not found", "Check the name.")
-				}
-				return tool.Success("ok", extra(it))
-			},
+	boss := func(name any) (gcsdb.Boss, bool) {
+		s, _ := name.(string)
+		for _, b := range bosses {
+			if strings.EqualFold(b.Name, s) {
+				return b, true
+			}
 		}
+		return gcsdb.Boss{}, false
 	}
-	champDetail := func(it map[string]any) map[string]any {
-		out := map[string]any{}
-		for k, v := range it {
-			out[k] = v
-		}
-		out["stats"] = map[string]int{"hp": 15000, "atk": 1200, "def": 900, "spd": 101, "c_rate": 15, "c_dmg": 50}
-		out["skills"] = []map[string]any{{"slot": 1, "name": "Arcane Bolt", "cooldown": 0, "description": "Attacks one enemy."}}
-		out["faction"] = map[string]any{"id": 101, "name": "Dawn Order"}
-		return out
+	notFound := func(what string, name any) tool.Result {
+		return tool.Failure(fmt.Sprintf("No %s named %v.", what, name), "not found", "Check the name.")
+	}
+	byName := func(name, param string) tool.Spec {
+		return tool.Spec{Name: name, Category: tool.CategoryGCS, CacheDuration: 3, Parameters: schema(`"`+param+`":{"type":"string","minLength":1}`, param)}
+	}
+	query := func(name string) tool.Spec {
+		return tool.Spec{Name: name, Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1},"top_k":{"type":"integer"}`, "query")}
 	}
 	tools := []*fakeTool{
-		list("cache_get_champions_list", "champions", func() []map[string]any { return w.champions }),
-		list("cache_get_bosses_list", "bosses", func() []map[string]any { return bosses }),
-		list("cache_get_factions_list", "factions", func() []map[string]any { return factions }),
-		detail("gcs_get_champion_details", "champion_name", champions, champDetail),
-		detail("gcs_get_boss_details", "boss_name", bosses, func(it map[string]any) map[string]any {
-			return map[string]any{"name": it["name"], "affinity": it["affinity"], "weaknesses": []string{"decrease_def"}, "description": "A knight of flame."}
-		}),
-		detail("gcs_get_faction_details", "faction_name", factions, func(it map[string]any) map[string]any {
-			return map[string]any{"name": it["name"], "alignment": "Light", "description": "Guardians of the dawn."}
-		}),
-		detail("gcs_find_counters_for_boss", "boss_name", bosses, func(it map[string]any) map[string]any {
-			return map[string]any{"boss": map[string]any{"name": it["name"]}, "counters": []map[string]any{
-				{"name": "Kaelith", "reason": "decreases DEF, which the boss is weak to"},
-				{"name": "Ironhide", "reason": "survives the burn"},
-			}}
-		}),
-		{
-			spec: tool.Spec{Name: "gcs_compare_characters", Category: tool.CategoryGCS, Parameters: schema(`"names":{"type":"array","items":{"type":"string"},"minItems":2}`, "names")},
-			fn: func(args map[string]any) tool.Result {
-				var cs []map[string]any
-				for _, n := range args["names"].([]any) {
-					if it := find(champions, n); it != nil {
-						cs = append(cs, champDetail(it))
-					}
-				}
-				return tool.Success("ok", map[string]any{"characters": cs})
-			},
-		},
-		{
-			spec: tool.Spec{Name: "db_get_lore_details", Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1}`, "query")},
-			fn: func(args map[string]any) tool.Result {
-				return tool.Success("ok", map[string]any{"results": []map[string]any{{"title": fmt.Sprint(args["query"]), "text": "Long ago, " + fmt.Sprint(args["query"]) + " walked the dawn roads."}}})
-			},
-		},
-		detail("gcs_recommend_gear", "champion_name", champions, func(it map[string]any) map[string]any {
-			return map[string]any{"champion": map[string]any{"name": it["name"]}, "recommendations": []map[string]any{
-				{"name": "Warlord", "stat_bonus": "ATK +15%", "reason": "made for Attack champions", "farm_in": "Fire Knight's Castle"},
-			}}
-		}),
-		{
-			spec: tool.Spec{
-				Name: "rag_semantic_search", Category: tool.CategoryRAG,
-				Parameters: schema(`"query":{"type":"string","minLength":1},"top_k":{"type":"integer"}`, "query"),
-			},
-			fn: func(args map[string]any) tool.Result {
-				return tool.Success("ok", map[string]any{"passages": []map[string]any{{
-					"document_id": "faq-what-is-affinity",
-					"title":       "What does affinity do?", "section": "Answer", "text": "Magic beats Force, Force beats Spirit and Spirit beats Magic.",
-				}}})
-			},
-		},
-		{
-			spec: tool.Spec{Name: "db_get_ux_details", Category: tool.CategoryRAG, Parameters: schema(`"query":{"type":"string","minLength":1}`, "query")},
-			fn: func(args map[string]any) tool.Result {
-				return tool.Success("ok", map[string]any{"results": []map[string]any{{"title": fmt.Sprint(args["query"]), "text": "This screen shows a champion's stats and skills."}}})
-			},
-		},
-	}
-	var cands []resolve.Candidate
-	display := map[int64]map[string]string{}
-	for kind, items := range map[string][]map[string]any{"champion": champions, "boss": bosses, "faction": factions} {
-		for _, it := range items {
-			c := resolve.Candidate{Kind: kind, ID: int64(it["id"].(int)), Name: it["name"].(string)}
-			if ns, ok := it["names"].(map[string]string); ok {
-				display[c.ID] = ns
-				for _, n := range ns {
-					c.Aliases = append(c.Aliases, n)
+		{spec: byName("gcs_get_champion_details", "champion_name"), fn: func(a map[string]any) tool.Result {
+			if c, ok := champion(a["champion_name"]); ok {
+				return tool.Success("ok", c)
+			}
+			return notFound("champion", a["champion_name"])
+		}},
+		{spec: byName("gcs_get_boss_details", "boss_name"), fn: func(a map[string]any) tool.Result {
+			if b, ok := boss(a["boss_name"]); ok {
+				return tool.Success("ok", b)
+			}
+			return notFound("boss", a["boss_name"])
+		}},
+		{spec: byName("gcs_get_faction_details", "faction_name"), fn: func(a map[string]any) tool.Result {
+			for _, f := range factions {
+				if strings.EqualFold(f.Name, fmt.Sprint(a["faction_name"])) {
+					return tool.Success("ok", f)
 				}
 			}
-			cands = append(cands, c)
-		}
+			return notFound("faction", a["faction_name"])
+		}},
+		{spec: byName("gcs_find_counters_for_boss", "boss_name"), fn: func(a map[string]any) tool.Result {
+			b, ok := boss(a["boss_name"])
+			if !ok {
+				return notFound("boss", a["boss_name"])
+			}
+			return tool.Success("ok", toolsgcs.CounterList{Boss: gcsdb.BossRef{ID: b.ID, Name: b.Name, Affinity: b.Affinity}, Total: 2, Counters: []gcsdb.RankedCounter{
+				{ID: 1001, Name: "Kaelith", Reason: "decreases DEF, which the boss is weak to"},
+				{ID: 1004, Name: "Ironhide", Reason: "survives the burn"},
+			}})
+		}},
+		{
+			spec: tool.Spec{Name: "gcs_compare_characters", Category: tool.CategoryGCS, Parameters: schema(`"names":{"type":"array","items":{"type":"string"},"minItems":2}`, "names")},
+			fn: func(a map[string]any) tool.Result {
+				var cmp toolsgcs.Comparison
+				for _, n := range a["names"].([]any) {
+					if c, ok := champion(n); ok {
+						cmp.Champions = append(cmp.Champions, toolsgcs.Compared{ID: c.ID, Name: c.Name, Rarity: c.Rarity, Affinity: c.Affinity, Role: c.Role, Stats: c.Stats})
+					}
+				}
+				return tool.Success("ok", cmp)
+			},
+		},
+		{spec: query("db_get_lore_details"), fn: func(a map[string]any) tool.Result {
+			q := fmt.Sprint(a["query"])
+			return tool.Success("ok", toolsrag.SearchPassages{Query: q, Passages: []toolsrag.Passage{{Title: q, Section: "Lore", Text: "Long ago, " + q + " walked the dawn roads."}}})
+		}},
+		{spec: byName("gcs_recommend_gear", "champion_name"), fn: func(a map[string]any) tool.Result {
+			c, ok := champion(a["champion_name"])
+			if !ok {
+				return notFound("champion", a["champion_name"])
+			}
+			return tool.Success("ok", toolsgcs.GearAdvice{Champion: gcsdb.Ref{ID: c.ID, Name: c.Name}, Role: c.Role, Recommendations: []gcsdb.GearRecommendation{
+				{ID: 7001, Name: "Warlord", StatBonus: "ATK +15%", Reason: "made for Attack champions", FarmIn: "Fire Knight's Castle"},
+			}})
+		}},
+		{spec: query("rag_semantic_search"), fn: func(a map[string]any) tool.Result {
+			return tool.Success("ok", toolsrag.SearchPassages{Query: fmt.Sprint(a["query"]), Passages: []toolsrag.Passage{{
+				DocumentID: "faq-what-is-affinity", Title: "What does affinity do?", Section: "Answer",
+				Text: "Magic beats Force, Force beats Spirit and Spirit beats Magic.",
+			}}})
+		}},
+		{spec: query("db_get_ux_details"), fn: func(a map[string]any) tool.Result {
+			q := fmt.Sprint(a["query"])
+			return tool.Success("ok", toolsrag.SearchPassages{Query: q, Passages: []toolsrag.Passage{{Title: q, Text: "This screen shows a champion's stats and skills."}}})
+		}},
 	}
-	slices.SortFunc(cands, func(a, b resolve.Candidate) int { return cmp.Compare(a.ID, b.ID) })
-	w.names = gameNames{r: resolve.New(cands), display: display}
+	var cands []resolve.Candidate
+	for _, c := range champions {
+		cands = append(cands, resolve.Candidate{Kind: "champion", ID: c.ID, Name: c.Name, Aliases: slices.Collect(maps.Values(c.Names)), Display: c.Names})
+	}
+	for _, b := range bosses {
+		cands = append(cands, resolve.Candidate{Kind: "boss", ID: b.ID, Name: b.Name})
+	}
+	for _, f := range factions {
+		cands = append(cands, resolve.Candidate{Kind: "faction", ID: f.ID, Name: f.Name})
+	}
+	w.names = gameNames{r: resolve.New(cands)}
 	reg := tool.NewRegistry()
 	for _, ft := range tools {
 		if err := reg.Register(ft); err != nil {
@@ -229,27 +209,9 @@ func newResponder(t *testing.T, w *world) *Responder {
 
 // gameNames is what the game's read model gives the responder, over the
 // world's entities: the real resolver over a slice of candidates.
-type gameNames struct {
-	r       *resolve.Resolver
-	display map[int64]map[string]string
-}
+type gameNames struct{ r *resolve.Resolver }
 
-func (g gameNames) FindNames(_ context.Context, text string) ([]resolve.Match, error) {
-	return g.r.FindAll("", text), nil
-}
-
-func (g gameNames) NameByID(_ context.Context, id int64) (resolve.Candidate, bool, error) {
-	c, ok := g.r.ByID("", id)
-	return c, ok, nil
-}
-
-func (g gameNames) DisplayNames(_ context.Context, id int64) (map[string]string, error) {
-	return g.display[id], nil
-}
-
-func (g gameNames) ExampleNames(_ context.Context, kind string, n int) ([]resolve.Candidate, error) {
-	return g.r.OfKind(kind, n), nil
-}
+func (g gameNames) NameIndex(context.Context) (*resolve.Resolver, error) { return g.r, nil }
 
 func TestAnswerToolError(t *testing.T) {
 	w := newWorld(t)
@@ -261,6 +223,36 @@ func TestAnswerToolError(t *testing.T) {
 	a := r.Answer(context.Background(), Request{Message: "tell me about Kaelith"}, w.run)
 	if !strings.Contains(a.Text, "being updated") {
 		t.Errorf("answer does not pass on the tool's message:\n%s", a.Text)
+	}
+}
+
+// TestAnswerReadsTypedResults answers from the tools' typed results: lists
+// in the tool's order, a comparison's champions, a faction's description, a
+// matchup decided from the counters list, French names from the game's
+// display names.
+func TestAnswerReadsTypedResults(t *testing.T) {
+	w := newWorld(t)
+	r := newResponder(t, w)
+	tests := []struct {
+		name, msg, locale string
+		want              []string
+	}{
+		{name: "counters in order", msg: "who counters the fire knigt?", want: []string{"**Kaelith** and **Ironhide**", "decreases DEF"}},
+		{name: "compare", msg: "compare Kaelith and Sylva", want: []string{"**Kaelith**", "**Sylva**", "SPD 101"}},
+		{name: "faction", msg: "tell me about the Dawn Order", want: []string{"Guardians of the dawn."}},
+		{name: "matchup", msg: "is Ironhide good against the Fire Knight?", want: []string{"Ironhide", "Fire Knight"}},
+		{name: "gear", msg: "what gear should sylva wear?", want: []string{"**Warlord**", "Fire Knight's Castle"}},
+		{name: "localized name", msg: "parle-moi de Kaelith", locale: "fr", want: []string{"**Kaëlith**"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := r.Answer(context.Background(), Request{Message: tc.msg, Locale: tc.locale}, w.run)
+			for _, want := range tc.want {
+				if !strings.Contains(a.Text, want) {
+					t.Errorf("answer (%s) lacks %q:\n%s", a.Plan.Intent, want, a.Text)
+				}
+			}
+		})
 	}
 }
 
@@ -287,6 +279,6 @@ func FuzzPlan(f *testing.F) {
 				t.Errorf("planned call %s %s is invalid: %v", c.Name, c.Arguments, err)
 			}
 		}
-		_ = r.render(context.Background(), p, w.run(context.Background(), p.Calls))
+		_ = r.render(p, w.run(context.Background(), p.Calls))
 	})
 }

@@ -4,270 +4,99 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gameassist/gameassist/tool"
+	toolsrag "github.com/gameassist/gameassist/tools_rag"
 )
 
-// This file is the one place that reads tool result data. Results are
-// decoded into plain maps and read defensively (a missing or differently
-// typed field yields a zero value, never a panic), so a tool changing its
-// shape degrades an answer instead of breaking it. When package tool grows
-// typed results with optional capabilities, only this file changes.
+// This file is where the responder reads tool results. The sample game's
+// tools return typed data (gcsdb's entities, toolsgcs' lists and
+// comparisons, toolscache's lists, toolsrag's passages); the responder reads
+// it as those types and what every result declares through the tool
+// package's capabilities (Result.Facts: summary, entities, page). A result
+// whose data does not fit its tool's type reads as nothing, never as a
+// guess. A studio's file tools are untyped by nature and are read generically
+// (filetools.go).
 
-// item is one named thing in a result list: a champion, boss, dungeon...
-type item struct {
-	id, name string
-	names    map[string]string
-	obj      map[string]any
-}
-
-// decode turns a result's data into plain maps, slices, strings, numbers.
-func decode(r tool.Result) any {
+// dataAs returns a result's data as T: the typed value the tool returned
+// when the call ran in this process, or its JSON decoded into T when the
+// result came back from the session cache.
+func dataAs[T any](r tool.Result) (T, bool) {
+	var zero T
+	if !r.OK() {
+		return zero, false
+	}
+	switch v := r.Value.(type) {
+	case T:
+		return v, true
+	case *T:
+		if v != nil {
+			return *v, true
+		}
+	}
 	raw, err := dataJSON(r.Data)
-	if err != nil {
-		return nil
+	if err != nil || len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return zero, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil
+	var t T
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return zero, false
 	}
-	return v
-}
-
-// entityOf finds the entity object in a details result: the data itself,
-// or its single object member with a name (e.g. {"champion": {...}}).
-func entityOf(v any) map[string]any {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	if _, ok := m["name"]; ok {
-		return m
-	}
-	for _, k := range sortedKeys(m) {
-		if sub, ok := m[k].(map[string]any); ok {
-			if _, ok := sub["name"]; ok {
-				return sub
-			}
-		}
-	}
-	return m
-}
-
-// itemOf reads an object as an item.
-func itemOf(m map[string]any) item {
-	it := item{id: scalar(m["id"]), name: scalar(m["name"]), obj: m}
-	if it.name == "" {
-		it.name = scalar(m["champion_name"])
-	}
-	if ns, ok := m["names"].(map[string]any); ok {
-		it.names = map[string]string{}
-		for k, v := range ns {
-			if s := scalar(v); s != "" {
-				it.names[k] = s
-			}
-		}
-	}
-	return it
-}
-
-// items lists the named objects of an array (in the tool's order), or of
-// the first array member of an object named by prefer.
-func items(v any, prefer ...string) []item {
-	var out []item
-	for _, m := range objectArray(v, prefer...) {
-		if it := itemOf(m); it.name != "" {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-// namedList lists a member that is an array of names or named objects.
-func namedList(m map[string]any, key string) []item {
-	xs, ok := m[key].([]any)
-	if !ok {
-		return nil
-	}
-	var out []item
-	for _, x := range xs {
-		switch e := x.(type) {
-		case string:
-			out = append(out, item{name: e})
-		case map[string]any:
-			if it := itemOf(e); it.name != "" {
-				out = append(out, it)
-			}
-		}
-	}
-	return out
-}
-
-// rankOrder sorts items by a "rank" member when every item has one.
-func rankOrder(xs []item) []item {
-	for _, x := range xs {
-		if scalar(x.obj["rank"]) == "" {
-			return xs
-		}
-	}
-	out := append([]item(nil), xs...)
-	sort.SliceStable(out, func(i, j int) bool { return number(out[i].obj["rank"]) < number(out[j].obj["rank"]) })
-	return out
+	return t, true
 }
 
 // passage is one RAG passage.
-type passage struct {
-	doc, title, section, text string
+type passage = toolsrag.Passage
+
+// passagesOf reads the passages of a RAG result (an entity's document or a
+// search), in the tool's order.
+func passagesOf(r tool.Result) []passage {
+	switch v := r.Value.(type) {
+	case toolsrag.EntityPassages:
+		return v.Passages
+	case toolsrag.SearchPassages:
+		return v.Passages
+	}
+	// From the cache: both kinds hold their passages under the same field.
+	sp, ok := dataAs[toolsrag.SearchPassages](r)
+	if !ok {
+		return nil
+	}
+	return sp.Passages
 }
 
-// passages reads the passages of a RAG result, in the tool's order.
-func passages(v any) []passage {
-	if s, ok := v.(string); ok {
-		return []passage{{text: s}}
-	}
-	arr := objectArray(v, "passages", "results", "chunks", "documents", "matches", "hits")
+// textPassages is passagesOf without the passages that hold no text.
+func textPassages(r tool.Result) []passage {
 	var out []passage
-	for _, x := range arr {
-		p := passage{doc: scalar(x["document_id"]), title: first(x, "title", "heading", "name"), section: scalar(x["section"])}
-		p.text = first(x, "text", "content", "chunk", "snippet", "body", "answer", "summary", "description")
-		if p.text != "" {
+	for _, p := range passagesOf(r) {
+		if strings.TrimSpace(p.Text) != "" {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// scoredPassage is a passage with its search score.
-type scoredPassage struct {
-	passage
-	score float64
+// factsEntity is the entity a result is about: the first one its data
+// declared (tool.Entities), as the executor recorded it.
+func factsEntity(r tool.Result) (tool.EntityRef, bool) {
+	if !r.OK() {
+		return tool.EntityRef{}, false
+	}
+	es := r.Facts().Entities
+	if len(es) == 0 || es[0].ID == 0 || es[0].Name == "" {
+		return tool.EntityRef{}, false
+	}
+	return es[0], true
 }
 
-// passageScores reads the passages of a RAG result with their scores (0
-// when a passage has none).
-func passageScores(v any) []scoredPassage {
-	arr := objectArray(v, "passages", "results", "chunks", "documents", "matches", "hits")
-	var out []scoredPassage
-	for _, x := range arr {
-		p := passage{doc: scalar(x["document_id"]), title: first(x, "title", "heading", "name"), section: scalar(x["section"])}
-		p.text = first(x, "text", "content", "chunk", "snippet", "body", "answer", "summary", "description")
-		if p.text != "" {
-			out = append(out, scoredPassage{passage: p, score: max(number(x["score"]), 0)})
-		}
+// idString is an entity id as Entity holds it.
+func idString(id int64) string {
+	if id == 0 {
+		return ""
 	}
-	return out
-}
-
-// first returns the first non-empty scalar among keys of m.
-func first(m map[string]any, keys ...string) string {
-	for _, k := range keys {
-		if s := scalar(m[k]); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// objectArray returns the first array of objects in v: v itself, or a
-// member named by prefer, or any member.
-func objectArray(v any, prefer ...string) []map[string]any {
-	toObjs := func(x any) []map[string]any {
-		xs, ok := x.([]any)
-		if !ok || len(xs) == 0 {
-			return nil
-		}
-		var out []map[string]any
-		for _, e := range xs {
-			if m, ok := e.(map[string]any); ok {
-				out = append(out, m)
-			}
-		}
-		return out
-	}
-	if objs := toObjs(v); objs != nil {
-		return objs
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	for _, k := range prefer {
-		if objs := toObjs(m[k]); objs != nil {
-			return objs
-		}
-	}
-	for _, k := range sortedKeys(m) {
-		if objs := toObjs(m[k]); objs != nil {
-			return objs
-		}
-	}
-	return nil
-}
-
-// stringList lists the strings in an array, with underscores as spaces.
-func stringList(v any) []string {
-	xs, ok := v.([]any)
-	if !ok {
-		return nil
-	}
-	var out []string
-	for _, x := range xs {
-		if s, ok := x.(string); ok && s != "" {
-			out = append(out, strings.ReplaceAll(s, "_", " "))
-		}
-	}
-	return out
-}
-
-func scalar(v any) string {
-	switch x := v.(type) {
-	case string:
-		return strings.TrimSpace(x)
-	case json.Number:
-		return x.String()
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		if x {
-			return "yes"
-		}
-		return "no"
-	}
-	return ""
-}
-
-// number reads a numeric member; -1 when absent or not a number.
-func number(v any) float64 {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := x.Float64()
-		if err == nil {
-			return f
-		}
-	case float64:
-		return x
-	}
-	return -1
-}
-
-func sortedKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-// obj reads a member object.
-func obj(m map[string]any, key string) map[string]any {
-	o, _ := m[key].(map[string]any)
-	return o
+	return strconv.FormatInt(id, 10)
 }
 
 // dataJSON returns a result's data as JSON whatever Go value holds it.

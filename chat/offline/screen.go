@@ -2,7 +2,6 @@ package offline
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -25,7 +24,7 @@ var toolKinds = map[string]Kind{
 	toolBoss: KindBoss, toolCounters: KindBoss, toolFaction: KindFaction, toolDungeon: KindDungeon, toolGearSet: KindGearSet,
 }
 
-func (r *Responder) screenContext(ctx context.Context, req Request) screenCtx {
+func screenContext(req Request, names entities) screenCtx {
 	sc := screenCtx{pos: map[string]int{}}
 	ids := screenIDs(req.ScreenData)
 	if len(ids) == 0 {
@@ -58,14 +57,14 @@ func (r *Responder) screenContext(ctx context.Context, req Request) screenCtx {
 			continue
 		}
 		if e, ok := priorEntity(pr); ok {
-			if full, ok := r.resolver.ByID(ctx, e.ID); ok {
+			if full, ok := names.ByID(e.ID); ok {
 				e = full
 			}
 			add(e)
 		}
 	}
 	for _, id := range ids {
-		if e, ok := r.resolver.ByID(ctx, id); ok {
+		if e, ok := names.ByID(id); ok {
 			add(e)
 		}
 	}
@@ -130,22 +129,17 @@ func screenIDs(raw json.RawMessage) []string {
 	return out
 }
 
-// priorEntity reads the entity a details or counters result describes.
+// priorEntity reads the entity a details or counters result is about, as
+// its data declared it (tool.Entities; a counters result names its boss
+// first).
 func priorEntity(pr Prior) (Entity, bool) {
-	v := decode(pr.Result)
-	m, ok := v.(map[string]any)
+	ref, ok := factsEntity(pr.Result)
 	if !ok {
 		return Entity{}, false
 	}
-	kind := toolKinds[pr.Name]
-	if pr.Name == toolCounters {
-		if b, ok := m["boss"].(map[string]any); ok {
-			m = b
-		}
+	kind, ok := kindOf(ref.Kind)
+	if !ok {
+		kind = toolKinds[pr.Name]
 	}
-	id, name := scalar(m["id"]), scalar(m["name"])
-	if id == "" || name == "" {
-		return Entity{}, false
-	}
-	return Entity{Kind: kind, ID: id, Name: name}, true
+	return Entity{Kind: kind, ID: idString(ref.ID), Name: ref.Name}, true
 }

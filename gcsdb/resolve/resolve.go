@@ -46,6 +46,9 @@ type Candidate struct {
 	Name string
 	// Aliases are other names: localized display names, keys, titles.
 	Aliases []string
+	// Display holds the entity's display names by locale ("fr": "Chevalier
+	// de Feu"), when the source has them, for answers written in a locale.
+	Display map[string]string
 }
 
 // How says which rule matched.
@@ -93,6 +96,7 @@ type Resolver struct {
 	// forms are every name and alias of every candidate, folded.
 	forms  []form
 	byFold map[string][]int // folded form -> form indexes
+	byID   map[int64][]int  // id -> candidate indexes
 	// maxWords is the most words any form has.
 	maxWords int
 }
@@ -101,8 +105,34 @@ type form struct {
 	cand  int
 	text  string   // folded
 	runes int      // runes in text
+	rs    []rune   // text as runes, for the typo distance
+	hist  letters  // letter counts of text, a cheap bound on the distance
 	words []string // folded words
 	alias bool
+}
+
+// letters counts runes in 32 buckets. One edit changes the counts by at most
+// 2 in all, so texts whose counts differ by more than 2*limit are more than
+// limit edits apart: a check that skips the distance for most names.
+type letters [32]uint8
+
+func lettersOf(rs []rune) letters {
+	var h letters
+	for _, r := range rs {
+		if h[r&31] < 255 {
+			h[r&31]++
+		}
+	}
+	return h
+}
+
+// farther reports whether h and o are certainly more than limit edits apart.
+func (h *letters) farther(o *letters, limit int) bool {
+	d := 0
+	for i := range h {
+		d += max(int(h[i])-int(o[i]), int(o[i])-int(h[i]))
+	}
+	return d > 2*limit
 }
 
 // Input bounds: a name longer than MaxNameRunes is cut before matching, and
@@ -134,8 +164,11 @@ func cut(s string) string {
 
 // New builds a resolver over cands; empty names and aliases are skipped.
 func New(cands []Candidate) *Resolver {
-	r := &Resolver{cands: cands, byFold: map[string][]int{}}
+	r := &Resolver{cands: cands, byFold: map[string][]int{}, byID: map[int64][]int{}}
 	for i, c := range cands {
+		if c.ID != 0 {
+			r.byID[c.ID] = append(r.byID[c.ID], i)
+		}
 		seen := map[string]bool{}
 		for j, n := range append([]string{c.Name}, c.Aliases...) {
 			f := Fold(n)
@@ -145,7 +178,8 @@ func New(cands []Candidate) *Resolver {
 			seen[f] = true
 			words := strings.Fields(f)
 			r.byFold[f] = append(r.byFold[f], len(r.forms))
-			r.forms = append(r.forms, form{cand: i, text: f, runes: len([]rune(f)), words: words, alias: j > 0})
+			rs := []rune(f)
+			r.forms = append(r.forms, form{cand: i, text: f, runes: len(rs), rs: rs, hist: lettersOf(rs), words: words, alias: j > 0})
 			r.maxWords = max(r.maxWords, len(words))
 		}
 	}
@@ -158,11 +192,8 @@ func (r *Resolver) Len() int { return len(r.cands) }
 // ByID returns the first candidate of kind ("" for any kind) with id, for
 // ids a game client sends (a screen's config ids); 0 is no id.
 func (r *Resolver) ByID(kind string, id int64) (Candidate, bool) {
-	if id == 0 {
-		return Candidate{}, false
-	}
-	for _, c := range r.cands {
-		if c.ID == id && (kind == "" || c.Kind == kind) {
+	for _, i := range r.byID[id] {
+		if c := r.cands[i]; kind == "" || c.Kind == kind {
 			return c, true
 		}
 	}
@@ -512,17 +543,19 @@ func (r *Resolver) spanMatch(kind, q string, n int) (int, How, bool) {
 			return ci, Partial, true
 		}
 	}
-	if ql := len([]rune(q)); ql >= 5 {
+	if qr := []rune(q); len(qr) >= 5 {
+		ql, qh := len(qr), lettersOf(qr)
 		var c closest
-		for _, f := range r.forms {
+		for i := range r.forms {
+			f := &r.forms[i]
 			if len(f.words) != n || (kind != "" && r.cands[f.cand].Kind != kind) {
 				continue
 			}
 			limit := allowed(min(ql, f.runes))
-			if !near(ql, f.runes, limit) {
+			if limit == 0 || !near(ql, f.runes, limit) || qh.farther(&f.hist, limit) {
 				continue
 			}
-			if d := Distance(q, f.text); d > 0 && d <= limit {
+			if d := distanceWithin(qr, f.rs, limit); d > 0 && d <= limit {
 				c.consider(q, f.cand, d, f.text)
 			}
 		}
@@ -586,6 +619,46 @@ func slipCost(a, b string) int {
 			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
 				cur[j] = min(cur[j], prev2[j-2]+2)
 			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// distanceWithin is Distance over runes, stopping as soon as the distance
+// must exceed limit (it then returns limit+1).
+func distanceWithin(ra, rb []rune, limit int) int {
+	if len(ra) == 0 || len(rb) == 0 {
+		return max(len(ra), len(rb))
+	}
+	w := len(rb) + 1
+	var buf [3 * 40]int
+	cells := buf[:0]
+	if 3*w > len(buf) {
+		cells = make([]int, 0, 3*w)
+	}
+	cells = cells[:3*w]
+	prev2, prev, cur := cells[:w], cells[w:2*w], cells[2*w:]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			// Every later row is at least this row's minimum.
+			return limit + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
