@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -29,6 +30,9 @@ type SQLTool struct {
 	def    Def
 	db     *sql.DB
 	params []string
+	// head is the last query's row header, reused while the statement's
+	// columns stay the same (they do unless the database's schema changes).
+	head atomic.Pointer[header]
 }
 
 var _ tool.ContextBound = (*SQLTool)(nil)
@@ -71,7 +75,7 @@ func (t *SQLTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, 
 	if err != nil {
 		return tool.Result{}, backendError(t.def.Name, err)
 	}
-	r, err := t.shape(rows, newHeader(cols))
+	r, err := t.shape(rows, t.header(cols))
 	if err != nil {
 		return tool.Result{}, backendError(t.def.Name, err)
 	}
@@ -229,6 +233,17 @@ type header struct {
 	// keys holds each column's encoded key; nil for a repeated column name,
 	// whose first value wins.
 	keys [][]byte
+}
+
+// header returns the row header for cols, reusing the last one when the
+// columns are the same.
+func (t *SQLTool) header(cols []string) *header {
+	if h := t.head.Load(); h != nil && slices.Equal(h.cols, cols) {
+		return h
+	}
+	h := newHeader(cols)
+	t.head.Store(h)
+	return h
 }
 
 func newHeader(cols []string) *header {
