@@ -10,7 +10,8 @@ import (
 // Kind is the kind of a game entity the responder recognises in messages.
 type Kind string
 
-// The entity kinds, each indexed from one cache list tool.
+// The entity kinds the responder has intents for (the game read model's
+// kinds, masteries aside).
 const (
 	KindChampion Kind = "champion"
 	KindBoss     Kind = "boss"
