@@ -18,10 +18,12 @@
 //  4. typo: optimal-string-alignment distance (substitution, dropped or
 //     doubled letter, adjacent transposition) of at most 1 for names of
 //     5-7 letters and 2 from 8 letters, against whole names and the long
-//     words of multi-word names.
+//     words of multi-word names. Two entities at the same distance are told
+//     apart by the likelier slip: a dropped, doubled or swapped letter over
+//     a wrong one ("Malreith" is Malrieth, not Maldeith).
 //
-// Ties between different entities never resolve; Suggest offers the closest
-// names instead.
+// Other ties between different entities never resolve; Suggest offers the
+// closest names instead.
 package resolve
 
 import (
