@@ -4,7 +4,7 @@
 //
 // Every record is a few HINCRBY commands sent in one MULTI/EXEC pipeline.
 // Latencies go into a fixed-bucket histogram per tool (and for the LLM and
-// turns), from which Snapshot estimates the 95th percentile. All keys share
+// turns), from which Snapshot estimates the median and the 95th percentile. All keys share
 // the hash tag {stats} so the pipeline stays one round trip on Redis
 // Cluster too.
 package stats
@@ -252,9 +252,9 @@ func (r *Recorder) timing(ctx context.Context, p redis.Pipeliner, key string, d 
 	p.HIncrBy(ctx, key, r.bucket(d), 1)
 }
 
-// ToolStats is the totals of one tool or one category. MeanMS and P95MS
-// cover the calls that ran the tool (executed, proactive and mcp); P95MS is
-// interpolated within a histogram bucket.
+// ToolStats is the totals of one tool or one category. MeanMS, P50MS and
+// P95MS cover the calls that ran the tool (executed, proactive and mcp); the
+// percentiles are interpolated within a histogram bucket.
 type ToolStats struct {
 	Name       string  `json:"name"`
 	Category   string  `json:"category,omitempty"`
@@ -267,6 +267,7 @@ type ToolStats struct {
 	Skipped    int64   `json:"skipped"`
 	MCP        int64   `json:"mcp"`
 	MeanMS     float64 `json:"mean_ms"`
+	P50MS      float64 `json:"p50_ms"`
 	P95MS      float64 `json:"p95_ms"`
 	ErrorRate  float64 `json:"error_rate"`
 }
@@ -286,6 +287,7 @@ type LLMStats struct {
 	CompletionTokens int64   `json:"completion_tokens"`
 	TotalTokens      int64   `json:"total_tokens"`
 	MeanMS           float64 `json:"mean_ms"`
+	P50MS            float64 `json:"p50_ms"`
 	P95MS            float64 `json:"p95_ms"`
 	ErrorRate        float64 `json:"error_rate"`
 }
@@ -294,6 +296,7 @@ type LLMStats struct {
 type TurnStats struct {
 	Count  int64   `json:"count"`
 	MeanMS float64 `json:"mean_ms"`
+	P50MS  float64 `json:"p50_ms"`
 	P95MS  float64 `json:"p95_ms"`
 }
 
@@ -345,11 +348,10 @@ func (h hist) meanMS() float64 {
 	return float64(h.sumUS) / float64(h.timed) / 1000
 }
 
-// p95MS estimates the 95th percentile in milliseconds, interpolating
-// linearly within the bucket that holds it; the unbounded bucket reports the
-// last bound.
-func (h hist) p95MS(bounds []int64) float64 {
-	const q = 0.95
+// quantileMS estimates the q-quantile (0 < q <= 1) in milliseconds,
+// interpolating linearly within the bucket that holds it; the unbounded
+// bucket reports the last bound.
+func (h hist) quantileMS(q float64, bounds []int64) float64 {
 	var total int64
 	for _, n := range h.buckets {
 		total += n
@@ -376,6 +378,10 @@ func (h hist) p95MS(bounds []int64) float64 {
 	}
 	return float64(bounds[len(bounds)-1]) / 1000
 }
+
+// p50MS and p95MS are the median and the 95th percentile (see quantileMS).
+func (h hist) p50MS(bounds []int64) float64 { return h.quantileMS(0.50, bounds) }
+func (h hist) p95MS(bounds []int64) float64 { return h.quantileMS(0.95, bounds) }
 
 func num(f map[string]string, field string) (int64, error) {
 	v, ok := f[field]
@@ -444,6 +450,7 @@ func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
 	}
 	for _, c := range cats {
 		c.stats.MeanMS = c.hist.meanMS()
+		c.stats.P50MS = c.hist.p50MS(r.bounds)
 		c.stats.P95MS = c.hist.p95MS(r.bounds)
 		c.stats.ErrorRate = ratio(c.stats.Errors, c.stats.Calls)
 		rep.Categories = append(rep.Categories, c.stats)
@@ -467,7 +474,7 @@ func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("stats: snapshot: turns: %w", err)
 	}
-	rep.Turns.MeanMS, rep.Turns.P95MS = th.meanMS(), th.p95MS(r.bounds)
+	rep.Turns.MeanMS, rep.Turns.P50MS, rep.Turns.P95MS = th.meanMS(), th.p50MS(r.bounds), th.p95MS(r.bounds)
 	return rep, nil
 }
 
@@ -497,6 +504,7 @@ func (r *Recorder) decodeTool(name string, f map[string]string) (ToolStats, hist
 		return ToolStats{}, hist{}, err
 	}
 	ts.MeanMS = h.meanMS()
+	ts.P50MS = h.p50MS(r.bounds)
 	ts.P95MS = h.p95MS(r.bounds)
 	ts.ErrorRate = ratio(ts.Errors, ts.Calls)
 	return ts, h, nil
@@ -525,7 +533,7 @@ func (r *Recorder) decodeLLM(f map[string]string) (LLMStats, error) {
 		return LLMStats{}, err
 	}
 	s.TotalTokens = s.PromptTokens + s.CompletionTokens
-	s.MeanMS, s.P95MS = h.meanMS(), h.p95MS(r.bounds)
+	s.MeanMS, s.P50MS, s.P95MS = h.meanMS(), h.p50MS(r.bounds), h.p95MS(r.bounds)
 	s.ErrorRate = ratio(s.Errors, s.Calls)
 	return s, nil
 }

@@ -120,9 +120,25 @@ func TestTwoRecordersSum(t *testing.T) {
 					}
 				})
 			}
-			// 3ms lies in the (2.5ms, 5ms] bucket.
-			if p := champ.P95MS; p <= 2.5 || p > 5 {
-				t.Errorf("champion p95 = %v ms, want in (2.5, 5]", p)
+			// 3ms lies in the (2.5ms, 5ms] bucket, 1s in (500ms, 1s].
+			for _, q := range []struct {
+				name   string
+				got    float64
+				lo, hi float64
+			}{
+				{"champion p50", champ.P50MS, 2.5, 5},
+				{"champion p95", champ.P95MS, 2.5, 5},
+				{"gcs category p50", find(rep.Categories, "gcs").P50MS, 2.5, 5},
+				{"turn p50", rep.Turns.P50MS, 500, 1000},
+				{"turn p95", rep.Turns.P95MS, 500, 1000},
+			} {
+				if q.got <= q.lo || q.got > q.hi {
+					t.Errorf("%s = %v ms, want in (%v, %v]", q.name, q.got, q.lo, q.hi)
+				}
+			}
+			// Two LLM calls of 800ms and one of 30ms: the median is slow.
+			if p := rep.LLM.P50MS; p <= 500 || p > 1000 {
+				t.Errorf("llm p50 = %v ms, want in (500, 1000]", p)
 			}
 			if got := rep.TopTools; len(got) != 4 || got[0].Name != "gcs_get_champion_details" || got[0].Calls != 4 {
 				t.Errorf("top tools = %+v", got)
@@ -134,17 +150,25 @@ func TestTwoRecordersSum(t *testing.T) {
 	})
 }
 
-func TestP95(t *testing.T) {
+// TestPercentiles: p50 and p95 land in the histogram bucket that holds
+// them, read from a single node and from a cluster.
+func TestPercentiles(t *testing.T) {
 	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
 		ctx := context.Background()
+		// fast calls take 0.8ms, in the (0.5ms, 1ms] bucket; slow ones
+		// 900ms, in (500ms, 1000ms].
+		const fastLo, fastHi, slowLo, slowHi = 0.5, 1, 500, 1000
 		tests := []struct {
-			name       string
-			fast, slow int
-			lo, hi     float64
+			name         string
+			fast, slow   int
+			p50lo, p50hi float64
+			p95lo, p95hi float64
 		}{
-			{"tail beyond 5 percent", 90, 10, 500, 1000},
-			{"tail within 5 percent", 95, 5, 0.5, 1},
-			{"all fast", 10, 0, 0.5, 1},
+			{"tail beyond 5 percent", 90, 10, fastLo, fastHi, slowLo, slowHi},
+			{"tail within 5 percent", 95, 5, fastLo, fastHi, fastLo, fastHi},
+			{"half and half: the median is the fast bucket's top", 50, 50, fastLo, fastHi, slowLo, slowHi},
+			{"mostly slow", 10, 90, slowLo, slowHi, slowLo, slowHi},
+			{"all fast", 10, 0, fastLo, fastHi, fastLo, fastHi},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -163,8 +187,15 @@ func TestP95(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if p := rep.Tools[0].P95MS; p <= tt.lo || p > tt.hi {
-					t.Errorf("p95 = %v ms, want in (%v, %v]", p, tt.lo, tt.hi)
+				got := rep.Tools[0]
+				if p := got.P50MS; p <= tt.p50lo || p > tt.p50hi {
+					t.Errorf("p50 = %v ms, want in (%v, %v]", p, tt.p50lo, tt.p50hi)
+				}
+				if p := got.P95MS; p <= tt.p95lo || p > tt.p95hi {
+					t.Errorf("p95 = %v ms, want in (%v, %v]", p, tt.p95lo, tt.p95hi)
+				}
+				if got.P50MS > got.P95MS {
+					t.Errorf("p50 %v ms above p95 %v ms", got.P50MS, got.P95MS)
 				}
 			})
 		}
@@ -223,8 +254,8 @@ func TestEmptyAndDamaged(t *testing.T) {
 			t.Fatal(err)
 		}
 		const want = `{"tools":[],"categories":[],"top_tools":[],"llm":{"calls":0,"errors":0,"degraded":0,` +
-			`"prompt_tokens":0,"completion_tokens":0,"total_tokens":0,"mean_ms":0,"p95_ms":0,"error_rate":0},` +
-			`"turns":{"count":0,"mean_ms":0,"p95_ms":0}}`
+			`"prompt_tokens":0,"completion_tokens":0,"total_tokens":0,"mean_ms":0,"p50_ms":0,"p95_ms":0,"error_rate":0},` +
+			`"turns":{"count":0,"mean_ms":0,"p50_ms":0,"p95_ms":0}}`
 		if string(b) != want {
 			t.Errorf("empty report JSON =\n%s\nwant\n%s", b, want)
 		}
@@ -247,7 +278,7 @@ func TestToolStatsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	const want = `{"name":"t","category":"gcs","calls":0,"errors":0,"cache_hits":1,"duplicates":0,` +
-		`"proactive":0,"executed":0,"skipped":0,"mcp":0,"mean_ms":0,"p95_ms":0,"error_rate":0}`
+		`"proactive":0,"executed":0,"skipped":0,"mcp":0,"mean_ms":0,"p50_ms":0,"p95_ms":0,"error_rate":0}`
 	if string(b) != want {
 		t.Errorf("JSON = %s\nwant %s", b, want)
 	}

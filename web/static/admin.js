@@ -257,42 +257,61 @@
     el.toolsView.hidden = false;
   }
 
-  // loadStats renders each list of the report as a table (per tool, per
-  // category, ...) and each object as field/value pairs.
-  // barChart draws one horizontal bar per row of value(row) as inline SVG,
-  // labelled with the figure (format(value)).
-  function barChart(title, rows, value, format) {
+  // barChart draws, per row, one horizontal bar for each series (a series
+  // is {name, value(row)}) as inline SVG, on one scale, labelled with the
+  // figures (format(value), one per series, joined by " / "). Bars carry
+  // data-series and data-tool so they can be told apart.
+  function barChart(title, rows, series, format) {
     const fig = node('figure', 'chart');
     fig.appendChild(node('figcaption', '', title));
-    const rowH = 22;
+    const barH = series.length > 1 ? 7 : 14;
+    const rowH = 8 + barH * series.length;
     const labelW = 190;
-    const barW = 200;
+    const barW = 180;
+    const height = Math.max(rowH, rows.length * rowH) + (series.length > 1 ? 16 : 0);
     const svg = document.createElementNS(SVG, 'svg');
-    svg.setAttribute('viewBox', '0 0 ' + (labelW + barW + 70) + ' ' + Math.max(rowH, rows.length * rowH));
+    svg.setAttribute('viewBox', '0 0 ' + (labelW + barW + 110) + ' ' + height);
     svg.setAttribute('role', 'img');
     svg.setAttribute('aria-label', title);
-    const max = Math.max(...rows.map(value), 0) || 1;
+    const text = (x, y, content, cls) => {
+      const t = document.createElementNS(SVG, 'text');
+      t.setAttribute('x', String(x));
+      t.setAttribute('y', String(y));
+      if (cls) t.setAttribute('class', cls);
+      t.textContent = content;
+      svg.appendChild(t);
+    };
+    const max = Math.max(...rows.flatMap((r) => series.map((s) => s.value(r))), 0) || 1;
     rows.forEach((r, i) => {
       const y = i * rowH;
-      const label = document.createElementNS(SVG, 'text');
-      label.setAttribute('x', '0');
-      label.setAttribute('y', String(y + 15));
-      label.textContent = r.name;
-      svg.appendChild(label);
-      const v = value(r);
-      const bar = document.createElementNS(SVG, 'rect');
-      bar.setAttribute('x', String(labelW));
-      bar.setAttribute('y', String(y + 4));
-      bar.setAttribute('height', String(rowH - 8));
-      bar.setAttribute('width', String(Math.max(1, (v / max) * barW)));
-      bar.setAttribute('class', 'bar');
-      svg.appendChild(bar);
-      const fig2 = document.createElementNS(SVG, 'text');
-      fig2.setAttribute('x', String(labelW + barW + 6));
-      fig2.setAttribute('y', String(y + 15));
-      fig2.textContent = format(v);
-      svg.appendChild(fig2);
+      text(0, y + rowH / 2 + 4, r.name);
+      series.forEach((s, j) => {
+        const bar = document.createElementNS(SVG, 'rect');
+        bar.setAttribute('x', String(labelW));
+        bar.setAttribute('y', String(y + 4 + j * barH));
+        bar.setAttribute('height', String(barH - 1));
+        bar.setAttribute('width', String(Math.max(1, (s.value(r) / max) * barW)));
+        bar.setAttribute('class', 'bar series-' + j);
+        bar.dataset.series = s.name;
+        bar.dataset.tool = r.name;
+        svg.appendChild(bar);
+      });
+      text(labelW + barW + 6, y + rowH / 2 + 4, series.map((s) => format(s.value(r))).join(' / '), 'figure');
     });
+    if (series.length > 1) {
+      // Legend: a swatch and the name of each series, under the bars.
+      series.forEach((s, j) => {
+        const x = labelW + j * 70;
+        const sw = document.createElementNS(SVG, 'rect');
+        sw.setAttribute('x', String(x));
+        sw.setAttribute('y', String(height - 11));
+        sw.setAttribute('width', '10');
+        sw.setAttribute('height', '8');
+        sw.setAttribute('class', 'bar series-' + j);
+        svg.appendChild(sw);
+        text(x + 14, height - 3, s.name, 'legend');
+      });
+    }
     fig.appendChild(svg);
     return fig;
   }
@@ -302,14 +321,21 @@
     if (used.length === 0) return [node('p', 'meta', 'No tool calls yet.')];
     const ms = (v) => round(v) + ' ms';
     const pct = (v) => round(v * 100) + ' %';
+    const one = (name, value) => [{ name, value }];
     return [
-      barChart('Latency p95 (ms)', used, (t) => t.p95_ms || 0, ms),
-      barChart('Latency mean (ms)', used, (t) => t.mean_ms || 0, ms),
-      barChart('Cache hit rate', used, (t) => (t.calls ? t.cache_hits / t.calls : 0), pct),
-      barChart('Errors', used, (t) => t.errors || 0, (v) => String(v)),
+      barChart('Latency p50 / p95 (ms)', used, [
+        { name: 'p50', value: (t) => t.p50_ms || 0 },
+        { name: 'p95', value: (t) => t.p95_ms || 0 },
+      ], ms),
+      barChart('Latency mean (ms)', used, one('mean', (t) => t.mean_ms || 0), ms),
+      barChart('Cache hit rate', used, one('hit rate', (t) => (t.calls ? t.cache_hits / t.calls : 0)), pct),
+      barChart('Errors', used, one('errors', (t) => t.errors || 0), (v) => String(v)),
     ];
   }
 
+  // loadStats draws the charts, then renders each list of the report as a
+  // table (per tool, per category, ...) and each object as field/value
+  // pairs.
   async function loadStats() {
     const report = await api('GET', '/admin/stats');
     el.statsCharts.replaceChildren(...statsCharts((report && report.tools) || []));
