@@ -17,7 +17,7 @@ type Store interface {
 	Lock(ctx context.Context, id string, wait time.Duration) (*memory.Lock, error)
 	LockAndBegin(ctx context.Context, id string, wait time.Duration) (memory.Turn, *memory.Lock, error)
 	LockAndLoad(ctx context.Context, id string, wait time.Duration) (memory.Turn, *memory.Lock, error)
-	SaveScreen(ctx context.Context, id string, sc *memory.Screen, puts []memory.CacheEntry, release *memory.Lock) error
+	SaveScreen(ctx context.Context, id string, w memory.ScreenSave) error
 	BeginTurn(ctx context.Context, id string) (memory.Turn, error)
 	FinishTurn(ctx context.Context, id string, f memory.Finish) error
 	SetScreen(ctx context.Context, id string, sc *memory.Screen) error

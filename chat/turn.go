@@ -57,18 +57,20 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	var pre []tool.Outcome
 	var newScreen *memory.Screen
 	var screenPuts []memory.CacheEntry
+	var screenHits []string
 	if sc := req.Screen; sc != nil && (turn.Meta.Screen == nil || turn.Meta.Screen.Hash != sc.Hash()) {
 		// A new screen: its proactive results are cached at this turn's
-		// exchange and join this turn's context at once. The screen and
-		// its results are stored with the turn's own final write, so an
-		// abandoned turn leaves none of them behind.
+		// exchange and join this turn's context at once. The screen, its
+		// results and the hits of its calls served from the cache are
+		// stored with the turn's own final write, so an abandoned turn
+		// leaves none of them behind.
 		applied, err := s.applyScreen(ctx, turn.Meta, turn.Cache, *sc, started)
 		if err != nil {
 			return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 		}
 		pre = applied.reply.Tools
 		newScreen = applied.screen
-		screenPuts = applied.puts
+		screenPuts, screenHits = applied.puts, applied.hits
 		turn.Meta.Screen = applied.screen
 		turn.Cache = append(turn.Cache, applied.puts...)
 	}
@@ -89,7 +91,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered},
 		},
 		Put:     append(screenPuts, scope.Puts()...),
-		Hits:    scope.Hits(),
+		Hits:    append(screenHits, scope.Hits()...),
 		Release: lock,
 		Screen:  newScreen,
 	}
@@ -410,7 +412,7 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 			// screen must not replace it.
 			moved := *cur
 			moved.At = at
-			if err := s.store.SaveScreen(ctx, sessionID, &moved, nil, nil); err != nil {
+			if err := s.store.SaveScreen(ctx, sessionID, memory.ScreenSave{Screen: &moved}); err != nil {
 				return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 			}
 		}
@@ -420,18 +422,22 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 	if err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 	}
-	// The results, the screen and the lock release go in one round trip.
-	if err := s.store.SaveScreen(ctx, meta.ID, applied.screen, applied.puts, lock); err != nil {
+	// The results, the cache hits, the screen and the lock release go in
+	// one round trip.
+	save := memory.ScreenSave{Screen: applied.screen, Put: applied.puts, Hits: applied.hits, Release: lock}
+	if err := s.store.SaveScreen(ctx, meta.ID, save); err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 	}
 	return applied.reply, nil
 }
 
 // screenApplied is what applying a screen produced: the reply, the cache
-// entries to store and the screen to store.
+// entries to store, the cache keys served (hits to count, as the stats
+// count them) and the screen to store.
 type screenApplied struct {
 	reply  ScreenReply
 	puts   []memory.CacheEntry
+	hits   []string
 	screen *memory.Screen
 }
 
@@ -451,6 +457,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 	var calls []tool.Call
 	var idx []int
 	var puts []memory.CacheEntry
+	var hits []string
 	for i, pc := range plan.Calls {
 		if pc.Skipped != "" {
 			outs[i] = tool.Outcome{
@@ -471,7 +478,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 		for j, o := range res {
 			outs[idx[j]] = o
 		}
-		puts = scope.Puts()
+		puts, hits = scope.Puts(), scope.Hits()
 	}
 	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection, At: at.UTC()}
 	rep := ScreenReply{Screen: sc.Name, Matched: plan.Matched, Applied: true, Tools: outs}
@@ -479,5 +486,5 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 		inj := plan.Injection
 		rep.PromptInjection = &inj
 	}
-	return screenApplied{reply: rep, puts: puts, screen: stored}, nil
+	return screenApplied{reply: rep, puts: puts, hits: hits, screen: stored}, nil
 }

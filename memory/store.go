@@ -314,10 +314,7 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if err != nil {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
-	args = append(args, len(f.Hits))
-	for _, h := range f.Hits {
-		args = append(args, h)
-	}
+	args = appendHits(args, f.Hits)
 	if f.Release != nil && f.Release.id != id {
 		return fmt.Errorf("memory: finish turn %s: the lock to release belongs to session %s", id, f.Release.id)
 	}
@@ -360,6 +357,15 @@ func appendPuts(args []any, entries []CacheEntry) ([]any, error) {
 		args = append(args, e.Key, string(b), e.ExpiresAfter(), hits)
 	}
 	return args, nil
+}
+
+// appendHits adds finishSrc's hit arguments: the count, then the keys.
+func appendHits(args []any, hits []string) []any {
+	args = append(args, len(hits))
+	for _, h := range hits {
+		args = append(args, h)
+	}
+	return args
 }
 
 // write runs finishSrc and marks the session active in one pipeline.
@@ -409,25 +415,39 @@ func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, 
 	return nil
 }
 
+// ScreenSave is what a screen event leaves behind.
+type ScreenSave struct {
+	// Screen becomes the session's screen; nil clears it.
+	Screen *Screen
+	// Put stores the proactive results (Duration must be positive).
+	Put []CacheEntry
+	// Hits names cache keys the screen's rules were served from, counted
+	// as a turn's hits are.
+	Hits []string
+	// Release, when set, is the event's lock, released in the same round trip.
+	Release *Lock
+}
+
 // SaveScreen stores a screen event's outcome in one round trip: the
-// screen (with its injection), the proactive cache entries, and, when
-// release is set, the release of the event's lock.
-func (s *Store) SaveScreen(ctx context.Context, id string, sc *Screen, puts []CacheEntry, release *Lock) error {
+// screen (with its injection), the proactive cache entries, the hits on
+// entries that still exist and, when w.Release is set, the release of the
+// event's lock.
+func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 	if !validID(id) {
 		return notFound("save screen", id)
 	}
-	if release != nil && release.id != id {
-		return fmt.Errorf("memory: save screen %s: the lock to release belongs to session %s", id, release.id)
+	if w.Release != nil && w.Release.id != id {
+		return fmt.Errorf("memory: save screen %s: the lock to release belongs to session %s", id, w.Release.id)
 	}
 	var args []any
-	if len(puts) > 0 {
+	if len(w.Put) > 0 || len(w.Hits) > 0 {
 		var err error
-		if args, err = appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, puts); err != nil {
+		if args, err = appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, w.Put); err != nil {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
-		args = append(args, 0)
+		args = appendHits(args, w.Hits)
 	}
-	return s.saveScreen(ctx, "save screen", id, sc, args, release)
+	return s.saveScreen(ctx, "save screen", id, w.Screen, args, w.Release)
 }
 
 // saveScreen runs finishSrc with args (when not nil), sets the session's

@@ -862,7 +862,10 @@ func TestLockAndLoadAndSaveScreen(t *testing.T) {
 			t.Fatalf("second LockAndLoad: %v, want ErrBusy", err)
 		}
 		sc := &memory.Screen{Name: "BossBattlePresenter", Hash: "h1", Injection: "The player fights the Fire Knight."}
-		if err := st.SaveScreen(ctx, "sc", sc, []memory.CacheEntry{entry("new", 0, 1)}, l); err != nil {
+		// The screen's rules were served "old" twice from the cache and
+		// "gone", which an admin evicted meanwhile, once.
+		save := memory.ScreenSave{Screen: sc, Put: []memory.CacheEntry{entry("new", 0, 1)}, Hits: []string{"old", "gone", "old"}, Release: l}
+		if err := st.SaveScreen(ctx, "sc", save); err != nil {
 			t.Fatal(err)
 		}
 		m, err := st.Session(ctx, "sc")
@@ -876,13 +879,28 @@ func TestLockAndLoadAndSaveScreen(t *testing.T) {
 		if err != nil || len(cache) != 2 {
 			t.Fatalf("cache after save: %v %v", keysOf(cache), err)
 		}
+		for _, e := range cache {
+			if want := map[string]int{"old": 2, "new": 0}[e.Key]; e.Hits != want {
+				t.Errorf("entry %s: %d hits after save, want %d", e.Key, e.Hits, want)
+			}
+		}
+		// Hits alone (a screen served only from the cache) are counted too.
+		if err := st.SaveScreen(ctx, "sc", memory.ScreenSave{Screen: sc, Hits: []string{"new"}}); err != nil {
+			t.Fatal(err)
+		}
+		if e, err := st.CacheEntry(ctx, "sc", "new"); err != nil || e.Hits != 1 {
+			t.Errorf("new after a hits-only save: %d hits, %v; want 1", e.Hits, err)
+		}
+		if _, err := st.CacheEntry(ctx, "sc", "gone"); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("a hit on a missing entry created it: %v", err)
+		}
 		// SaveScreen released the lock.
 		l2, err := st.Lock(ctx, "sc", 0)
 		if err != nil {
 			t.Fatalf("lock still held after SaveScreen: %v", err)
 		}
 		_ = l2.Release(ctx)
-		if err := st.SaveScreen(ctx, "missing", sc, nil, nil); !errors.Is(err, memory.ErrNotFound) {
+		if err := st.SaveScreen(ctx, "missing", memory.ScreenSave{Screen: sc}); !errors.Is(err, memory.ErrNotFound) {
 			t.Fatalf("SaveScreen of an unknown session: %v", err)
 		}
 		if _, _, err := st.LockAndLoad(ctx, "missing", 10*time.Millisecond); !errors.Is(err, memory.ErrNotFound) {

@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 type sessionsPage struct {
@@ -20,7 +22,10 @@ type sessionsPage struct {
 // player and refuses bad queries, every exchange checked against the
 // OpenAPI document.
 func TestAdminSessionsList(t *testing.T) {
-	f := newFixture(t, appSetup{})
+	// The store's clock moves only when the test says: the turn below is
+	// a second after the sessions were created, whatever the real clock.
+	clock := newManualClock()
+	f := newFixture(t, appSetup{options: []appOption{withClock(clock.Now)}})
 	player := "list-player-" + strings.ReplaceAll(t.Name(), "/", "-")
 	var sessions []session
 	var ids []string
@@ -31,7 +36,8 @@ func TestAdminSessionsList(t *testing.T) {
 		sessions = append(sessions, s)
 		ids = append(ids, s.ID)
 	}
-	// A turn on the first makes it the most recently active.
+	// A turn on the first, later, makes it the most recently active.
+	clock.Advance(time.Second)
 	f.chat(t, sessions[0], "hello")
 
 	list := func(q url.Values) sessionsPage {
@@ -72,3 +78,18 @@ func TestAdminSessionsList(t *testing.T) {
 	resp, body := f.do(t, request{method: http.MethodGet, path: "/admin/sessions"})
 	expectError(t, resp, body, http.StatusUnauthorized)
 }
+
+// manualClock is a clock a test moves by hand, safe for concurrent use.
+type manualClock struct{ ms atomic.Int64 }
+
+func newManualClock() *manualClock {
+	c := &manualClock{}
+	c.ms.Store(time.Now().UnixMilli())
+	return c
+}
+
+// Now is the clock's time.
+func (c *manualClock) Now() time.Time { return time.UnixMilli(c.ms.Load()) }
+
+// Advance moves the clock forward by d.
+func (c *manualClock) Advance(d time.Duration) { c.ms.Add(d.Milliseconds()) }

@@ -86,6 +86,9 @@ type appOptions struct {
 	// tracing replaces the tracing the configuration asks for (tests pass
 	// one exporting to memory).
 	tracing *telemetry.Tracing
+	// now, when set, is the session store's clock (creation times and last
+	// activity), so a test can order sessions without waiting.
+	now func() time.Time
 }
 
 func withoutObservability() appOption { return func(o *appOptions) { o.noObservability = true } }
@@ -93,6 +96,9 @@ func withoutObservability() appOption { return func(o *appOptions) { o.noObserva
 // withLLMHTTPClient makes the LLM client send its requests through hc.
 func withLLMHTTPClient(hc *http.Client) appOption { return func(o *appOptions) { o.llmHTTP = hc } }
 func withTracing(t *telemetry.Tracing) appOption  { return func(o *appOptions) { o.tracing = t } }
+
+// withClock gives the session store a clock.
+func withClock(now func() time.Time) appOption { return func(o *appOptions) { o.now = now } }
 
 func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options ...appOption) (_ *app, err error) {
 	var opt appOptions
@@ -214,7 +220,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		return nil, err
 	}
 	a.rdb = rdb
-	store, err := memory.New(rdb, memory.Options{SessionTTL: cfg.SessionTTL, Logger: logger})
+	store, err := memory.New(rdb, memory.Options{SessionTTL: cfg.SessionTTL, Logger: logger, Now: opt.now})
 	if err != nil {
 		return nil, err
 	}
