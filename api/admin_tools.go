@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -19,6 +20,8 @@ type toolView struct {
 	Parameters    json.RawMessage `json:"parameters"`
 	CacheDuration int             `json:"cache_duration"`
 	OfferedToLLM  bool            `json:"offered_to_llm"`
+	// DisplayNames is what players see of the tool, in every session locale.
+	DisplayNames map[string]string `json:"display_names"`
 }
 
 func (s *Server) listTools(c *gin.Context) {
@@ -33,9 +36,14 @@ func (s *Server) listTools(c *gin.Context) {
 		if aliases == nil {
 			aliases = []string{}
 		}
+		names := map[string]string{}
+		for _, l := range chat.Locales() {
+			names[l] = sp.DisplayName(l)
+		}
 		out = append(out, toolView{
 			Name: sp.Name, Description: sp.Description, Category: sp.Category,
 			Aliases: aliases, Parameters: params, CacheDuration: sp.CacheDuration, OfferedToLLM: s.deps.OfferedToLLM(sp),
+			DisplayNames: names,
 		})
 	}
 	c.JSON(http.StatusOK, gin.H{"tools": out})

@@ -104,6 +104,7 @@ func newToolboxOpts(t testing.TB, noCache bool) *toolbox {
 			spec: tool.Spec{
 				Name: "gcs_get_champion_details", Category: tool.CategoryGCS, CacheDuration: 3,
 				Parameters: objSchema(`"champion_name":{"type":"string","minLength":1}`, "champion_name"), Aliases: []string{"champion_details"},
+				DisplayNames: tool.DisplayNames{"en": "Champion", "fr": "Fiche du champion"},
 			},
 			fn: champDetails,
 		},

@@ -150,7 +150,10 @@ type Service struct {
 	selKey      uint64
 	screenTools ScreenTooler
 	emb         *embed.Hashing
-	bg          sync.WaitGroup
+	// own are the specs of the turn's own tools, which the registry does
+	// not hold.
+	own map[string]tool.Spec
+	bg  sync.WaitGroup
 }
 
 // NewService returns a Service over deps.
@@ -228,6 +231,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		store: deps.Store, llm: deps.LLM, screens: deps.Screens,
 		obs: obs, log: log, runner: runner, offline: resp, opts: opts,
 		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, emb: emb,
+		own: map[string]tool.Spec{toolselect.FindToolsName: toolselect.FindToolsSpec(), SearchConversationName: searchConversationSpec()},
 	}
 	if st, ok := deps.Screens.(ScreenTooler); ok {
 		svc.screenTools = st
@@ -410,9 +414,11 @@ type Event struct {
 
 // ToolCallEvent announces a tool call the model asked for, before it runs.
 type ToolCallEvent struct {
-	ID        string          `json:"id,omitempty"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	// DisplayName is the tool's name for players, in the session's locale.
+	DisplayName string          `json:"display_name"`
+	Arguments   json.RawMessage `json:"arguments"`
 }
 
 // DeltaEvent is a piece of the answer's text.

@@ -109,6 +109,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		Usage:     a.usage,
 		Degraded:  a.degraded,
 	}
+	s.label(rep.ToolCalls, turn.Meta.Locale)
 	s.obs.Turn(ctx, rep, time.Since(started))
 	return rep, nil
 }
@@ -231,7 +232,10 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			calls[i] = c
 			batch = append(batch, tool.Call{Name: c.Name, Arguments: []byte(c.Arguments)})
 			if emit != nil {
-				emit(Event{Type: EventToolCall, Data: ToolCallEvent{ID: c.ID, Name: c.Name, Arguments: argsJSON(normalizeArgs(batch[i].Arguments))}})
+				emit(Event{Type: EventToolCall, Data: ToolCallEvent{
+					ID: c.ID, Name: c.Name, DisplayName: s.displayName(c.Name, turn.Meta.Locale),
+					Arguments: argsJSON(normalizeArgs(batch[i].Arguments)),
+				}})
 			}
 		}
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls})
@@ -241,6 +245,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			return answered{}, err
 		}
 		outs = append(outs, s.overCap(calls[len(batch):])...)
+		s.label(outs, turn.Meta.Locale)
 		for i, o := range outs {
 			content := o.Result.ForLLM()
 			if o.Source == tool.SourceDuplicate {
@@ -322,9 +327,12 @@ func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message strin
 	if emit != nil {
 		run = func(ctx context.Context, calls []tool.Call) []tool.Outcome {
 			for _, c := range calls {
-				emit(Event{Type: EventToolCall, Data: ToolCallEvent{Name: c.Name, Arguments: argsJSON(c.Arguments)}})
+				emit(Event{Type: EventToolCall, Data: ToolCallEvent{
+					Name: c.Name, DisplayName: s.displayName(c.Name, meta.Locale), Arguments: argsJSON(c.Arguments),
+				}})
 			}
 			outs := scope.Run(ctx, calls)
+			s.label(outs, meta.Locale)
 			for _, o := range outs {
 				emit(Event{Type: EventToolResult, Data: o})
 			}
@@ -480,6 +488,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 		}
 		puts, hits = scope.Puts(), scope.Hits()
 	}
+	s.label(outs, meta.Locale)
 	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection, At: at.UTC()}
 	rep := ScreenReply{Screen: sc.Name, Matched: plan.Matched, Applied: true, Tools: outs}
 	if plan.Injection != "" {
@@ -487,4 +496,25 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 		rep.PromptInjection = &inj
 	}
 	return screenApplied{reply: rep, puts: puts, hits: hits, screen: stored}, nil
+}
+
+// displayName is what a player sees of tool name in locale (the widget's
+// chips): the registry's display name, the turn's own tools' (find_tools,
+// search_conversation), or one derived from the name for a tool nobody
+// registered (a model may call anything).
+func (s *Service) displayName(name, locale string) string {
+	if sp, ok := s.reg.Spec(name); ok {
+		return sp.DisplayName(locale)
+	}
+	if sp, ok := s.own[name]; ok {
+		return sp.DisplayName(locale)
+	}
+	return tool.DefaultDisplayName(name)
+}
+
+// label sets the display name of each outcome, in locale.
+func (s *Service) label(outs []tool.Outcome, locale string) {
+	for i := range outs {
+		outs[i].DisplayName = s.displayName(outs[i].Name, locale)
+	}
 }

@@ -42,6 +42,10 @@ type Def[A any] struct {
 	Timeout time.Duration
 	// Paging declares how the tool pages; nil when it does not.
 	Paging *Paging
+	// DisplayNames are the tool's names for players by locale (the chat
+	// widget's chips); unset locales fall back to English, then to a name
+	// derived from Name.
+	DisplayNames DisplayNames
 	// Run answers one call with decoded arguments. Bad arguments the schema
 	// cannot express are a Failure result; a backend failure is an error.
 	Run func(ctx context.Context, args A) (Result, error)
@@ -52,7 +56,7 @@ func (d *Def[A]) Spec() Spec {
 	return Spec{
 		Name: d.Name, Description: d.Description, Category: d.Category, Parameters: d.Schema,
 		CacheDuration: d.CacheFor, Aliases: d.Aliases, Timeout: d.Timeout,
-		Version: d.Version, Instruction: d.Instruction, Paging: d.Paging,
+		Version: d.Version, Instruction: d.Instruction, Paging: d.Paging, DisplayNames: d.DisplayNames,
 	}
 }
 

@@ -31,6 +31,9 @@ type Outcome struct {
 	DurationMS float64         `json:"duration_ms"`
 	// Reason explains a skipped call.
 	Reason string `json:"reason,omitempty"`
+	// DisplayName is the tool's name for players in the session's locale
+	// (see Spec.DisplayName); set by the chat engine for its clients.
+	DisplayName string `json:"display_name,omitempty"`
 	// Result is the full envelope, kept for the caller; never serialized here.
 	Result Result `json:"-"`
 }

@@ -83,6 +83,9 @@ func (s *registryState) add(group string, tools []Tool) error {
 				return fmt.Errorf("tool: register %s: name %q already taken", spec.Name, n)
 			}
 		}
+		if err := spec.DisplayNames.Validate(); err != nil {
+			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
+		}
 		schema, err := CompileSchema(spec.Name, spec.Parameters)
 		if err != nil {
 			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
@@ -98,7 +101,7 @@ func (s *registryState) add(group string, tools []Tool) error {
 }
 
 // Register adds tools; it refuses a nil tool, an empty or taken name or alias,
-// and a parameter schema that does not compile. On error nothing is added.
+// invalid display names and a parameter schema that does not compile. On error nothing is added.
 func (r *Registry) Register(tools ...Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

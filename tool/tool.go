@@ -66,6 +66,9 @@ type Spec struct {
 	// Paging says how the tool pages, nil when it does not; a caller reading
 	// a whole list follows it instead of guessing from the schema text.
 	Paging *Paging `json:"paging,omitempty"`
+	// DisplayNames are the tool's names for players by locale; see
+	// DisplayName for the fallbacks.
+	DisplayNames DisplayNames `json:"display_names,omitempty"`
 }
 
 // Tool is one callable capability over the game's data.

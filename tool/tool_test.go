@@ -235,6 +235,7 @@ func TestRegistryRefuses(t *testing.T) {
 		{name: "duplicate", tools: []tool.Tool{echoTool(), echoTool()}},
 		{name: "alias clash", tools: []tool.Tool{echoTool(), &fakeTool{spec: tool.Spec{Name: "echo"}}}},
 		{name: "bad schema", tools: []tool.Tool{&fakeTool{spec: tool.Spec{Name: "x", Parameters: json.RawMessage(`{"type":12}`)}}}},
+		{name: "bad display name", tools: []tool.Tool{&fakeTool{spec: tool.Spec{Name: "x", DisplayNames: tool.DisplayNames{"en": "a\nb"}}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -48,8 +48,9 @@ func list[A any](name, desc string, run func(context.Context, A) (tool.Result, e
 	}
 	return &tool.Def[A]{
 		Name: name, Description: desc, Category: tool.CategoryCache, Instruction: instruction, Schema: params,
-		Paging: &tool.Paging{LimitParam: "limit", OffsetParam: "offset", MaxLimit: maxLimit},
-		Run:    run,
+		Paging:       &tool.Paging{LimitParam: "limit", OffsetParam: "offset", MaxLimit: maxLimit},
+		DisplayNames: displayNames(name),
+		Run:          run,
 	}
 }
 

@@ -59,6 +59,9 @@ type Def struct {
 	CacheDuration  int
 	LLMInstruction string
 	Aliases        []string
+	// DisplayNames are the tool's names for players by locale, from
+	// display_name (nil when the file gives none).
+	DisplayNames tool.DisplayNames
 	// Version is the definition's version (1 when the file gives none).
 	Version    int
 	Parameters json.RawMessage
@@ -84,6 +87,7 @@ type defYAML struct {
 	CacheDuration  *int           `yaml:"cache_duration"`
 	LLMInstruction string         `yaml:"llm_instruction"`
 	Aliases        []string       `yaml:"aliases"`
+	DisplayName    any            `yaml:"display_name"`
 	Version        *int           `yaml:"version"`
 	Parameters     map[string]any `yaml:"parameters"`
 	Statement      string         `yaml:"statement"`
@@ -274,6 +278,11 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 			bad("alias %q repeats the tool's name", a)
 		}
 	}
+	names, err := displayNames(y.DisplayName)
+	if err != nil {
+		bad("display_name: %v", err)
+	}
+	d.DisplayNames = names
 	if y.Version != nil {
 		d.Version = *y.Version
 		if d.Version < 1 {
@@ -363,4 +372,34 @@ func schemaProperties(m map[string]any) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// displayNames reads display_name: one name (English, and every locale
+// without its own), or a map of names by locale ({en: Card, fr: Carte}).
+func displayNames(v any) (tool.DisplayNames, error) {
+	var names tool.DisplayNames
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		names = tool.DisplayNames{"en": strings.TrimSpace(v)}
+	case map[string]any:
+		if len(v) == 0 {
+			return nil, errors.New("empty map; give a name, or names by locale such as {en: Card, fr: Carte}")
+		}
+		names = make(tool.DisplayNames, len(v))
+		for loc, n := range v {
+			s, ok := n.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: want a string, not %T", clipText(loc, 20), n)
+			}
+			names[loc] = strings.TrimSpace(s)
+		}
+	default:
+		return nil, fmt.Errorf("want a name, or names by locale such as {en: Card, fr: Carte}, not %T", v)
+	}
+	if err := names.Validate(); err != nil {
+		return nil, err
+	}
+	return names, nil
 }

@@ -47,7 +47,7 @@ func (t *SQLTool) Spec() tool.Spec {
 	return tool.Spec{
 		Name: t.def.Name, Description: t.def.Description, Category: t.def.Category,
 		Parameters: t.def.Parameters, CacheDuration: t.def.CacheDuration, Aliases: t.def.Aliases,
-		Instruction: t.def.LLMInstruction, Version: t.def.Version,
+		Instruction: t.def.LLMInstruction, Version: t.def.Version, DisplayNames: t.def.DisplayNames,
 	}
 }
 

@@ -62,6 +62,7 @@ tools:
     cache_duration: 2
     llm_instruction: Quote the card's cost and effect.
     aliases: [get_card]
+    display_name: {en: Card, fr: Carte, de: Karte}
     version: 3
     parameters:
       type: object
@@ -88,6 +89,7 @@ tools:
   - name: cards_count
     description: How many cards the game has.
     category: custom
+    display_name: Card count
     statement: SELECT count(*) AS n FROM cards -- every card
     result: value
   - name: cards_in_decks
@@ -130,6 +132,21 @@ func TestBuildAndCall(t *testing.T) {
 	}
 	if set.Tools[2].Spec().Category != tool.CategoryCustom || set.Tools[1].Spec().Category != tool.CategoryGCS {
 		t.Fatal("categories not kept or defaulted")
+	}
+	for _, dn := range []struct {
+		tool   int
+		locale string
+		want   string
+	}{
+		{0, "fr", "Carte"},
+		{0, "de", "Karte"},
+		{2, "en", "Card count"},
+		{2, "fr", "Card count"}, // one name serves every locale
+		{1, "de", "Cards by rarity"},
+	} {
+		if got := set.Tools[dn.tool].Spec().DisplayName(dn.locale); got != dn.want {
+			t.Errorf("%s display name in %s = %q, want %q", set.Tools[dn.tool].Spec().Name, dn.locale, got, dn.want)
+		}
 	}
 
 	reg := tool.NewRegistry()
@@ -233,6 +250,11 @@ func TestBuildRefuses(t *testing.T) {
 		{name: "bad result", file: one("    result: table\n    statement: SELECT 1\n"), want: []string{`result "table"`}},
 		{name: "max_rows with row", file: one("    result: row\n    max_rows: 5\n    statement: SELECT 1\n"), want: []string{"max_rows applies only"}},
 		{name: "max_rows too large", file: one("    max_rows: 100000\n    statement: SELECT 1\n"), want: []string{"max_rows 100000"}},
+		{name: "display name too long", file: one("    display_name: " + strings.Repeat("x", 41) + "\n    statement: SELECT 1\n"), want: []string{"tools.yaml:2", "tool cards_x", "display_name", "longer than 40"}},
+		{name: "display name of a bad locale", file: one("    display_name: {english: Card}\n    statement: SELECT 1\n"), want: []string{"tool cards_x", "display_name", `"english"`}},
+		{name: "display name not a string", file: one("    display_name: {en: [a]}\n    statement: SELECT 1\n"), want: []string{"tool cards_x", "display_name: en: want a string"}},
+		{name: "display name of the wrong type", file: one("    display_name: 7\n    statement: SELECT 1\n"), want: []string{"tool cards_x", "display_name: want a name"}},
+		{name: "empty display name", file: one("    display_name: ''\n    statement: SELECT 1\n"), want: []string{"tool cards_x", "display name en: empty"}},
 		{name: "negative cache", file: one("    cache_duration: -1\n    statement: SELECT 1\n"), want: []string{"cache_duration -1"}},
 		{name: "cache duration of the wrong type", file: one("    cache_duration: two\n    statement: SELECT 1\n"), want: []string{"tools.yaml:2", "tool cards_x", "[4:21]", "cache_duration of type int"}},
 		{name: "schema not an object", file: one("    parameters: {type: string}\n    statement: SELECT 1\n"), want: []string{`type must be "object"`}},

@@ -74,13 +74,16 @@ func (g *gcs) schema(name string) json.RawMessage {
 func def[A any](g *gcs, name string, cache int, instruction, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
 	return &tool.Def[A]{
 		Name: name, Description: desc, Category: tool.CategoryGCS, CacheFor: cache, Instruction: instruction,
-		Schema: g.schema(name), Run: run,
+		Schema: g.schema(name), DisplayNames: displayNames(name), Run: run,
 	}
 }
 
 // sqlDef builds one sql-category definition.
 func sqlDef[A any](g *gcs, name, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
-	return &tool.Def[A]{Name: name, Description: desc, Category: tool.CategorySQL, Schema: g.schema(name), Run: run}
+	return &tool.Def[A]{
+		Name: name, Description: desc, Category: tool.CategorySQL, Schema: g.schema(name),
+		DisplayNames: displayNames(name), Run: run,
+	}
 }
 
 // queryDef defines gcs_db_query over q.

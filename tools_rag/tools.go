@@ -137,7 +137,7 @@ func ragDefWith[A any](b *builder, name string, cache int, instr, desc string, r
 	}
 	return &tool.Def[A]{
 		Name: name, Description: desc, Category: tool.CategoryRAG, CacheFor: cache, Instruction: instr,
-		Schema: params, Run: run,
+		Schema: params, DisplayNames: displayNames(name), Run: run,
 	}
 }
 

@@ -394,8 +394,9 @@ func FindToolsSpec() tool.Spec {
 		Name: FindToolsName,
 		Description: "Find more tools when none of the offered tools fits the question: describe what you need; " +
 			"the matching tools are offered on your next call.",
-		Category:   tool.CategoryRAG,
-		Parameters: json.RawMessage(`{"type":"object","properties":{"need":{"type":"string","minLength":1,"maxLength":300,"description":"What the tool should do, e.g. 'gear set bonus' or 'champions that stun'."}},"required":["need"],"additionalProperties":false}`),
+		Category:     tool.CategoryRAG,
+		Parameters:   json.RawMessage(`{"type":"object","properties":{"need":{"type":"string","minLength":1,"maxLength":300,"description":"What the tool should do, e.g. 'gear set bonus' or 'champions that stun'."}},"required":["need"],"additionalProperties":false}`),
+		DisplayNames: tool.DisplayNames{"en": "Tool search", "fr": "Recherche d'outils", "de": "Werkzeugsuche"},
 	}
 }
 

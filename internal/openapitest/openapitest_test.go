@@ -231,7 +231,7 @@ func TestValidate(t *testing.T) {
 			name: "admin tools",
 			ex: exchange{
 				method: "GET", path: "/admin/tools", status: 200, respCT: jsonCT,
-				respBody: `{"tools":[{"name":"gcs_get_champion_details","description":"d","category":"gcs","aliases":[],"parameters":{"type":"object"},"cache_duration":3,"offered_to_llm":true}]}`,
+				respBody: `{"tools":[{"name":"gcs_get_champion_details","description":"d","category":"gcs","aliases":[],"parameters":{"type":"object"},"cache_duration":3,"offered_to_llm":true,"display_names":{"en":"Champion","fr":"Champion","de":"Champion"}}]}`,
 			},
 		},
 		{
