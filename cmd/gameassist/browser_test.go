@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -42,6 +45,10 @@ addEventListener('gameassist:screen', () => window.seen.screen++);
 </head><body><h1>A web game</h1>
 <script src="/web/widget.js" data-player-id="player-42" data-locale="en" async></script>
 </body></html>`
+
+// hostPageFR is the host page of a French game: the widget speaks French
+// and so do its chips.
+var hostPageFR = strings.NewReplacer(`lang="en"`, `lang="fr"`, `data-player-id="player-42" data-locale="en"`, `data-player-id="player-fr" data-locale="fr"`).Replace(hostPage)
 
 // browser is a headless Debian chromium driven over the DevTools protocol;
 // it fails the test on any console error or uncaught exception.
@@ -180,10 +187,12 @@ func jsString(s string) string {
 func hostServer(t *testing.T, app http.Handler) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /host.html", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(hostPage))
-	})
+	for path, page := range map[string]string{"/host.html": hostPage, "/host-fr.html": hostPageFR} {
+		mux.HandleFunc("GET "+path, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write([]byte(page))
+		})
+	}
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.Handle("/", app)
 	ts := httptest.NewServer(mux)
@@ -192,14 +201,16 @@ func hostServer(t *testing.T, app http.Handler) *httptest.Server {
 }
 
 type widgetView struct {
-	Bubbles  []string `json:"bubbles"`
-	Users    []string `json:"users"`
-	Chips    []string `json:"chips"`
-	HasBold  bool     `json:"has_bold"`
-	Stars    bool     `json:"stars"`
-	Leaked   string   `json:"leaked"`
-	Typing   bool     `json:"typing"`
-	LiveRole string   `json:"live_role"`
+	Bubbles []string `json:"bubbles"`
+	Users   []string `json:"users"`
+	Chips   []string `json:"chips"`
+	// ChipText is each chip's text by tool name.
+	ChipText map[string]string `json:"chip_text"`
+	HasBold  bool              `json:"has_bold"`
+	Stars    bool              `json:"stars"`
+	Leaked   string            `json:"leaked"`
+	Typing   bool              `json:"typing"`
+	LiveRole string            `json:"live_role"`
 }
 
 const readWidget = `(() => {
@@ -209,6 +220,7 @@ const readWidget = `(() => {
     bubbles: [...r.querySelectorAll('.msg.assistant .text')].map((n) => n.textContent),
     users: [...r.querySelectorAll('.msg.user .text')].map((n) => n.textContent),
     chips: last ? [...last.querySelectorAll('.chip')].map((n) => n.dataset.tool) : [],
+    chip_text: last ? Object.fromEntries([...last.querySelectorAll('.chip')].map((n) => [n.dataset.tool, n.textContent])) : {},
     has_bold: r.querySelectorAll('.msg.assistant strong').length > 0,
     stars: [...r.querySelectorAll('.msg.assistant .text')].some((n) => n.textContent.includes('**')),
     leaked: getComputedStyle(r.querySelector('.send')).backgroundColor,
@@ -271,6 +283,9 @@ func TestBrowserWidgetAndInspector(t *testing.T) {
 			t.Errorf("no chip for tool %s (chips %q)", c.Name, view.Chips)
 		}
 	}
+	// Chips show the registry's display names, never raw tool names.
+	names := displayNames(t, f)
+	checkChips(t, reply.ToolCalls, view, names, "en", "Looking up · ")
 
 	// The host game changes screen through the JS API; the next answer uses it.
 	b.run(t, "boss-screen-answer",
@@ -306,6 +321,69 @@ func TestBrowserWidgetAndInspector(t *testing.T) {
 	)
 
 	inspectAdmin(t, b, f, ts, sessionID)
+
+	// A French game's page on its boss screen: the widget asks in French
+	// and its chips name the tools (the screen rules' too) in French, from
+	// the registry.
+	b.run(t, "fr-answer",
+		chromedp.Navigate(ts.URL+"/host-fr.html"),
+		poll(`window.gameassist && window.gameassist.version === 1`),
+		jsEval(`gameassist.setScreen('BossBattlePresenter', {BossConfigId: 5001, Phase: 1, Team: [1001, 1002, 1003, 1004]}); true`, nil),
+		jsEval(`gameassist.ask('Parle-moi de Kaelith').then(() => true)`, nil),
+		poll(`window.seen.answer.length === 1`),
+		jsEval(`window.seen.answer`, &answers),
+		jsEval(readWidget, &view),
+	)
+	fr := answers[0]
+	if len(fr.ToolCalls) == 0 {
+		t.Fatalf("French answer without tools: %q", fr.Reply)
+	}
+	checkChips(t, fr.ToolCalls, view, names, "fr", "Recherche · ")
+	if !slices.ContainsFunc(fr.ToolCalls, func(o outcome) bool { return names[o.Name]["fr"] != names[o.Name]["en"] }) {
+		t.Errorf("no French chip differs from the English one; the test cannot tell the locales apart: %+v", fr.ToolCalls)
+	}
+}
+
+// displayNames reads every tool's display names by locale from /admin/tools.
+func displayNames(t *testing.T, f *fixture) map[string]map[string]string {
+	t.Helper()
+	resp, body := f.do(t, request{method: http.MethodGet, path: "/admin/tools", token: testAdminToken})
+	expect(t, resp, body, http.StatusOK)
+	var list struct {
+		Tools []struct {
+			Name         string            `json:"name"`
+			DisplayNames map[string]string `json:"display_names"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]string{}
+	for _, tl := range list.Tools {
+		out[tl.Name] = tl.DisplayNames
+	}
+	return out
+}
+
+// checkChips: each call of the answer has its chip, labelled prefix plus
+// the tool's display name in locale from the registry (and a note for a
+// cached result), as the server sent it.
+func checkChips(t *testing.T, calls []outcome, view widgetView, names map[string]map[string]string, locale, prefix string) {
+	t.Helper()
+	for _, c := range calls {
+		want := names[c.Name][locale]
+		if want == "" || c.DisplayName != want {
+			t.Errorf("%s: display_name %q, registry's %s name %q", c.Name, c.DisplayName, locale, want)
+			continue
+		}
+		text := view.ChipText[c.Name]
+		if !strings.HasPrefix(text, prefix+want) {
+			t.Errorf("chip of %s reads %q, want it to start with %q", c.Name, text, prefix+want)
+		}
+		if strings.Contains(text, c.Name) {
+			t.Errorf("chip of %s shows the raw tool name: %q", c.Name, text)
+		}
+	}
 }
 
 // plainMarkdown is the text a reader sees of a reply in the markdown
@@ -353,6 +431,9 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 
 	// Hits of the cache table agree with /admin/stats: one session in its
 	// own Redis, so the per-tool counts must match.
+	// The stats the turns queued are written now, not by the next
+	// background flush.
+	f.app.observer.flush(context.Background())
 	var hits map[string]int
 	b.run(t, "admin-stats",
 		chromedp.Click(`#load-stats`, chromedp.ByID),
@@ -376,22 +457,58 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 	expect(t, resp, body, http.StatusOK)
 	var stats struct {
 		Tools []struct {
-			Name      string `json:"name"`
-			CacheHits int    `json:"cache_hits"`
+			Name      string  `json:"name"`
+			Calls     int     `json:"calls"`
+			CacheHits int     `json:"cache_hits"`
+			P50MS     float64 `json:"p50_ms"`
+			P95MS     float64 `json:"p95_ms"`
 		} `json:"tools"`
 	}
 	if err := json.Unmarshal(body, &stats); err != nil {
 		t.Fatal(err)
 	}
 	total := 0
+	statHits := map[string]int{}
 	for _, s := range stats.Tools {
 		total += s.CacheHits
-		if hits[s.Name] != s.CacheHits && s.CacheHits > 0 {
-			t.Errorf("tool %s: cache table hits %d, /admin/stats cache_hits %d", s.Name, hits[s.Name], s.CacheHits)
+		if s.CacheHits > 0 {
+			statHits[s.Name] = s.CacheHits
 		}
+	}
+	maps.DeleteFunc(hits, func(_ string, n int) bool { return n == 0 })
+	if !maps.Equal(hits, statHits) {
+		t.Errorf("cache table hits %v, /admin/stats cache_hits %v", hits, statHits)
 	}
 	if total == 0 {
 		t.Error("no cache hit recorded after a repeated question")
+	}
+
+	// The latency chart draws a p50 and a p95 bar per tool called, with
+	// the figures of /admin/stats.
+	var chart struct {
+		P50     []string `json:"p50"`
+		P95     []string `json:"p95"`
+		Figures []string `json:"figures"`
+	}
+	b.run(t, "admin-latency-chart", jsEval(`(() => {
+		const fig = [...document.querySelectorAll('#stats-charts figure')].find((f) => f.querySelector('figcaption').textContent.includes('p50'));
+		if (!fig) return {p50: [], p95: [], figures: []};
+		const tools = (s) => [...fig.querySelectorAll('rect[data-series="' + s + '"]')].map((r) => r.dataset.tool);
+		return {p50: tools('p50'), p95: tools('p95'), figures: [...fig.querySelectorAll('text.figure')].map((n) => n.textContent)};
+	})()`, &chart))
+	var called []string
+	var wantFigures []string
+	for _, s := range stats.Tools {
+		if s.Calls > 0 {
+			called = append(called, s.Name)
+			wantFigures = append(wantFigures, jsRound(s.P50MS)+" ms / "+jsRound(s.P95MS)+" ms")
+		}
+	}
+	if !slices.Equal(chart.P50, called) || !slices.Equal(chart.P95, called) {
+		t.Errorf("latency chart bars: p50 %q, p95 %q; want one of each for %q", chart.P50, chart.P95, called)
+	}
+	if !slices.Equal(chart.Figures, wantFigures) {
+		t.Errorf("latency chart figures %q, want %q", chart.Figures, wantFigures)
 	}
 
 	var left int
@@ -418,4 +535,10 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 	if overflow {
 		t.Error("the admin page is wider than the window")
 	}
+}
+
+// jsRound formats a figure as the admin page's round() does: integers as
+// they are, others to two decimals without trailing zeros.
+func jsRound(v float64) string {
+	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
 }

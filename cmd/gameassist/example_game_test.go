@@ -325,6 +325,9 @@ func TestExampleGame(t *testing.T) {
 		if !ok || call.Source != "proactive" || call.Status != "success" || string(call.Arguments) != `{"card_id":104}` {
 			t.Fatalf("screen rule did not run cards_get_card_by_id: %+v", reply.ToolCalls)
 		}
+		if call.DisplayName != "Carte" {
+			t.Errorf("cards_get_card_by_id shown to a French player as %q, want its display_name Carte", call.DisplayName)
+		}
 		reqs := fake.Requests()
 		last := reqs[len(reqs)-1]
 		var prompt strings.Builder
@@ -350,6 +353,9 @@ func TestExampleGame(t *testing.T) {
 			call, ok := findCall(r.ToolCalls, "cards_get_card")
 			if !ok || call.Source != want || call.Status != "success" {
 				t.Fatalf("exchange %d: cards_get_card %+v, want source %s", r.Exchange, r.ToolCalls, want)
+			}
+			if call.DisplayName != "Card" {
+				t.Errorf("cards_get_card shown as %q, want its display_name Card", call.DisplayName)
 			}
 			return r
 		}

@@ -323,6 +323,8 @@ type outcome struct {
 	Status     string          `json:"status"`
 	DurationMS float64         `json:"duration_ms"`
 	Reason     string          `json:"reason"`
+	// DisplayName is the tool's name for players.
+	DisplayName string `json:"display_name"`
 }
 
 type chatReply struct {

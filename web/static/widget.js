@@ -45,14 +45,6 @@
       answered: 'Der Assistent hat geantwortet.', log: 'Unterhaltung', message: 'Deine Frage',
     },
   };
-  // Friendly names of the built-in tools; other tools get their name
-  // without family prefix and underscores.
-  const TOOL_NAMES = {
-    en: { champion: 'champion', boss: 'boss', lore: 'lore', ux: 'screen help', counters: 'counters', compare: 'comparison', dungeon: 'dungeon', gear: 'gear', faction: 'faction', mastery: 'masteries', list: 'list' },
-    fr: { champion: 'champion', boss: 'boss', lore: 'histoire', ux: "aide de l'écran", counters: 'contres', compare: 'comparaison', dungeon: 'donjon', gear: 'équipement', faction: 'faction', mastery: 'maîtrises', list: 'liste' },
-    de: { champion: 'Champion', boss: 'Boss', lore: 'Hintergrund', ux: 'Bildschirmhilfe', counters: 'Konter', compare: 'Vergleich', dungeon: 'Dungeon', gear: 'Ausrüstung', faction: 'Fraktion', mastery: 'Meisterschaften', list: 'Liste' },
-  };
-
   function pickLocale(wanted) {
     for (const l of [wanted, navigator.language].filter(Boolean)) {
       const short = String(l).slice(0, 2).toLowerCase();
@@ -65,14 +57,14 @@
   const playerID = (script && script.dataset.playerId) || '';
   const STORE_KEY = 'gameassist.session:' + server;
 
-  // toolLabel is the chip text of a tool call.
-  function toolLabel(name) {
-    const words = String(name).replace(/^(gcs|rag|cache|db)_/, '').replace(/^(get|find)_/, '')
-      .replace(/_(details|list)$/, '').split('_');
-    const dict = TOOL_NAMES[locale];
-    const key = words.find((w) => dict[w]) || (words.includes('ux') ? 'ux' : '');
-    const what = key ? dict[key] : words.join(' ');
-    return T.lookup + ' · ' + what;
+  // toolLabel is the chip text of a tool call: the display name the server
+  // sends with each tool event (from the tool registry, in the session's
+  // locale), or, from an older server, the tool's name made readable.
+  function toolLabel(o) {
+    const shown = (typeof o.display_name === 'string' && o.display_name.trim())
+      ? o.display_name.trim()
+      : String(o.name).replace(/_+/g, ' ').trim();
+    return T.lookup + ' · ' + shown;
   }
 
   function node(tag, className, text) {
@@ -252,14 +244,14 @@
   Bubble.prototype.chip = function (o) {
     let c = this.chipByName[o.name];
     if (!c) {
-      c = this.chips.appendChild(node('li', 'chip running', toolLabel(o.name)));
+      c = this.chips.appendChild(node('li', 'chip running', toolLabel(o)));
       c.dataset.tool = o.name;
       this.chipByName[o.name] = c;
       this.chips.hidden = false;
     }
     if (o.status) {
       c.className = 'chip ' + (o.status === 'success' ? 'ok' : 'failed');
-      let label = toolLabel(o.name);
+      let label = toolLabel(o);
       if (o.source === 'cache') label += ' (' + T.cached + ')';
       if (o.status !== 'success') label += ' (' + T.toolError + ')';
       c.textContent = label;
