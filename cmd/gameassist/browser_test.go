@@ -529,6 +529,19 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 		t.Errorf("after evicting one entry the server has %d, the page shows %d", len(cache.Entries), left)
 	}
 
+	// The tools table names each tool for players, per locale.
+	var shown string
+	b.run(t, "admin-tools",
+		chromedp.Click(`#load-tools`, chromedp.ByID),
+		poll(`document.querySelectorAll('#tools-table tbody td[data-col="display_names"]').length > 0`),
+		jsEval(`(() => { for (const tr of document.querySelectorAll('#tools-table tbody tr')) {
+			if (tr.querySelector('td[data-col="name"]').textContent === 'gcs_find_counters_for_boss') return tr.querySelector('td[data-col="display_names"]').textContent; }
+			return ''; })()`, &shown),
+	)
+	if want := "de: Konter · en: Counters · fr: Contres"; shown != want {
+		t.Errorf("tools table shows the counters tool's display names as %q, want %q", shown, want)
+	}
+
 	// The page keeps inside a 1280 px window.
 	var overflow bool
 	b.run(t, "admin-fits", jsEval(`document.documentElement.scrollWidth > window.innerWidth`, &overflow))

@@ -251,6 +251,7 @@
     el.toolsTable.replaceChildren(table(list.tools || [], [
       'name', 'category',
       { key: 'aliases', render: (r) => (r.aliases || []).join(', ') },
+      { key: 'display_names', render: (r) => Object.entries(r.display_names || {}).map(([l, n]) => l + ': ' + n).join(' · ') },
       'cache_duration', 'offered_to_llm', 'description',
       { key: 'parameters', render: schema },
     ]));
