@@ -97,6 +97,9 @@ func TestLogFormat(t *testing.T) {
 			if !tt.wantJSON && !strings.Contains(line, "took=1.23s") {
 				t.Fatalf("text line %q lacks took=1.23s", line)
 			}
+			if tt.wantJSON && m["took"] != "1.234567s" {
+				t.Fatalf("JSON line %q: took = %v, want the duration string 1.234567s", line, m["took"])
+			}
 		})
 	}
 }

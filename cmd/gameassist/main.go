@@ -118,13 +118,14 @@ func dispatch(ctx context.Context, cmd string, rest []string, getenv func(string
 
 // newLogger logs text a person reads on a terminal (short times, durations
 // like 1.2s) and JSON otherwise, or as LOG_FORMAT says; records inside a
-// span carry its trace id.
+// span carry its trace id. JSON durations are Go duration strings
+// ("1.234567s", "24h0m0s"), not nanosecond counts.
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	var h slog.Handler
 	if cfg.LogFormat == "text" || (cfg.LogFormat == "auto" && isTerminal(w)) {
 		h = slog.NewTextHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel, ReplaceAttr: humanAttr})
 	} else {
-		h = slog.NewJSONHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel})
+		h = slog.NewJSONHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel, ReplaceAttr: durationString})
 	}
 	return slog.New(telemetry.LogHandler(h))
 }
@@ -143,6 +144,14 @@ func humanAttr(groups []string, a slog.Attr) slog.Attr {
 		return slog.String(a.Key, a.Value.Time().Format("15:04:05.000"))
 	case a.Value.Kind() == slog.KindDuration:
 		return slog.String(a.Key, roundDuration(a.Value.Duration()).String())
+	}
+	return a
+}
+
+// durationString writes durations as Go duration strings in JSON logs.
+func durationString(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		return slog.String(a.Key, a.Value.Duration().String())
 	}
 	return a
 }
