@@ -52,6 +52,13 @@ type DataVersioner interface {
 	DataVersion(ctx context.Context) (string, error)
 }
 
+// Rollouts assigns a session to one version of a tool that has several;
+// *rollout.Assigner satisfies it. versions are the tool's versions,
+// ascending; the answer is one of them.
+type Rollouts interface {
+	Version(ctx context.Context, session, tool string, versions []int) int
+}
+
 // Observer receives what the turn engine does, for stats and metrics. Its
 // methods must be quick and safe for concurrent use.
 type Observer interface {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,7 @@ type Runner struct {
 	versions DataVersioner
 	obs      Observer
 	log      *slog.Logger
+	rollouts Rollouts
 	flight   singleflight.Group
 	// parallel bounds the executions of one batch running at once (0: no bound).
 	parallel int
@@ -50,6 +52,11 @@ func NewRunner(exec Executor, versions DataVersioner, obs Observer, logger *slog
 	return &Runner{exec: exec, reg: exec.Registry(), versions: versions, obs: obs, log: logger}, nil
 }
 
+// SetRollouts makes the runner run each session on its assigned version of
+// tools that have several (nil: always the highest). Call it before the
+// runner is used.
+func (r *Runner) SetRollouts(ro Rollouts) { r.rollouts = ro }
+
 // SetConcurrency bounds how many calls of one batch run at once; n <= 0
 // removes the bound. Call it before the runner is used.
 func (r *Runner) SetConcurrency(n int) { r.parallel = max(n, 0) }
@@ -65,11 +72,14 @@ type Scope struct {
 	version   string
 	versionOK bool
 
-	mu    sync.Mutex
-	cache map[string]memory.CacheEntry
-	done  map[string]tool.Outcome // key → first answer in this scope
-	puts  []memory.CacheEntry
-	hits  []string
+	mu sync.Mutex
+	// assigned is the session's version of each versioned tool used in
+	// the scope, decided once per scope.
+	assigned map[string]int
+	cache    map[string]memory.CacheEntry
+	done     map[string]tool.Outcome // key → first answer in this scope
+	puts     []memory.CacheEntry
+	hits     []string
 }
 
 // Scope starts the tool state of a turn of session at exchange, over the
@@ -81,7 +91,7 @@ func (r *Runner) Scope(ctx context.Context, session string, exchange int, cache 
 	s := &Scope{
 		r: r, session: session, exchange: exchange, proactive: proactive,
 		cache: make(map[string]memory.CacheEntry, len(cache)),
-		done:  map[string]tool.Outcome{},
+		done:  map[string]tool.Outcome{}, assigned: map[string]int{},
 	}
 	s.version, s.versionOK = r.dataVersion(ctx)
 	for _, e := range cache {
@@ -123,13 +133,16 @@ func (s *Scope) Hits() []string {
 
 // prepared is one call of a batch, classified.
 type prepared struct {
-	name   string          // canonical when registered, else as called
-	args   json.RawMessage // as sent, for the executor and the key
-	shown  json.RawMessage // valid JSON, for outcomes
-	key    string
-	dupOf  int // index in the batch of the first identical call, or -1
-	start  time.Time
-	source tool.Source
+	name  string          // canonical when registered, else as called
+	args  json.RawMessage // as sent, for the executor and the key
+	shown json.RawMessage // valid JSON, for outcomes
+	key   string
+	// version is the session's version of a tool with several, else 0
+	// (the executor runs the only version).
+	version int
+	dupOf   int // index in the batch of the first identical call, or -1
+	start   time.Time
+	source  tool.Source
 }
 
 // Run answers a batch of calls and returns their outcomes in call order.
@@ -151,7 +164,8 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		}
 		p.args = normalizeArgs(c.Arguments)
 		p.shown = argsJSON(p.args)
-		p.key = cacheKey(p.name, p.args)
+		p.version = s.versionLocked(ctx, p.name)
+		p.key = cacheKey(p.name, p.version, p.args)
 		if prev, ok := s.done[p.key]; ok {
 			p.source = tool.SourceDuplicate
 			outs[i] = duplicateOf(prev, p)
@@ -163,7 +177,7 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 				p.source = tool.SourceCache
 				outs[i] = tool.Outcome{
 					Name: p.name, Arguments: p.shown, Source: tool.SourceCache, Status: res.Status,
-					DurationMS: ms(time.Since(p.start)), Result: res,
+					Version: res.InternalInfo.Version, DurationMS: ms(time.Since(p.start)), Result: res,
 				}
 				s.done[p.key] = outs[i]
 				s.hits = append(s.hits, p.key)
@@ -198,10 +212,10 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 				defer func() { <-slots }()
 			}
 			p := preps[i]
-			res := s.r.execute(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args}, p.key, version)
+			res := s.r.execute(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args, Version: p.version}, p.key, version)
 			outs[i] = tool.Outcome{
 				Name: p.name, Arguments: p.shown, Source: p.source, Status: res.Status,
-				DurationMS: ms(time.Since(p.start)), Result: res,
+				Version: res.InternalInfo.Version, DurationMS: ms(time.Since(p.start)), Result: res,
 			}
 		})
 	}
@@ -226,7 +240,7 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 			continue
 		}
 		s.puts = append(s.puts, memory.CacheEntry{
-			Key: p.key, Tool: p.name, Parameters: p.args, Result: raw,
+			Key: p.key, Tool: p.name, Version: o.Version, Parameters: p.args, Result: raw,
 			CachedAt: s.exchange, Duration: d, DataVersion: version,
 		})
 	}
@@ -239,7 +253,7 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 
 	for _, o := range outs {
 		s.r.log.LogAttrs(ctx, slog.LevelInfo, "tool call",
-			slog.String("tool", o.Name), slog.String("source", string(o.Source)),
+			slog.String("tool", o.Name), slog.Int("version", o.Version), slog.String("source", string(o.Source)),
 			slog.Float64("duration_ms", o.DurationMS), slog.String("status", string(o.Status)),
 			slog.Int("rows", o.Result.InternalInfo.Rows), slog.Bool("truncated", o.Result.InternalInfo.Truncated),
 			slog.String("session_id", s.session))
@@ -285,7 +299,7 @@ func (r *Runner) dataVersion(ctx context.Context) (string, bool) {
 // duplicateOf reports a call answered earlier in the scope: not run again,
 // with the earlier result kept for the caller.
 func duplicateOf(prev tool.Outcome, p prepared) tool.Outcome {
-	return tool.Outcome{Name: p.name, Arguments: p.shown, Source: tool.SourceDuplicate, Status: prev.Status, Result: prev.Result}
+	return tool.Outcome{Name: p.name, Arguments: p.shown, Source: tool.SourceDuplicate, Status: prev.Status, Version: prev.Version, Result: prev.Result}
 }
 
 // duplicateNote is what the model reads for a duplicate call instead of the
@@ -309,8 +323,13 @@ func normalizeArgs(raw json.RawMessage) json.RawMessage {
 }
 
 // cacheKey is memory.CacheKey, or for arguments that are not JSON the md5
-// of name and the raw text, so a malformed call is still keyed.
-func cacheKey(name string, args json.RawMessage) string {
+// of name and the raw text, so a malformed call is still keyed. A version
+// (of a tool with several) joins the name as "name@v2", so a result of one
+// version is never served to a session on another.
+func cacheKey(name string, version int, args json.RawMessage) string {
+	if version > 0 {
+		name += "@v" + strconv.Itoa(version)
+	}
 	if k, err := memory.CacheKey(name, args); err == nil {
 		return k
 	}
@@ -347,3 +366,48 @@ func decodeResult(raw json.RawMessage) (tool.Result, error) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// versionLocked returns the session's version of tool (a canonical name)
+// when it has several versions, else 0; decided once per scope, so the
+// weights are read at most once per turn. The caller holds s.mu.
+func (s *Scope) versionLocked(ctx context.Context, name string) int {
+	if v, ok := s.assigned[name]; ok {
+		return v
+	}
+	v := 0
+	if vs := s.r.reg.Versions(name); len(vs) > 1 {
+		v = vs[len(vs)-1]
+		if s.r.rollouts != nil {
+			v = s.r.rollouts.Version(ctx, s.session, name, vs)
+		}
+	}
+	s.assigned[name] = v
+	return v
+}
+
+// OfferedSpecs returns specs with each tool of several versions replaced by
+// the spec of the session's version: the LLM sees one name and the schema
+// and description of the version its calls will run.
+func (s *Scope) OfferedSpecs(ctx context.Context, specs []tool.Spec) []tool.Spec {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []tool.Spec
+	for i, sp := range specs {
+		v := s.versionLocked(ctx, sp.Name)
+		if v == 0 || v == sp.Version {
+			continue
+		}
+		vs, ok := s.r.reg.SpecVersion(sp.Name, v)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(specs)
+		}
+		out[i] = vs
+	}
+	if out == nil {
+		return specs
+	}
+	return out
+}

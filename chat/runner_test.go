@@ -313,10 +313,10 @@ func TestRunnerCancelled(t *testing.T) {
 }
 
 func TestCacheKeyMalformed(t *testing.T) {
-	a := cacheKey("t", json.RawMessage(`{"a":`))
-	b := cacheKey("t", json.RawMessage(`{"a":`))
-	c := cacheKey("t", json.RawMessage(`{"b":`))
-	d := cacheKey("t", json.RawMessage(`{"a":1}`))
+	a := cacheKey("t", 0, json.RawMessage(`{"a":`))
+	b := cacheKey("t", 0, json.RawMessage(`{"a":`))
+	c := cacheKey("t", 0, json.RawMessage(`{"b":`))
+	d := cacheKey("t", 0, json.RawMessage(`{"a":1}`))
 	if a != b || a == c || a == d || len(a) != 32 {
 		t.Errorf("keys %s %s %s %s", a, b, c, d)
 	}

@@ -70,6 +70,9 @@ type Deps struct {
 	Versions DataVersioner
 	// Observer receives tool calls, LLM calls and turns; nil ignores them.
 	Observer Observer
+	// Rollouts assigns sessions to the versions of tools that have
+	// several; nil runs the highest version for every session.
+	Rollouts Rollouts
 	// Logger receives the service's logs; nil discards.
 	Logger *slog.Logger
 	// Names is the game's name resolver the offline responder finds
@@ -204,6 +207,9 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}
 	runner.SetConcurrency(opts.MaxConcurrentTools)
+	if deps.Rollouts != nil {
+		runner.SetRollouts(deps.Rollouts)
+	}
 	resp, err := offline.New(deps.Executor, offline.Options{Names: deps.Names, Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)

@@ -183,7 +183,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		req := llm.Request{Messages: msgs}
 		final := round >= s.opts.MaxToolIterations
 		if !final {
-			req.Tools = tt.offer()
+			req.Tools = scope.OfferedSpecs(ctx, tt.offer())
 			a.offered = specNames(req.Tools)
 		}
 		resp, err := s.callLLM(lctx, req, emit, &streamed)

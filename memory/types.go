@@ -69,8 +69,10 @@ type Message struct {
 // CacheEntry is one cached tool result. It is served, and stays in the LLM's
 // context, from exchange CachedAt through CachedAt+Duration.
 type CacheEntry struct {
-	Key         string          `json:"key"`
-	Tool        string          `json:"tool"`
+	Key  string `json:"key"`
+	Tool string `json:"tool"`
+	// Version is the tool version that computed the result (0: unversioned).
+	Version     int             `json:"version,omitempty"`
 	Parameters  json.RawMessage `json:"parameters"`
 	Result      json.RawMessage `json:"result"` // the tool.Result envelope as JSON
 	CachedAt    int             `json:"cached_at_exchange"`

@@ -109,15 +109,24 @@ func NewExecutor(reg *Registry, opts ExecutorOptions) (*Executor, error) {
 // Registry returns the registry the executor runs tools from.
 func (e *Executor) Registry() *Registry { return e.reg }
 
-// Execute runs one call and always returns an envelope: an unknown tool,
+// Execute runs one call and always returns an envelope: an unknown tool
+// or version,
 // invalid arguments, a timeout, a panic or a backend failure become error
-// envelopes with guidance. The envelope's internal_info names the canonical tool.
+// envelopes with guidance. A call that names no version runs the tool's
+// default (highest) version. The envelope's internal_info names the
+// canonical tool and the version that ran.
 func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	args := call.Arguments
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
 	}
-	ent, ok := e.reg.lookup(call.Name)
+	ent, ok := e.reg.lookupVersion(call.Name, call.Version)
+	if !ok && call.Version != 0 && e.reg.Taken(call.Name) {
+		r := Failure(fmt.Sprintf("Tool %s has no version %d.", Clip(call.Name, 80), call.Version),
+			"no such version", fmt.Sprintf("Call %s without a version, or with one of %v.", Clip(call.Name, 80), e.reg.Versions(call.Name)))
+		r.InternalInfo = InternalInfo{FunctionName: Clip(call.Name, 200), Parameters: safeRaw(args), Version: call.Version}
+		return r
+	}
 	if !ok {
 		r := Failure(fmt.Sprintf("Unknown tool %q.", Clip(call.Name, 80)),
 			"no tool is registered under this name",
@@ -130,13 +139,13 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 		if err := validate(ent.schema, args); err != nil {
 			r := Failure("Invalid arguments for "+name+".", err.Error(),
 				"Call "+name+" again with arguments that match its parameter schema.")
-			r.InternalInfo = InternalInfo{FunctionName: name, Parameters: safeRaw(args)}
+			r.InternalInfo = InternalInfo{FunctionName: name, Parameters: safeRaw(args), Version: ent.spec.Version}
 			return r
 		}
 		ent.valid.add(args)
 	}
 	// Arguments that passed validation are valid JSON: no second scan.
-	info := InternalInfo{FunctionName: name, Parameters: args}
+	info := InternalInfo{FunctionName: name, Parameters: args, Version: ent.spec.Version}
 	r, attempts := e.run(ctx, ent, args)
 	info.Attempts = attempts
 	r.InternalInfo = info

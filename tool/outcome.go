@@ -24,11 +24,13 @@ const (
 // Outcome is one tool call as reported to clients and admin views: the
 // tool_calls entries of a chat reply and the tools of a screen event.
 type Outcome struct {
-	Name       string          `json:"name"`
-	Arguments  json.RawMessage `json:"arguments"`
-	Source     Source          `json:"source"`
-	Status     Status          `json:"status"`
-	DurationMS float64         `json:"duration_ms"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Source    Source          `json:"source"`
+	// Version is the version of the tool that answered (0: unversioned).
+	Version    int     `json:"version,omitempty"`
+	Status     Status  `json:"status"`
+	DurationMS float64 `json:"duration_ms"`
 	// Reason explains a skipped call.
 	Reason string `json:"reason,omitempty"`
 	// DisplayName is the tool's name for players in the session's locale

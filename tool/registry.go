@@ -2,9 +2,11 @@ package tool
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -22,12 +24,15 @@ type Registry struct {
 	state atomic.Pointer[registryState]
 }
 
-// registryState is one immutable set of tools.
+// registryState is one immutable set of tools. A name may hold several
+// versions of a tool (Spec.Version); tools holds the highest, the default
+// of a call that names no version, and versions every one, ascending.
 type registryState struct {
-	tools   map[string]*entry // canonical name
-	aliases map[string]string // alias -> canonical name
-	order   []string
-	groups  map[string][]string // group -> canonical names registered with it
+	tools    map[string]*entry   // canonical name -> default (highest) version
+	versions map[string][]*entry // canonical name -> every version, ascending
+	aliases  map[string]string   // alias -> canonical name
+	order    []string
+	groups   map[string][]string // group -> canonical names registered with it
 }
 
 type entry struct {
@@ -42,32 +47,51 @@ type entry struct {
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
 	r := &Registry{}
-	r.state.Store(&registryState{tools: map[string]*entry{}, aliases: map[string]string{}, groups: map[string][]string{}})
+	r.state.Store(&registryState{tools: map[string]*entry{}, versions: map[string][]*entry{}, aliases: map[string]string{}, groups: map[string][]string{}})
 	return r
 }
 
 // clone copies s, leaving out the tools of group when drop is set.
 func (s *registryState) clone(drop string) *registryState {
 	n := &registryState{
-		tools: make(map[string]*entry, len(s.tools)), aliases: make(map[string]string, len(s.aliases)),
-		order: make([]string, 0, len(s.order)), groups: make(map[string][]string, len(s.groups)),
+		tools: make(map[string]*entry, len(s.tools)), versions: make(map[string][]*entry, len(s.versions)),
+		aliases: make(map[string]string, len(s.aliases)),
+		order:   make([]string, 0, len(s.order)), groups: make(map[string][]string, len(s.groups)),
 	}
 	for _, name := range s.order {
-		e := s.tools[name]
-		if drop != "" && e.group == drop {
-			continue
+		for _, e := range s.versions[name] {
+			if drop != "" && e.group == drop {
+				continue
+			}
+			n.put(e)
 		}
-		n.tools[name] = e
-		n.order = append(n.order, name)
-		for _, a := range e.spec.Aliases {
-			n.aliases[a] = name
-		}
-		n.groups[e.group] = append(n.groups[e.group], name)
 	}
 	return n
 }
 
-// add registers tools in s under group.
+// put files e under its name, version and aliases; the caller checked
+// that nothing clashes.
+func (s *registryState) put(e *entry) {
+	name := e.spec.Name
+	vs := s.versions[name]
+	if len(vs) == 0 {
+		s.order = append(s.order, name)
+	}
+	i, _ := slices.BinarySearchFunc(vs, e.spec.Version, func(x *entry, v int) int { return cmp.Compare(x.spec.Version, v) })
+	vs = slices.Insert(slices.Clone(vs), i, e)
+	s.versions[name] = vs
+	s.tools[name] = vs[len(vs)-1]
+	for _, a := range e.spec.Aliases {
+		s.aliases[a] = name
+	}
+	if !slices.Contains(s.groups[e.group], name) {
+		s.groups[e.group] = append(s.groups[e.group], name)
+	}
+}
+
+// add registers tools in s under group. A name already registered takes
+// another version when both are versioned (Version > 0) and the versions
+// differ; the versions of one name may share aliases.
 func (s *registryState) add(group string, tools []Tool) error {
 	for _, t := range tools {
 		if t == nil {
@@ -77,11 +101,11 @@ func (s *registryState) add(group string, tools []Tool) error {
 		if spec.Name == "" {
 			return fmt.Errorf("tool: register: empty name")
 		}
-		names := append([]string{spec.Name}, spec.Aliases...)
-		for _, n := range names {
-			if s.taken(n) {
-				return fmt.Errorf("tool: register %s: name %q already taken", spec.Name, n)
-			}
+		if spec.Version < 0 {
+			return fmt.Errorf("tool: register %s: version %d is negative", spec.Name, spec.Version)
+		}
+		if err := s.fits(spec); err != nil {
+			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
 		}
 		if err := spec.DisplayNames.Validate(); err != nil {
 			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
@@ -90,12 +114,35 @@ func (s *registryState) add(group string, tools []Tool) error {
 		if err != nil {
 			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
 		}
-		s.tools[spec.Name] = &entry{tool: t, spec: spec, schema: schema, group: group}
-		for _, a := range spec.Aliases {
-			s.aliases[a] = spec.Name
+		s.put(&entry{tool: t, spec: spec, schema: schema, group: group})
+	}
+	return nil
+}
+
+// fits reports why spec cannot join s: its name or an alias taken by
+// another tool, or its name taken by an unversioned tool or the same version.
+func (s *registryState) fits(spec Spec) error {
+	if c, ok := s.aliases[spec.Name]; ok {
+		return fmt.Errorf("name %q already taken by an alias of %s", spec.Name, c)
+	}
+	for _, e := range s.versions[spec.Name] {
+		switch {
+		case e.spec.Version == 0 || spec.Version == 0:
+			return fmt.Errorf("name %q already taken (several versions of one tool each need a version number)", spec.Name)
+		case e.spec.Version == spec.Version:
+			return fmt.Errorf("name %q already taken by version %d", spec.Name, spec.Version)
 		}
-		s.order = append(s.order, spec.Name)
-		s.groups[group] = append(s.groups[group], spec.Name)
+	}
+	for _, a := range spec.Aliases {
+		if a == spec.Name {
+			return fmt.Errorf("alias %q repeats the name", a)
+		}
+		if _, ok := s.tools[a]; ok {
+			return fmt.Errorf("name %q already taken", a)
+		}
+		if c, ok := s.aliases[a]; ok && c != spec.Name {
+			return fmt.Errorf("name %q already taken by an alias of %s", a, c)
+		}
 	}
 	return nil
 }
@@ -246,14 +293,73 @@ func (r *Registry) Specs(keep func(Spec) bool) []Spec {
 	return out
 }
 
+// lookupVersion returns the entry of version of name or alias; version 0
+// is the default (highest) version.
+func (r *Registry) lookupVersion(name string, version int) (*entry, bool) {
+	s := r.state.Load()
+	c, ok := s.resolve(name)
+	if !ok {
+		return nil, false
+	}
+	if version == 0 {
+		return s.tools[c], true
+	}
+	for _, e := range s.versions[c] {
+		if e.spec.Version == version {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+// Versions returns the versions of the tool registered under name or
+// alias, ascending: one element for a tool with a single version ([0] when
+// it is unversioned), nil for an unknown name.
+func (r *Registry) Versions(name string) []int {
+	s := r.state.Load()
+	c, ok := s.resolve(name)
+	if !ok {
+		return nil
+	}
+	vs := s.versions[c]
+	out := make([]int, len(vs))
+	for i, e := range vs {
+		out[i] = e.spec.Version
+	}
+	return out
+}
+
+// SpecVersion returns the spec of one version of the tool registered under
+// name or alias; version 0 is the default (highest) version. A session
+// assigned to a version is offered that version's spec.
+func (r *Registry) SpecVersion(name string, version int) (Spec, bool) {
+	e, ok := r.lookupVersion(name, version)
+	if !ok {
+		return Spec{}, false
+	}
+	return e.spec, true
+}
+
 // ValidateArgs checks arguments against the tool's schema and returns a
-// readable error naming the offending field.
+// readable error naming the offending field. A tool with several versions
+// must accept them in every version (screen rules call whichever version a
+// session is on); the error names the version that refuses them.
 func (r *Registry) ValidateArgs(name string, args json.RawMessage) error {
-	e, ok := r.lookup(name)
+	s := r.state.Load()
+	c, ok := s.resolve(name)
 	if !ok {
 		return fmt.Errorf("unknown tool %q", name)
 	}
-	return validate(e.schema, args)
+	vs := s.versions[c]
+	for _, e := range vs {
+		if err := validate(e.schema, args); err != nil {
+			if len(vs) > 1 {
+				return fmt.Errorf("version %d: %w", e.spec.Version, err)
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 func validate(s *jsonschema.Schema, args json.RawMessage) error {
@@ -318,4 +424,17 @@ func Levenshtein(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// Versioned lists the canonical names of the tools that have several
+// versions, in registration order.
+func (r *Registry) Versioned() []string {
+	s := r.state.Load()
+	var out []string
+	for _, n := range s.order {
+		if len(s.versions[n]) > 1 {
+			out = append(out, n)
+		}
+	}
+	return out
 }

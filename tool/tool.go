@@ -100,9 +100,12 @@ const (
 type InternalInfo struct {
 	FunctionName string          `json:"function_name"`
 	Parameters   json.RawMessage `json:"parameters"`
-	Truncated    bool            `json:"truncated,omitempty"`
-	FullSize     int             `json:"full_size,omitempty"`
-	Attempts     int             `json:"attempts,omitempty"`
+	// Version is the version of the tool that answered; 0 for an
+	// unversioned tool.
+	Version   int  `json:"version,omitempty"`
+	Truncated bool `json:"truncated,omitempty"`
+	FullSize  int  `json:"full_size,omitempty"`
+	Attempts  int  `json:"attempts,omitempty"`
 	// Rows is how many items the data held before any cut (1 for a single
 	// object, 0 for none), for logs.
 	Rows int `json:"rows,omitempty"`
@@ -196,6 +199,9 @@ func encodeTo(buf *bytes.Buffer, v any) error {
 type Call struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// Version picks one version of a tool that has several; 0 runs the
+	// default (highest) one. The chat engine sets the session's version.
+	Version int `json:"version,omitempty"`
 }
 
 type transientError struct{ err error }

@@ -72,8 +72,8 @@ type Def struct {
 	Line int
 }
 
-// fileYAML is the top level of a tools file. Chains and rollouts are
-// recognised only to be refused clearly.
+// fileYAML is the top level of a tools file. Chains are recognised only
+// to be refused clearly.
 type fileYAML struct {
 	Tools    []ast.Node `yaml:"tools"`
 	Chains   ast.Node   `yaml:"chains"`
@@ -130,33 +130,37 @@ func invalid(problems []error) error {
 
 // Parse reads a tools file's text (file names it in errors) and returns its
 // definitions, checked for form: field names and types (unknown fields are
-// refused), name pattern, unique names and aliases, category, result shape,
+// refused), name pattern, unique names and aliases (one name may be
+// defined once per version), the rollouts: section, category, result shape,
 // limits and parameter schemas that compile. Statements are checked against
 // the database by Build.
 func Parse(file string, data []byte) ([]Def, error) {
+	defs, _, err := parse(file, data)
+	return defs, err
+}
+
+// parse is Parse, also returning the checked rollouts: section.
+func parse(file string, data []byte) ([]Def, map[string]Rollout, error) {
 	if len(data) > MaxFileBytes {
-		return nil, invalid([]error{&Problem{File: file, Err: fmt.Errorf("file is %d bytes, over the %d-byte limit", len(data), MaxFileBytes)}})
+		return nil, nil, invalid([]error{&Problem{File: file, Err: fmt.Errorf("file is %d bytes, over the %d-byte limit", len(data), MaxFileBytes)}})
 	}
 	if !utf8.Valid(data) {
-		return nil, invalid([]error{&Problem{File: file, Err: errors.New("file is not valid UTF-8")}})
+		return nil, nil, invalid([]error{&Problem{File: file, Err: errors.New("file is not valid UTF-8")}})
 	}
 	doc, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		return nil, invalid([]error{&Problem{File: file, Err: errors.New(yamlError(err))}})
+		return nil, nil, invalid([]error{&Problem{File: file, Err: errors.New(yamlError(err))}})
 	}
 	if len(doc.Docs) != 1 || doc.Docs[0].Body == nil {
-		return nil, invalid([]error{&Problem{File: file, Err: errors.New("want one YAML document with a tools: list")}})
+		return nil, nil, invalid([]error{&Problem{File: file, Err: errors.New("want one YAML document with a tools: list")}})
 	}
 	var top fileYAML
 	if err := yaml.NodeToValue(doc.Docs[0].Body, &top, yaml.Strict()); err != nil {
-		return nil, invalid([]error{&Problem{File: file, Err: errors.New(yamlError(err))}})
+		return nil, nil, invalid([]error{&Problem{File: file, Err: errors.New(yamlError(err))}})
 	}
 	var problems []error
 	if top.Chains != nil {
 		problems = append(problems, &Problem{File: file, Line: line(top.Chains), Err: errors.New("chains: are not supported yet; remove the chains: section")})
-	}
-	if top.Rollouts != nil {
-		problems = append(problems, &Problem{File: file, Line: line(top.Rollouts), Err: errors.New("rollouts: are not supported yet; remove the rollouts: section")})
 	}
 	if len(top.Tools) == 0 {
 		problems = append(problems, &Problem{File: file, Err: errors.New("tools: is missing or empty")})
@@ -166,31 +170,25 @@ func Parse(file string, data []byte) ([]Def, error) {
 		top.Tools = top.Tools[:MaxTools]
 	}
 	defs := make([]Def, 0, len(top.Tools))
-	names := map[string]int{} // name or alias -> line of its first use
+	var seen names
 	for i, n := range top.Tools {
 		d, errs := parseDef(file, i, n)
 		problems = append(problems, errs...)
 		if len(errs) > 0 {
 			continue
 		}
-		clash := false
-		for _, nm := range append([]string{d.Name}, d.Aliases...) {
-			if first, dup := names[nm]; dup {
-				problems = append(problems, &Problem{File: file, Line: d.Line, Tool: d.Name,
-					Err: fmt.Errorf("name %q is already used at line %d (several versions of one tool need rollouts:, which are not supported yet)", nm, first)})
-				clash = true
-				continue
-			}
-			names[nm] = d.Line
+		if errs := seen.add(file, d); len(errs) > 0 {
+			problems = append(problems, errs...)
+			continue
 		}
-		if !clash {
-			defs = append(defs, d)
-		}
+		defs = append(defs, d)
 	}
+	rollouts, errs := parseRollouts(file, top.Rollouts, defs)
+	problems = append(problems, errs...)
 	if err := invalid(problems); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return defs, nil
+	return defs, rollouts, nil
 }
 
 func line(n ast.Node) int {

@@ -31,8 +31,11 @@ const Group = tool.GroupFile
 type Set struct {
 	// File is the path the set was read from.
 	File string
-	// Tools are the file's tools, in file order.
+	// Tools are the file's tools, in file order; one name may appear once
+	// per version.
 	Tools []*SQLTool
+	// Rollouts are the rollouts: section's weights by tool name.
+	Rollouts map[string]Rollout
 }
 
 // List returns the set's tools as tool.Tool values, for the registry.
@@ -44,11 +47,14 @@ func (s *Set) List() []tool.Tool {
 	return out
 }
 
-// Names returns the canonical names of the set's tools.
+// Names returns the canonical names of the set's tools, each once (a tool
+// with several versions is one name).
 func (s *Set) Names() []string {
-	out := make([]string, len(s.Tools))
-	for i, t := range s.Tools {
-		out[i] = t.def.Name
+	out := make([]string, 0, len(s.Tools))
+	for _, t := range s.Tools {
+		if !slices.Contains(out, t.def.Name) {
+			out = append(out, t.def.Name)
+		}
 	}
 	return out
 }
@@ -83,12 +89,12 @@ func Build(ctx context.Context, file string, data []byte, db *sql.DB, taken func
 	if db == nil {
 		return nil, errors.New("toolsfile: nil db")
 	}
-	defs, err := Parse(file, data)
+	defs, rollouts, err := parse(file, data)
 	if err != nil {
 		return nil, err
 	}
 	var problems []error
-	set := &Set{File: file}
+	set := &Set{File: file, Rollouts: rollouts}
 	for _, d := range defs {
 		bad := func(err error) {
 			problems = append(problems, &Problem{File: file, Line: d.Line, Tool: d.Name, Err: err})

@@ -1,0 +1,236 @@
+package rollout
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// DefaultRefresh is how long an instance uses the weights it read from
+// Redis before reading them again.
+const DefaultRefresh = time.Second
+
+// ErrUnknownTool is returned by Set for a name no tool answers to.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// Source says where a tool's weights come from.
+type Source string
+
+// The sources of a tool's weights, strongest first.
+const (
+	// SourceAdmin: set at run time (PUT /admin/tools/:name/rollout),
+	// stored in Redis.
+	SourceAdmin Source = "admin"
+	// SourceFile: the tools file's rollouts: section.
+	SourceFile Source = "file"
+	// SourceDefault: no weights set; the highest version takes every session.
+	SourceDefault Source = "default"
+)
+
+// Tools is what the assigner needs of the tool registry; *tool.Registry
+// satisfies it.
+type Tools interface {
+	// Resolve returns the canonical name for a name or alias.
+	Resolve(name string) (string, bool)
+	// Versions returns a tool's versions, ascending.
+	Versions(name string) []int
+	// Versioned lists the canonical names of tools with several versions.
+	Versioned() []string
+}
+
+// Options tune an Assigner; zero values take the defaults.
+type Options struct {
+	// Prefix starts the Redis keys (default "ga"); keys are
+	// "<prefix>:{rollouts}:<tool>", one per tool, all in one cluster slot.
+	Prefix string
+	// Refresh is how long weights read from Redis are used before being
+	// read again (default DefaultRefresh).
+	Refresh time.Duration
+	// Now is the clock of the refresh (default time.Now).
+	Now func() time.Time
+	// Logger receives Redis failures; nil discards.
+	Logger *slog.Logger
+}
+
+// Assigner assigns sessions to tool versions and keeps the weights: the
+// admin's in Redis, the tools file's in memory. Safe for concurrent use.
+type Assigner struct {
+	rdb    redis.UniversalClient
+	tools  Tools
+	prefix string
+	opts   Options
+	log    *slog.Logger
+
+	file atomic.Pointer[map[string]Weights]
+
+	mu     sync.Mutex
+	admin  map[string]Weights // as last read from Redis
+	readAt time.Time
+	read   bool
+}
+
+// New returns an Assigner over rdb for the tools of reg.
+func New(rdb redis.UniversalClient, tools Tools, opts Options) (*Assigner, error) {
+	if rdb == nil || tools == nil {
+		return nil, errors.New("rollout: new: nil redis client or tools")
+	}
+	if opts.Prefix == "" {
+		opts.Prefix = "ga"
+	}
+	if strings.ContainsAny(opts.Prefix, "{}") {
+		return nil, fmt.Errorf("rollout: new: prefix %q holds a hash tag brace", opts.Prefix)
+	}
+	if opts.Refresh <= 0 {
+		opts.Refresh = DefaultRefresh
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	a := &Assigner{rdb: rdb, tools: tools, prefix: opts.Prefix + ":{rollouts}:", opts: opts, log: log}
+	a.file.Store(&map[string]Weights{})
+	return a, nil
+}
+
+func (a *Assigner) key(tool string) string { return a.prefix + tool }
+
+// SetFileWeights replaces the weights of the tools file (at start and on
+// every reload). Weights set through Set take precedence.
+func (a *Assigner) SetFileWeights(w map[string]Weights) {
+	c := maps.Clone(w)
+	if c == nil {
+		c = map[string]Weights{}
+	}
+	a.file.Store(&c)
+}
+
+// Version returns the version of tool (a canonical name) that session is
+// assigned to, among versions (the tool's versions, ascending). With no
+// usable weights it is the highest version. It reads Redis at most once
+// per refresh interval; when Redis fails it goes on with the weights it
+// read last.
+func (a *Assigner) Version(ctx context.Context, session, tool string, versions []int) int {
+	if len(versions) == 0 {
+		return 0
+	}
+	if len(versions) == 1 {
+		return versions[0]
+	}
+	if w, ok := a.adminWeights(ctx, tool); ok {
+		if v := Pick(session, tool, w, versions); v != 0 {
+			return v
+		}
+	}
+	if w, ok := (*a.file.Load())[tool]; ok {
+		if v := Pick(session, tool, w, versions); v != 0 {
+			return v
+		}
+	}
+	return versions[len(versions)-1]
+}
+
+// Weights returns the weights that assign sessions to tool's versions now
+// and where they come from.
+func (a *Assigner) Weights(ctx context.Context, tool string) (Weights, Source) {
+	versions := a.tools.Versions(tool)
+	if w, ok := a.adminWeights(ctx, tool); ok && Pick("", tool, w, versions) != 0 {
+		return maps.Clone(w), SourceAdmin
+	}
+	if w, ok := (*a.file.Load())[tool]; ok && Pick("", tool, w, versions) != 0 {
+		return maps.Clone(w), SourceFile
+	}
+	if len(versions) == 0 {
+		return Weights{}, SourceDefault
+	}
+	return Weights{versions[len(versions)-1]: 100}, SourceDefault
+}
+
+// Set validates w against the versions of the tool under name (or alias),
+// stores it in Redis for every instance and uses it here at once. It
+// returns ErrUnknownTool for an unknown name and an error wrapping
+// ErrInvalid for weights the tool cannot take.
+func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, error) {
+	tool, ok := a.tools.Resolve(name)
+	if !ok {
+		return "", fmt.Errorf("rollout: set %s: %w", clip(name, 80), ErrUnknownTool)
+	}
+	if err := w.Validate(a.tools.Versions(tool)); err != nil {
+		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+	}
+	raw, err := json.Marshal(w)
+	if err != nil {
+		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+	}
+	if err := a.rdb.Set(ctx, a.key(tool), raw, 0).Err(); err != nil {
+		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+	}
+	a.mu.Lock()
+	if a.admin == nil {
+		a.admin = map[string]Weights{}
+	}
+	a.admin[tool] = maps.Clone(w)
+	a.mu.Unlock()
+	return tool, nil
+}
+
+// adminWeights returns the weights set at run time for tool, refreshing
+// the instance's copy from Redis when it is older than the refresh
+// interval.
+func (a *Assigner) adminWeights(ctx context.Context, tool string) (Weights, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := a.opts.Now()
+	if !a.read || now.Sub(a.readAt) >= a.opts.Refresh {
+		a.refresh(ctx)
+		a.readAt, a.read = now, true
+	}
+	w, ok := a.admin[tool]
+	return w, ok
+}
+
+// refresh reads the weights of every tool with several versions in one
+// round trip (the keys share a hash slot); a failure keeps the old ones.
+// The caller holds mu.
+func (a *Assigner) refresh(ctx context.Context) {
+	names := a.tools.Versioned()
+	if len(names) == 0 {
+		a.admin = map[string]Weights{}
+		return
+	}
+	keys := make([]string, len(names))
+	for i, n := range names {
+		keys[i] = a.key(n)
+	}
+	vals, err := a.rdb.MGet(ctx, keys...).Result()
+	if err != nil {
+		a.log.LogAttrs(ctx, slog.LevelWarn, "rollout: reading weights failed; the last ones read stay", slog.String("error", err.Error()))
+		return
+	}
+	next := make(map[string]Weights, len(names))
+	for i, v := range vals {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		var w Weights
+		if err := json.Unmarshal([]byte(s), &w); err != nil {
+			a.log.LogAttrs(ctx, slog.LevelWarn, "rollout: stored weights unreadable; ignored",
+				slog.String("tool", names[i]), slog.String("error", err.Error()))
+			continue
+		}
+		next[names[i]] = w
+	}
+	a.admin = next
+}

@@ -1,0 +1,195 @@
+package rollout_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gameassist/gameassist/internal/redistest"
+	"github.com/gameassist/gameassist/rollout"
+	"github.com/gameassist/gameassist/tool"
+)
+
+var backends []redistest.Backend
+
+func TestMain(m *testing.M) {
+	redistest.MainBackends(m, func(s *redistest.Server, c *redistest.Cluster) {
+		backends = []redistest.Backend{s, c}
+	})
+}
+
+// fakeClock is a clock moved by hand.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+type stubTool struct{ spec tool.Spec }
+
+func (s stubTool) Spec() tool.Spec { return s.spec }
+func (s stubTool) Call(context.Context, json.RawMessage) (tool.Result, error) {
+	return tool.Success("", nil), nil
+}
+
+func registry(t *testing.T) *tool.Registry {
+	t.Helper()
+	reg := tool.NewRegistry()
+	err := reg.Register(
+		stubTool{tool.Spec{Name: "cards_get_card", Version: 1, Aliases: []string{"get_card"}}},
+		stubTool{tool.Spec{Name: "cards_get_card", Version: 2, Aliases: []string{"get_card"}}},
+		stubTool{tool.Spec{Name: "cards_count"}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// share is the percentage of ids a assigns to version v of cards_get_card.
+func share(a *rollout.Assigner, ids []string, v int) float64 {
+	n := 0
+	for _, id := range ids {
+		if a.Version(context.Background(), id, "cards_get_card", []int{1, 2}) == v {
+			n++
+		}
+	}
+	return 100 * float64(n) / float64(len(ids))
+}
+
+func TestAssignerAcrossInstances(t *testing.T) {
+	redistest.Each(t, backends, func(t *testing.T, b redistest.Backend) {
+		ctx := context.Background()
+		reg := registry(t)
+		prefix := b.Prefix(t)
+		clock := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+		newInstance := func() *rollout.Assigner {
+			a, err := rollout.New(b.UniversalClient(t), reg, rollout.Options{Prefix: prefix, Refresh: time.Second, Now: clock.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.SetFileWeights(map[string]rollout.Weights{"cards_get_card": {1: 80, 2: 20}})
+			return a
+		}
+		one, two := newInstance(), newInstance()
+		ids := sessions(2000)
+
+		// The file's weights until an admin sets some.
+		if w, src := two.Weights(ctx, "cards_get_card"); src != rollout.SourceFile || w[1] != 80 || w[2] != 20 {
+			t.Fatalf("weights %v from %s", w, src)
+		}
+		if got := share(two, ids, 2); got < 20-3 || got > 20+3 {
+			t.Fatalf("file weights give v2 %.1f%%", got)
+		}
+		sticky := map[string]int{}
+		for _, id := range ids {
+			sticky[id] = two.Version(ctx, id, "cards_get_card", []int{1, 2})
+		}
+
+		// Instance one sets 50/50 through the alias; it uses them at once.
+		if name, err := one.Set(ctx, "get_card", rollout.Weights{1: 50, 2: 50}); err != nil || name != "cards_get_card" {
+			t.Fatalf("Set = %q, %v", name, err)
+		}
+		if w, src := one.Weights(ctx, "cards_get_card"); src != rollout.SourceAdmin || w[2] != 50 {
+			t.Fatalf("setter sees %v from %s", w, src)
+		}
+		// Instance two keeps what it read until its refresh interval ends:
+		// no Redis read per call, and its sessions stay where they were.
+		for _, id := range ids {
+			if v := two.Version(ctx, id, "cards_get_card", []int{1, 2}); v != sticky[id] {
+				t.Fatalf("session %s moved before the refresh", id)
+			}
+		}
+		clock.Add(time.Second)
+		if w, src := two.Weights(ctx, "cards_get_card"); src != rollout.SourceAdmin || w[1] != 50 || w[2] != 50 {
+			t.Fatalf("after the refresh instance two sees %v from %s", w, src)
+		}
+		if got := share(two, ids, 2); got < 50-3 || got > 50+3 {
+			t.Fatalf("50/50 gives v2 %.1f%%", got)
+		}
+		for _, id := range ids {
+			if sticky[id] == 2 && two.Version(ctx, id, "cards_get_card", []int{1, 2}) != 2 {
+				t.Fatalf("session %s left version 2 when its weight grew", id)
+			}
+		}
+
+		// Rollback: 100/0 on instance two; instance one follows after
+		// its refresh, and every session is on version 1.
+		if _, err := two.Set(ctx, "cards_get_card", rollout.Weights{1: 100, 2: 0}); err != nil {
+			t.Fatal(err)
+		}
+		clock.Add(time.Second)
+		for _, a := range []*rollout.Assigner{one, two} {
+			if got := share(a, ids, 1); got != 100 {
+				t.Fatalf("after rollback %.1f%% on version 1", got)
+			}
+		}
+		// A new instance reads the stored weights at its first call.
+		if got := share(newInstance(), ids, 1); got != 100 {
+			t.Fatalf("a new instance puts %.1f%% on version 1", got)
+		}
+	})
+}
+
+func TestAssignerSetRefuses(t *testing.T) {
+	redistest.Each(t, backends, func(t *testing.T, b redistest.Backend) {
+		ctx := context.Background()
+		a, err := rollout.New(b.UniversalClient(t), registry(t), rollout.Options{Prefix: b.Prefix(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Set(ctx, "no_such_tool", rollout.Weights{1: 1}); !errors.Is(err, rollout.ErrUnknownTool) {
+			t.Fatalf("unknown tool: %v", err)
+		}
+		if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 50, 3: 50}); !errors.Is(err, rollout.ErrInvalid) {
+			t.Fatalf("unknown version: %v", err)
+		}
+		if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 0, 2: 0}); !errors.Is(err, rollout.ErrInvalid) {
+			t.Fatalf("zero sum: %v", err)
+		}
+		// Nothing was stored: the default (highest version) still holds.
+		if w, src := a.Weights(ctx, "cards_get_card"); src != rollout.SourceDefault || w[2] != 100 || len(w) != 1 {
+			t.Fatalf("after refused sets: %v from %s", w, src)
+		}
+		if v := a.Version(ctx, "s", "cards_get_card", []int{1, 2}); v != 2 {
+			t.Fatalf("default version %d, want the highest", v)
+		}
+	})
+}
+
+func TestAssignerRedisDown(t *testing.T) {
+	srv := redistest.Start(t)
+	clock := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+	rdb := srv.UniversalClient(t)
+	a, err := rollout.New(rdb, registry(t), rollout.Options{Prefix: srv.Prefix(t), Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 100}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Stop()
+	clock.Add(time.Minute)
+	// The read fails; the weights read last stay in force.
+	if v := a.Version(ctx, "s", "cards_get_card", []int{1, 2}); v != 1 {
+		t.Fatalf("with Redis down version %d, want the last weights' 1", v)
+	}
+	if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{2: 100}); err == nil {
+		t.Fatal("Set succeeded with Redis down")
+	}
+}
