@@ -22,10 +22,26 @@ type toolView struct {
 	OfferedToLLM  bool            `json:"offered_to_llm"`
 	// DisplayNames is what players see of the tool, in every session locale.
 	DisplayNames map[string]string `json:"display_names"`
+	// Version is the default (highest) version, 0 when unversioned; the
+	// fields above describe it.
+	Version int `json:"version,omitempty"`
+	// Versions lists every version of a tool that has several, with the
+	// weights assigning sessions to them.
+	Versions []versionView `json:"versions,omitempty"`
+	Rollout  *rolloutView  `json:"rollout,omitempty"`
+}
+
+// versionView is one version of a tool with several.
+type versionView struct {
+	Version       int             `json:"version"`
+	Description   string          `json:"description"`
+	Parameters    json.RawMessage `json:"parameters"`
+	CacheDuration int             `json:"cache_duration"`
 }
 
 func (s *Server) listTools(c *gin.Context) {
-	specs := s.deps.Executor.Registry().Specs(nil)
+	reg := s.deps.Executor.Registry()
+	specs := reg.Specs(nil)
 	out := make([]toolView, 0, len(specs))
 	for _, sp := range specs {
 		params := sp.Parameters
@@ -40,11 +56,26 @@ func (s *Server) listTools(c *gin.Context) {
 		for _, l := range chat.Locales() {
 			names[l] = sp.DisplayName(l)
 		}
-		out = append(out, toolView{
+		v := toolView{
 			Name: sp.Name, Description: sp.Description, Category: sp.Category,
 			Aliases: aliases, Parameters: params, CacheDuration: sp.CacheDuration, OfferedToLLM: s.deps.OfferedToLLM(sp),
-			DisplayNames: names,
-		})
+			DisplayNames: names, Version: sp.Version,
+		}
+		if vs := reg.Versions(sp.Name); len(vs) > 1 {
+			for _, n := range vs {
+				vsp, _ := reg.SpecVersion(sp.Name, n)
+				vp := vsp.Parameters
+				if len(vp) == 0 {
+					vp = json.RawMessage(`{"type":"object"}`)
+				}
+				v.Versions = append(v.Versions, versionView{Version: n, Description: vsp.Description, Parameters: vp, CacheDuration: vsp.CacheDuration})
+			}
+			if s.deps.Rollouts != nil {
+				w, src := s.deps.Rollouts.Weights(c.Request.Context(), sp.Name)
+				v.Rollout = &rolloutView{Weights: w, Source: src}
+			}
+		}
+		out = append(out, v)
 	}
 	c.JSON(http.StatusOK, gin.H{"tools": out})
 }

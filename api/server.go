@@ -123,7 +123,10 @@ type Deps struct {
 	Sessions SessionInspector
 	Rules    RulesReloader
 	// Tools reloads the tools file; nil when TOOLS_FILE is unset.
-	Tools    ToolsReloader
+	Tools ToolsReloader
+	// Rollouts keeps the weights of tool versions; nil answers 503 on
+	// PUT /admin/tools/:name/rollout and shows no weights.
+	Rollouts Rollouts
 	Stats    StatsReader
 	Limiter  Limiter
 	Metrics  *metrics.Metrics
@@ -252,6 +255,7 @@ func (s *Server) routes() {
 	admin.GET("/stats", s.adminStats)
 	admin.POST("/screens/reload", s.reloadScreens)
 	admin.POST("/tools/reload", s.reloadTools)
+	admin.PUT("/tools/:name/rollout", s.setRollout)
 
 	// MCP streamable HTTP: POST carries JSON-RPC; GET and DELETE are
 	// answered by the handler (405 in stateless mode).

@@ -119,7 +119,7 @@ func (s *Server) callTool(name string) mcp.ToolHandler {
 		d := time.Since(start)
 		out := tool.Outcome{
 			Name: name, Arguments: r.InternalInfo.Parameters, Source: tool.SourceMCP, Status: r.Status,
-			DurationMS: float64(d.Microseconds()) / 1000, Result: r,
+			Version: r.InternalInfo.Version, DurationMS: float64(d.Microseconds()) / 1000, Result: r,
 		}
 		s.deps.Observer.ToolCalls(ctx, "", []tool.Outcome{out})
 		s.log.LogAttrs(ctx, slog.LevelInfo, "tool call",

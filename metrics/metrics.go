@@ -38,6 +38,8 @@ const (
 	maxCategories = 16
 	maxRoutes     = 128
 	maxScopes     = 16
+	// maxVersions bounds the tool version label (0 is unversioned).
+	maxVersions = 32
 )
 
 // Option tunes New.
@@ -94,6 +96,7 @@ type Metrics struct {
 	methods    *labelGuard
 	routes     *labelGuard
 	scopes     *labelGuard
+	versions   *labelGuard
 	codes      [600]string
 }
 
@@ -123,14 +126,14 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 		}, []string{"route", "method"}),
 		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gameassist_tool_calls_total",
-			Help: "Tool calls, by tool, category, source (executed, cache, duplicate, proactive, skipped, mcp) and status.",
-		}, []string{"tool", "category", "source", "status"}),
+			Help: "Tool calls, by tool, category, source (executed, cache, duplicate, proactive, skipped, mcp), status and tool version (0: unversioned).",
+		}, []string{"tool", "category", "source", "status", "version"}),
 		toolDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "gameassist_tool_duration_seconds",
-			Help: "Time to answer a tool call, by tool, category and source.",
+			Help: "Time to answer a tool call, by tool, category, source and tool version (0: unversioned).",
 			// From 50µs: cache tools answer well under a millisecond.
 			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"tool", "category", "source"}),
+		}, []string{"tool", "category", "source", "version"}),
 		cacheHits: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gameassist_tool_cache_hits_total",
 			Help: "Tool calls answered from the session tool cache.",
@@ -190,6 +193,8 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 		}, 0, LabelOther),
 		routes: newLabelGuard(nil, maxRoutes, LabelOther),
 		scopes: newLabelGuard(nil, maxScopes, LabelOther),
+		// Versions first come, first served: a studio runs a handful.
+		versions: newLabelGuard(nil, maxVersions, LabelOther),
 	}
 	for code := 100; code < len(m.codes); code++ {
 		m.codes[code] = strconv.Itoa(code)
@@ -264,6 +269,9 @@ type ToolObservation struct {
 	ResultChars int
 	// Truncated reports that the executor cut the result to its size limit.
 	Truncated bool
+	// Version is the tool version that answered (0: unversioned); at most
+	// 32 distinct versions get their own label value, the rest "other".
+	Version int
 }
 
 // ObserveTool records one tool call. It sits on the hot path of every turn:
@@ -272,7 +280,7 @@ func (m *Metrics) ObserveTool(o ToolObservation) {
 	if m == nil {
 		return
 	}
-	c := m.toolSeries(toolKey{tool: o.Tool, category: o.Category, source: o.Source, status: o.Status})
+	c := m.toolSeries(toolKey{tool: o.Tool, category: o.Category, source: o.Source, status: o.Status, version: versionText(o.Version)})
 	c.calls.Inc()
 	c.duration.Observe(o.Duration.Seconds())
 	switch c.source {
@@ -292,7 +300,27 @@ func (m *Metrics) ObserveTool(o ToolObservation) {
 }
 
 // toolKey is the label set of a tool call, raw or bounded.
-type toolKey struct{ tool, category, source, status string }
+type toolKey struct{ tool, category, source, status, version string }
+
+// smallVersions are the label texts of versions 0-99, so the hot path
+// formats no number.
+var smallVersions = func() (out [100]string) {
+	for i := range out {
+		out[i] = strconv.Itoa(i)
+	}
+	return out
+}()
+
+// versionText is a version's label text; a negative one is "other".
+func versionText(v int) string {
+	switch {
+	case v < 0:
+		return LabelOther
+	case v < len(smallVersions):
+		return smallVersions[v]
+	}
+	return strconv.Itoa(v)
+}
 
 // toolChildren are the series of one bounded tool label set.
 type toolChildren struct {
@@ -314,14 +342,15 @@ func (m *Metrics) toolSeries(k toolKey) *toolChildren {
 		category: m.categories.value(k.category),
 		source:   m.sources.value(k.source),
 		status:   m.statuses.value(k.status),
+		version:  m.versions.value(k.version),
 	}
 	if c, ok := m.toolCache.Load(b); ok {
 		return c.(*toolChildren)
 	}
 	c := &toolChildren{
 		source:    b.source,
-		calls:     m.toolCalls.WithLabelValues(b.tool, b.category, b.source, b.status),
-		duration:  m.toolDuration.WithLabelValues(b.tool, b.category, b.source),
+		calls:     m.toolCalls.WithLabelValues(b.tool, b.category, b.source, b.status, b.version),
+		duration:  m.toolDuration.WithLabelValues(b.tool, b.category, b.source, b.version),
 		truncated: m.truncated.WithLabelValues(b.tool),
 	}
 	actual, _ := m.toolCache.LoadOrStore(b, c)

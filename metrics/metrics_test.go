@@ -230,10 +230,10 @@ func TestObserveTool(t *testing.T) {
 			m, reg := newTest(t)
 			m.ObserveTool(tc.obs)
 			l := tc.wantLabels
-			if got := find(t, reg, "gameassist_tool_calls_total", "tool", l[0], "category", l[1], "source", l[2], "status", l[3]); got.value != 1 {
+			if got := find(t, reg, "gameassist_tool_calls_total", "tool", l[0], "category", l[1], "source", l[2], "status", l[3], "version", "0"); got.value != 1 {
 				t.Errorf("tool calls = %v, want 1", got.value)
 			}
-			h := find(t, reg, "gameassist_tool_duration_seconds", "tool", l[0], "category", l[1], "source", l[2])
+			h := find(t, reg, "gameassist_tool_duration_seconds", "tool", l[0], "category", l[1], "source", l[2], "version", "0")
 			if h.count != 1 || h.sum != tc.obs.Duration.Seconds() {
 				t.Errorf("duration count=%d sum=%v, want 1 and %v", h.count, h.sum, tc.obs.Duration.Seconds())
 			}
@@ -282,8 +282,8 @@ func TestToolLabelAllowList(t *testing.T) {
 	m.ObserveTool(ToolObservation{Tool: "gcs_get_champion_details", Category: "gcs", Source: "executed", Status: "success"})
 	// Well-formed, but not a registered tool: an LLM made it up.
 	m.ObserveTool(ToolObservation{Tool: "gcs_get_champion_detail", Category: "gcs", Source: "executed", Status: "error"})
-	find(t, reg, "gameassist_tool_calls_total", "tool", "gcs_get_champion_details", "category", "gcs", "source", "executed", "status", "success")
-	find(t, reg, "gameassist_tool_calls_total", "tool", "unknown", "category", "gcs", "source", "executed", "status", "error")
+	find(t, reg, "gameassist_tool_calls_total", "tool", "gcs_get_champion_details", "category", "gcs", "source", "executed", "status", "success", "version", "0")
+	find(t, reg, "gameassist_tool_calls_total", "tool", "unknown", "category", "gcs", "source", "executed", "status", "error", "version", "0")
 }
 
 func TestOpenLabelsAreCapped(t *testing.T) {
@@ -296,12 +296,12 @@ func TestOpenLabelsAreCapped(t *testing.T) {
 	if len(series) != maxTools+1 {
 		t.Fatalf("tool series = %d, want %d admitted names + unknown", len(series), maxTools+1)
 	}
-	if got := find(t, reg, "gameassist_tool_calls_total", "tool", "unknown", "category", "gcs", "source", "executed", "status", "error"); got.value != extra {
+	if got := find(t, reg, "gameassist_tool_calls_total", "tool", "unknown", "category", "gcs", "source", "executed", "status", "error", "version", "0"); got.value != extra {
 		t.Errorf("unknown = %v, want %d", got.value, extra)
 	}
 	// A name admitted before the cap keeps its own series.
 	m.ObserveTool(ToolObservation{Tool: "made_up_tool_0", Category: "gcs", Source: "executed", Status: "error"})
-	if got := find(t, reg, "gameassist_tool_calls_total", "tool", "made_up_tool_0", "category", "gcs", "source", "executed", "status", "error"); got.value != 2 {
+	if got := find(t, reg, "gameassist_tool_calls_total", "tool", "made_up_tool_0", "category", "gcs", "source", "executed", "status", "error", "version", "0"); got.value != 2 {
 		t.Errorf("made_up_tool_0 = %v, want 2", got.value)
 	}
 
@@ -453,7 +453,7 @@ func TestHandler(t *testing.T) {
 		t.Errorf("content type %q, want text/plain", ct)
 	}
 	for _, want := range []string{
-		`gameassist_tool_calls_total{category="cache",source="cache",status="success",tool="cache_get_bosses_list"} 1`,
+		`gameassist_tool_calls_total{category="cache",source="cache",status="success",tool="cache_get_bosses_list",version="0"} 1`,
 		`gameassist_llm_tokens_saved_total 2`,
 		`gameassist_active_sessions 0`,
 	} {
@@ -506,5 +506,30 @@ func BenchmarkObserveHTTP(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m.ObserveHTTP("/v1/chat", "POST", 200, 12*time.Millisecond)
+	}
+}
+
+func TestToolVersionLabel(t *testing.T) {
+	m, reg := newTest(t, WithToolNames("cards_get_card"))
+	for _, v := range []int{1, 2, 2} {
+		m.ObserveTool(ToolObservation{Tool: "cards_get_card", Category: "gcs", Source: "executed", Status: "success", Version: v, Duration: time.Millisecond})
+	}
+	if got := find(t, reg, "gameassist_tool_calls_total", "tool", "cards_get_card", "category", "gcs", "source", "executed", "status", "success", "version", "2"); got.value != 2 {
+		t.Fatalf("version 2 calls = %v", got.value)
+	}
+	if got := find(t, reg, "gameassist_tool_duration_seconds", "tool", "cards_get_card", "category", "gcs", "source", "executed", "version", "1"); got.count != 1 {
+		t.Fatalf("version 1 durations = %v", got.count)
+	}
+	// Bounded: past 32 distinct versions (and for a negative one) the
+	// label reads "other".
+	for v := 3; v < 3+maxVersions+10; v++ {
+		m.ObserveTool(ToolObservation{Tool: "cards_get_card", Category: "gcs", Source: "cache", Status: "success", Version: v})
+	}
+	m.ObserveTool(ToolObservation{Tool: "cards_get_card", Category: "gcs", Source: "cache", Status: "success", Version: -4})
+	if n := len(gather(t, reg, "gameassist_tool_calls_total")); n > maxVersions+1+2 {
+		t.Fatalf("%d series: the version label is not bounded", n)
+	}
+	if got := find(t, reg, "gameassist_tool_calls_total", "tool", "cards_get_card", "category", "gcs", "source", "cache", "status", "success", "version", LabelOther); got.value < 10 {
+		t.Fatalf("versions over the cap: other = %v", got.value)
 	}
 }

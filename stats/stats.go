@@ -81,6 +81,9 @@ type ToolRecord struct {
 	// Duration is the call's run time; it enters the latency histogram for
 	// sources that ran the tool (executed, proactive, mcp).
 	Duration time.Duration
+	// Version is the tool version that answered (0: unversioned); a
+	// versioned call also counts in its version's own totals.
+	Version int
 }
 
 // LLMRecord is one LLM completion call.
@@ -118,8 +121,18 @@ func New(rdb redis.UniversalClient, prefix string) (*Recorder, error) {
 
 func (r *Recorder) toolsKey() string           { return r.prefix + "tools" }
 func (r *Recorder) toolKey(name string) string { return r.prefix + "tool:" + name }
-func (r *Recorder) llmKey() string             { return r.prefix + "llm" }
-func (r *Recorder) turnsKey() string           { return r.prefix + "turns" }
+
+// versionsKey is the set of "<tool>@v<version>" with counts of their own,
+// kept in "<prefix>:{stats}:toolv:<tool>@v<version>".
+func (r *Recorder) versionsKey() string         { return r.prefix + "toolversions" }
+func (r *Recorder) versionKey(tv string) string { return r.prefix + "toolv:" + tv }
+
+// maxVersion bounds the versions counted apart; a larger one (never a
+// real tool's) is counted with its tool only.
+const maxVersion = 10_000
+
+func (r *Recorder) llmKey() string   { return r.prefix + "llm" }
+func (r *Recorder) turnsKey() string { return r.prefix + "turns" }
 
 func (r *Recorder) bucket(d time.Duration) string {
 	us := d.Microseconds()
@@ -149,7 +162,8 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 		fields   map[string]int64
 	}
 	byTool := map[string]*delta{}
-	var order []string
+	byVersion := map[string]*delta{}
+	var order, vorder []string
 	for _, rec := range recs {
 		switch rec.Source {
 		case SourceExecuted, SourceCache, SourceDuplicate, SourceProactive, SourceSkipped, SourceMCP:
@@ -160,24 +174,30 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 			return fmt.Errorf("stats: record tool %s: unknown status %q", rec.Tool, rec.Status)
 		}
 		name := cleanName(rec.Tool)
-		d := byTool[name]
-		if d == nil {
-			d = &delta{fields: map[string]int64{}}
-			byTool[name] = d
-			order = append(order, name)
+		count := func(m map[string]*delta, key string, order *[]string) {
+			d := m[key]
+			if d == nil {
+				d = &delta{fields: map[string]int64{}}
+				m[key] = d
+				*order = append(*order, key)
+			}
+			if rec.Category != "" {
+				d.category = rec.Category
+			}
+			d.fields[fCalls]++
+			d.fields[rec.Source]++
+			if rec.Status == StatusError {
+				d.fields[fErrors]++
+			}
+			if rec.Source == SourceExecuted || rec.Source == SourceProactive || rec.Source == SourceMCP {
+				d.fields[fTimed]++
+				d.fields[fSumUS] += max(rec.Duration.Microseconds(), 0)
+				d.fields[r.bucket(rec.Duration)]++
+			}
 		}
-		if rec.Category != "" {
-			d.category = rec.Category
-		}
-		d.fields[fCalls]++
-		d.fields[rec.Source]++
-		if rec.Status == StatusError {
-			d.fields[fErrors]++
-		}
-		if rec.Source == SourceExecuted || rec.Source == SourceProactive || rec.Source == SourceMCP {
-			d.fields[fTimed]++
-			d.fields[fSumUS] += max(rec.Duration.Microseconds(), 0)
-			d.fields[r.bucket(rec.Duration)]++
+		count(byTool, name, &order)
+		if rec.Version > 0 && rec.Version <= maxVersion && name != InvalidToolName {
+			count(byVersion, name+"@v"+strconv.Itoa(rec.Version), &vorder)
 		}
 	}
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
@@ -185,6 +205,17 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 			d := byTool[name]
 			key := r.toolKey(name)
 			p.SAdd(ctx, r.toolsKey(), name)
+			if d.category != "" {
+				p.HSet(ctx, key, fCategory, d.category)
+			}
+			for f, n := range d.fields {
+				p.HIncrBy(ctx, key, f, n)
+			}
+		}
+		for _, tv := range vorder {
+			d := byVersion[tv]
+			key := r.versionKey(tv)
+			p.SAdd(ctx, r.versionsKey(), tv)
 			if d.category != "" {
 				p.HSet(ctx, key, fCategory, d.category)
 			}
@@ -270,6 +301,11 @@ type ToolStats struct {
 	P50MS      float64 `json:"p50_ms"`
 	P95MS      float64 `json:"p95_ms"`
 	ErrorRate  float64 `json:"error_rate"`
+	// Version is set on the per-version totals of a versioned tool.
+	Version int `json:"version,omitempty"`
+	// Versions are a versioned tool's totals per version, ascending, so a
+	// rollout's versions compare on errors, latency and cache hits.
+	Versions []ToolStats `json:"versions,omitempty"`
 }
 
 // TopTool is one entry of the most called tools.
@@ -404,15 +440,22 @@ func ratio(a, b int64) float64 {
 
 // Snapshot reads the statistics of every instance.
 func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
-	names, err := r.rdb.SMembers(ctx, r.toolsKey()).Result()
-	if err != nil {
+	sets := r.rdb.Pipeline()
+	namesCmd := sets.SMembers(ctx, r.toolsKey())
+	versionsCmd := sets.SMembers(ctx, r.versionsKey())
+	if _, err := sets.Exec(ctx); err != nil {
 		return Report{}, fmt.Errorf("stats: snapshot: %w", err)
 	}
+	names, tvs := namesCmd.Val(), versionsCmd.Val()
 	slices.Sort(names)
 	pipe := r.rdb.Pipeline()
 	toolCmds := make([]*redis.MapStringStringCmd, len(names))
 	for i, n := range names {
 		toolCmds[i] = pipe.HGetAll(ctx, r.toolKey(n))
+	}
+	versionCmds := make([]*redis.MapStringStringCmd, len(tvs))
+	for i, tv := range tvs {
+		versionCmds[i] = pipe.HGetAll(ctx, r.versionKey(tv))
 	}
 	llmCmd := pipe.HGetAll(ctx, r.llmKey())
 	turnCmd := pipe.HGetAll(ctx, r.turnsKey())
@@ -448,6 +491,9 @@ func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
 		c.stats.MCP += ts.MCP
 		c.hist.add(h)
 	}
+	if err := r.attachVersions(rep.Tools, tvs, versionCmds); err != nil {
+		return Report{}, fmt.Errorf("stats: snapshot: %w", err)
+	}
 	for _, c := range cats {
 		c.stats.MeanMS = c.hist.meanMS()
 		c.stats.P50MS = c.hist.p50MS(r.bounds)
@@ -463,6 +509,7 @@ func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
 		rep.TopTools = append(rep.TopTools, TopTool{Name: t.Name, Calls: t.Calls})
 	}
 
+	var err error
 	if rep.LLM, err = r.decodeLLM(llmCmd.Val()); err != nil {
 		return Report{}, fmt.Errorf("stats: snapshot: llm: %w", err)
 	}
@@ -536,4 +583,30 @@ func (r *Recorder) decodeLLM(f map[string]string) (LLMStats, error) {
 	s.MeanMS, s.P50MS, s.P95MS = h.meanMS(), h.p50MS(r.bounds), h.p95MS(r.bounds)
 	s.ErrorRate = ratio(s.Errors, s.Calls)
 	return s, nil
+}
+
+// attachVersions decodes the per-version totals and files them under
+// their tools, versions ascending.
+func (r *Recorder) attachVersions(tools []ToolStats, tvs []string, cmds []*redis.MapStringStringCmd) error {
+	for i, tv := range tvs {
+		name, vtext, ok := strings.Cut(tv, "@v")
+		v, err := strconv.Atoi(vtext)
+		if !ok || err != nil {
+			continue
+		}
+		at, found := slices.BinarySearchFunc(tools, name, func(t ToolStats, n string) int { return strings.Compare(t.Name, n) })
+		if !found {
+			continue
+		}
+		vs, _, err := r.decodeTool(name, cmds[i].Val())
+		if err != nil {
+			return fmt.Errorf("tool %s: %w", tv, err)
+		}
+		vs.Version = v
+		tools[at].Versions = append(tools[at].Versions, vs)
+	}
+	for i := range tools {
+		slices.SortFunc(tools[i].Versions, func(a, b ToolStats) int { return cmp.Compare(a.Version, b.Version) })
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/rollout"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 	toolsfile "github.com/gameassist/gameassist/tools_file"
@@ -29,6 +30,18 @@ type fileTools struct {
 	rules *screens.Engine
 	mu    sync.Mutex
 	gen   atomic.Int64
+	// weights are the file's rollouts: section as last loaded; assigner
+	// receives them (set once Redis is open).
+	weights  map[string]rollout.Weights
+	assigner *rollout.Assigner
+}
+
+// useAssigner hands the file's rollout weights to a, now and at every reload.
+func (f *fileTools) useAssigner(a *rollout.Assigner) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.assigner = a
+	a.SetFileWeights(f.weights)
 }
 
 // load reads the file and swaps the file tools in; a reload holds mu.
@@ -55,6 +68,13 @@ func (f *fileTools) load(ctx context.Context) ([]string, error) {
 	}
 	if err := f.reg.ReplaceGroup(toolsfile.Group, set.List()...); err != nil {
 		return nil, fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
+	}
+	f.weights = make(map[string]rollout.Weights, len(set.Rollouts))
+	for name, r := range set.Rollouts {
+		f.weights[name] = rollout.Weights(r)
+	}
+	if f.assigner != nil {
+		f.assigner.SetFileWeights(f.weights)
 	}
 	f.gen.Add(1)
 	names := set.Names()

@@ -166,7 +166,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	}
 	resp, body = f.do(t, request{method: http.MethodGet, path: "/metrics"})
 	expect(t, resp, body, http.StatusOK)
-	if !bytes.Contains(body, []byte(`gameassist_tool_calls_total{category="gcs",source="mcp",status="success",tool="gcs_get_champion_details"} 1`)) {
+	if !bytes.Contains(body, []byte(`gameassist_tool_calls_total{category="gcs",source="mcp",status="success",tool="gcs_get_champion_details",version="0"} 1`)) {
 		t.Errorf("metrics lack the MCP call")
 	}
 }

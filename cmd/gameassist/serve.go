@@ -27,6 +27,7 @@ import (
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/metrics"
 	"github.com/gameassist/gameassist/ratelimit"
+	"github.com/gameassist/gameassist/rollout"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/stats"
 	"github.com/gameassist/gameassist/telemetry"
@@ -233,6 +234,13 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	if err != nil {
 		return nil, err
 	}
+	rollouts, err := rollout.New(rdb, reg, rollout.Options{Prefix: "ga", Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	if files != nil {
+		files.useAssigner(rollouts)
+	}
 
 	promReg := prometheus.NewRegistry()
 	promReg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -246,7 +254,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	m.SetActiveSessionsFunc(activeSessionsGauge(bgCtx, store, logger))
 
 	deps := chat.Deps{
-		Store: store, Executor: exec, Screens: rules, Versions: versions, Logger: logger,
+		Store: store, Executor: exec, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
 	}
 	if game != nil {
 		// Not a typed nil: without the sample game the responder finds no names.
@@ -317,7 +325,8 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		Executor:     exec,
 		OfferedToLLM: offered,
 		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
-		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
+		Rollouts: rollouts,
+		Metrics:  m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
 		TrustedProxies:  cfg.TrustedProxies,

@@ -111,7 +111,7 @@ func (o tracingObserver) ToolCalls(ctx context.Context, sessionID string, outs [
 		start := end.Add(-time.Duration(out.DurationMS * float64(time.Millisecond)))
 		_, span := o.t.Tracer().Start(ctx, "execute_tool "+out.Name, trace.WithTimestamp(start),
 			trace.WithAttributes(append(telemetry.ToolAttrs(out.Name, string(out.Source), string(out.Status)),
-				attribute.String("gameassist.tool.reason", out.Reason))...))
+				attribute.String("gameassist.tool.reason", out.Reason), attribute.Int("gameassist.tool.version", out.Version))...))
 		span.End(trace.WithTimestamp(end))
 	}
 	if o.next != nil {

@@ -1,0 +1,87 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/gameassist/gameassist/rollout"
+)
+
+// Rollouts sets and reports the weights that assign sessions to the
+// versions of a tool; *rollout.Assigner satisfies it.
+type Rollouts interface {
+	// Set validates and stores w for the tool under name (or alias) and
+	// returns the canonical name; errors wrap rollout.ErrUnknownTool or
+	// rollout.ErrInvalid.
+	Set(ctx context.Context, name string, w rollout.Weights) (string, error)
+	// Weights returns the weights in force for a tool and their source.
+	Weights(ctx context.Context, tool string) (rollout.Weights, rollout.Source)
+}
+
+type rolloutRequest struct {
+	Weights json.RawMessage `json:"weights"`
+}
+
+type rolloutView struct {
+	Weights rollout.Weights `json:"weights"`
+	Source  rollout.Source  `json:"source"`
+}
+
+// setRollout answers PUT /admin/tools/:name/rollout with
+// {"weights": {"1": 80, "2": 20}}: 200 with the weights now in force, 404
+// for an unknown tool, 400 for weights the tool cannot take (an unknown
+// version, a negative or non-integer weight, no positive weight).
+func (s *Server) setRollout(c *gin.Context) {
+	if s.deps.Rollouts == nil {
+		s.fail(c, errUnavailable("tool rollouts"))
+		return
+	}
+	body, err := readBody(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	var req rolloutRequest
+	if err := decodeJSON(c, body, &req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if len(req.Weights) == 0 {
+		s.fail(c, httpErr(http.StatusBadRequest, "invalid_rollout", `weights is required, like {"weights": {"1": 80, "2": 20}}`, nil))
+		return
+	}
+	var w rollout.Weights
+	if err := json.Unmarshal(req.Weights, &w); err != nil {
+		s.fail(c, httpErr(http.StatusBadRequest, "invalid_rollout", rolloutMessage(err), err))
+		return
+	}
+	name, err := s.deps.Rollouts.Set(c.Request.Context(), c.Param("name"), w)
+	switch {
+	case errors.Is(err, rollout.ErrUnknownTool):
+		s.fail(c, httpErr(http.StatusNotFound, "unknown_tool", "no tool is registered under this name", err))
+		return
+	case errors.Is(err, rollout.ErrInvalid):
+		s.fail(c, httpErr(http.StatusBadRequest, "invalid_rollout", rolloutMessage(err), err))
+		return
+	case err != nil:
+		s.fail(c, err)
+		return
+	}
+	cur, src := s.deps.Rollouts.Weights(c.Request.Context(), name)
+	c.JSON(http.StatusOK, gin.H{"tool": name, "weights": cur, "source": src})
+}
+
+// rolloutMessage is the client's view of a weights error: from the
+// sentinel on, without the operation prefixes.
+func rolloutMessage(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, rollout.ErrInvalid.Error()); i >= 0 {
+		msg = msg[i:]
+	}
+	return msg
+}
