@@ -61,6 +61,7 @@ func (s *Server) adminSession(c *gin.Context) {
 type cacheEntryView struct {
 	Key                  string          `json:"key"`
 	Tool                 string          `json:"tool"`
+	Version              int             `json:"version,omitempty"`
 	Parameters           json.RawMessage `json:"parameters"`
 	CachedAtExchange     int             `json:"cached_at_exchange"`
 	ExpiresAfterExchange int             `json:"expires_after_exchange"`
@@ -91,7 +92,7 @@ func (s *Server) adminCache(c *gin.Context) {
 			params = json.RawMessage(`{}`)
 		}
 		out.Entries = append(out.Entries, cacheEntryView{
-			Key: e.Key, Tool: e.Tool, Parameters: params, CachedAtExchange: e.CachedAt,
+			Key: e.Key, Tool: e.Tool, Version: e.Version, Parameters: params, CachedAtExchange: e.CachedAt,
 			ExpiresAfterExchange: e.ExpiresAfter(), RemainingExchanges: e.Remaining(meta.Exchange),
 			Hits: e.Hits, SizeBytes: e.Size(),
 		})

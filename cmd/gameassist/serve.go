@@ -90,6 +90,9 @@ type appOptions struct {
 	// now, when set, is the session store's clock (creation times and last
 	// activity), so a test can order sessions without waiting.
 	now func() time.Time
+	// rolloutNow is the clock of the rollout weights' refresh (tests move
+	// it by hand); nil is time.Now.
+	rolloutNow func() time.Time
 }
 
 func withoutObservability() appOption { return func(o *appOptions) { o.noObservability = true } }
@@ -100,6 +103,11 @@ func withTracing(t *telemetry.Tracing) appOption  { return func(o *appOptions) {
 
 // withClock gives the session store a clock.
 func withClock(now func() time.Time) appOption { return func(o *appOptions) { o.now = now } }
+
+// withRolloutClock makes the rollout weights' refresh read now.
+func withRolloutClock(now func() time.Time) appOption {
+	return func(o *appOptions) { o.rolloutNow = now }
+}
 
 func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options ...appOption) (_ *app, err error) {
 	var opt appOptions
@@ -234,7 +242,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	if err != nil {
 		return nil, err
 	}
-	rollouts, err := rollout.New(rdb, reg, rollout.Options{Prefix: "ga", Logger: logger})
+	rollouts, err := rollout.New(rdb, reg, rollout.Options{Prefix: "ga", Now: opt.rolloutNow, Logger: logger})
 	if err != nil {
 		return nil, err
 	}

@@ -379,8 +379,8 @@ func TestEveryOperationIsRoutable(t *testing.T) {
 			}
 		}
 	}
-	if n != 21 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET /
-		t.Errorf("%d operations, want 21", n)
+	if n != 22 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET / + PUT /admin/tools/{name}/rollout
+		t.Errorf("%d operations, want 22", n)
 	}
 }
 
