@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -303,6 +304,28 @@ func TestExampleGame(t *testing.T) {
 		}
 		if r = s.execute(t, "cards_search", `{"element":"fire"}`); r.Status != "error" || !strings.Contains(r.Details, "element") {
 			t.Fatalf("an argument outside the schema: %+v", r)
+		}
+		// cards_search has two versions: version 2 adds a rarity filter and
+		// answers power; a call may name the version.
+		for _, tc := range []struct {
+			version   int
+			args      string
+			wantOK    bool
+			wantPower bool
+		}{
+			{version: 1, args: `{"element":"ember","max_mana":3}`, wantOK: true},
+			{version: 2, args: `{"element":"ember","max_mana":3}`, wantOK: true, wantPower: true},
+			{version: 1, args: `{"rarity":"rare"}`},
+			{version: 2, args: `{"rarity":"rare"}`, wantOK: true, wantPower: true},
+		} {
+			resp, body := s.do(t, request{method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+				json: map[string]any{"tool_calls": []map[string]any{{"name": "cards_search", "version": tc.version, "arguments": json.RawMessage(tc.args)}}}})
+			expect(t, resp, body, http.StatusOK)
+			if ok := strings.Contains(string(body), `"status":"success"`); ok != tc.wantOK ||
+				(ok && strings.Contains(string(body), `"version":`+strconv.Itoa(tc.version)) != true) ||
+				strings.Contains(string(body), `power`) != tc.wantPower {
+				t.Fatalf("cards_search v%d %s: %s", tc.version, tc.args, body)
+			}
 		}
 	})
 
