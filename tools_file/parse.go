@@ -224,6 +224,10 @@ var goFieldNames = func() *strings.Replacer {
 func parseDef(file string, index int, n ast.Node) (Def, []error) {
 	at := line(n)
 	label := fmt.Sprintf("#%d", index+1)
+	if n == nil {
+		// An empty list item ("  -"): go-yaml cannot decode a nil node.
+		return Def{}, []error{&Problem{File: file, Tool: label, Err: errors.New("the tool definition is empty")}}
+	}
 	var y defYAML
 	if err := yaml.NodeToValue(n, &y, yaml.Strict()); err != nil {
 		if nm := peekName(n); nm != "" {

@@ -57,6 +57,10 @@ func parseRollouts(file string, n ast.Node, defs []Def) (map[string]Rollout, []e
 			continue
 		}
 		var raw map[string]any
+		if kv.Value == nil {
+			bad(`weights must map versions to whole numbers, like {"1": 80, "2": 20}`)
+			continue
+		}
 		if err := yaml.NodeToValue(kv.Value, &raw); err != nil || raw == nil {
 			bad(`weights must map versions to whole numbers, like {"1": 80, "2": 20}`)
 			continue

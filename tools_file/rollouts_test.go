@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -170,4 +171,29 @@ func TestRolloutsUnquotedVersions(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// FuzzParseVersions feeds hostile files with versions and rollouts: the
+// parser refuses or accepts, never panics, and what it accepts holds one
+// definition per name and version.
+func FuzzParseVersions(f *testing.F) {
+	f.Add(versionedFile)
+	f.Add("tools:\n  - {name: abc, description: d, version: 1, statement: SELECT 1}\n  - {name: abc, description: d, version: 2, statement: SELECT 2}\nrollouts: {abc: {1: 5, 2: 0}}\n")
+	f.Add("tools:\n  - {name: abc, description: d, statement: SELECT 1}\nrollouts: {abc: null}\n")
+	f.Add("tools:\n  - {name: abc, description: d, statement: SELECT 1}\nrollouts: {abc: {\"1\": 9223372036854775807}}\n")
+	f.Add("tools:\n  - {name: abc, description: d, statement: SELECT 1}\nrollouts: 7\n")
+	f.Fuzz(func(t *testing.T, file string) {
+		defs, err := toolsfile.Parse("fuzz.yaml", []byte(file))
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, d := range defs {
+			k := fmt.Sprintf("%s@%d", d.Name, d.Version)
+			if seen[k] || d.Version < 1 {
+				t.Fatalf("accepted %s twice or with a bad version", k)
+			}
+			seen[k] = true
+		}
+	})
 }
