@@ -72,10 +72,18 @@ type Assigner struct {
 
 	file atomic.Pointer[map[string]Weights]
 
-	mu     sync.Mutex
-	admin  map[string]Weights // as last read from Redis
-	readAt time.Time
-	read   bool
+	// admin holds the weights as last read from Redis (nil until the
+	// first read); readAt is when. One caller at a time refreshes (mu);
+	// the others go on with the weights read before, so a slow Redis
+	// delays one call per interval, not every call.
+	admin atomic.Pointer[adminSnapshot]
+	mu    sync.Mutex
+}
+
+// adminSnapshot is one read of the admin weights.
+type adminSnapshot struct {
+	weights map[string]Weights
+	readAt  time.Time
 }
 
 // New returns an Assigner over rdb for the tools of reg.
@@ -177,60 +185,80 @@ func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, err
 		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
 	}
 	a.mu.Lock()
-	if a.admin == nil {
-		a.admin = map[string]Weights{}
+	defer a.mu.Unlock()
+	next := &adminSnapshot{weights: map[string]Weights{}}
+	if cur := a.admin.Load(); cur != nil {
+		next.readAt = cur.readAt
+		maps.Copy(next.weights, cur.weights)
 	}
-	a.admin[tool] = maps.Clone(w)
-	a.mu.Unlock()
+	next.weights[tool] = maps.Clone(w)
+	a.admin.Store(next)
 	return tool, nil
 }
 
 // adminWeights returns the weights set at run time for tool, refreshing
 // the instance's copy from Redis when it is older than the refresh
-// interval.
+// interval. The first read waits; later, while one caller refreshes, the
+// others use the previous read.
 func (a *Assigner) adminWeights(ctx context.Context, tool string) (Weights, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	now := a.opts.Now()
-	if !a.read || now.Sub(a.readAt) >= a.opts.Refresh {
-		a.refresh(ctx)
-		a.readAt, a.read = now, true
+	cur := a.admin.Load()
+	if cur == nil || a.opts.Now().Sub(cur.readAt) >= a.opts.Refresh {
+		if cur == nil {
+			a.mu.Lock()
+		} else if !a.mu.TryLock() {
+			w, ok := cur.weights[tool]
+			return w, ok
+		}
+		cur = a.refreshLocked(ctx)
+		a.mu.Unlock()
 	}
-	w, ok := a.admin[tool]
+	w, ok := cur.weights[tool]
 	return w, ok
 }
 
-// refresh reads the weights of every tool with several versions in one
-// round trip (the keys share a hash slot); a failure keeps the old ones.
-// The caller holds mu.
-func (a *Assigner) refresh(ctx context.Context) {
-	names := a.tools.Versioned()
-	if len(names) == 0 {
-		a.admin = map[string]Weights{}
-		return
+// refreshTimeout bounds one read of the weights.
+const refreshTimeout = 2 * time.Second
+
+// refreshLocked reads the weights of every tool with several versions in
+// one round trip (the keys share a hash slot) unless another caller just
+// did; a failure keeps the weights read before. The caller holds mu.
+func (a *Assigner) refreshLocked(ctx context.Context) *adminSnapshot {
+	now := a.opts.Now()
+	cur := a.admin.Load()
+	if cur != nil && now.Sub(cur.readAt) < a.opts.Refresh {
+		return cur
 	}
-	keys := make([]string, len(names))
-	for i, n := range names {
-		keys[i] = a.key(n)
+	next := &adminSnapshot{weights: map[string]Weights{}, readAt: now}
+	if cur != nil {
+		next.weights = cur.weights
 	}
-	vals, err := a.rdb.MGet(ctx, keys...).Result()
-	if err != nil {
-		a.log.LogAttrs(ctx, slog.LevelWarn, "rollout: reading weights failed; the last ones read stay", slog.String("error", err.Error()))
-		return
-	}
-	next := make(map[string]Weights, len(names))
-	for i, v := range vals {
-		s, ok := v.(string)
-		if !ok {
-			continue
+	if names := a.tools.Versioned(); len(names) > 0 {
+		keys := make([]string, len(names))
+		for i, n := range names {
+			keys[i] = a.key(n)
 		}
-		var w Weights
-		if err := json.Unmarshal([]byte(s), &w); err != nil {
-			a.log.LogAttrs(ctx, slog.LevelWarn, "rollout: stored weights unreadable; ignored",
-				slog.String("tool", names[i]), slog.String("error", err.Error()))
-			continue
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshTimeout)
+		vals, err := a.rdb.MGet(rctx, keys...).Result()
+		cancel()
+		if err != nil {
+			a.log.LogAttrs(ctx, slog.LevelWarn, "rollout: reading weights failed; the last ones read stay", slog.String("error", err.Error()))
+		} else {
+			next.weights = make(map[string]Weights, len(names))
+			for i, v := range vals {
+				s, ok := v.(string)
+				if !ok {
+					continue
+				}
+				var w Weights
+				if err := json.Unmarshal([]byte(s), &w); err != nil {
+					a.log.LogAttrs(ctx, slog.LevelWarn, "rollout: stored weights unreadable; ignored",
+						slog.String("tool", names[i]), slog.String("error", err.Error()))
+					continue
+				}
+				next.weights[names[i]] = w
+			}
 		}
-		next[names[i]] = w
 	}
-	a.admin = next
+	a.admin.Store(next)
+	return next
 }

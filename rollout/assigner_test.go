@@ -193,3 +193,40 @@ func TestAssignerRedisDown(t *testing.T) {
 		t.Fatal("Set succeeded with Redis down")
 	}
 }
+
+// TestAssignerConcurrent: many sessions assigned at once while the refresh
+// interval passes and an admin changes the weights; under -race. Every
+// answer is a version of the tool, and once the change is read everyone
+// agrees.
+func TestAssignerConcurrent(t *testing.T) {
+	srv := backends[0]
+	clock := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+	a, err := rollout.New(srv.UniversalClient(t), registry(t), rollout.Options{Prefix: srv.Prefix(t), Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ids := sessions(400)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i, id := range ids {
+				if v := a.Version(ctx, id, "cards_get_card", []int{1, 2}); v != 1 && v != 2 {
+					t.Errorf("version %d", v)
+					return
+				}
+				if g == 0 && i%100 == 0 {
+					clock.Add(time.Second)
+				}
+			}
+		})
+	}
+	if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 100, 2: 0}); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	clock.Add(time.Second)
+	if got := share(a, ids, 1); got != 100 {
+		t.Fatalf("after the change %.1f%% on version 1", got)
+	}
+}
