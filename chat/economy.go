@@ -118,13 +118,38 @@ func (t *turnTools) offer() []tool.Spec {
 	if kept, ok := t.keepPrevious(local); ok {
 		return kept
 	}
-	// The turn's own tools lead: they change least between calls.
-	return append(local, t.sel.Select(t.query, t.sel.Max()-len(local))...)
+	return keepOrder(append(local, t.sel.Select(t.query, t.sel.Max()-len(local))...), lastOffered(t.history))
+}
+
+// keepOrder lists specs in the order of prev for those prev offered, then
+// the others in their order, so that a new selection shares the longest
+// run of leading schemas with the previous call's.
+func keepOrder(specs []tool.Spec, prev []string) []tool.Spec {
+	out := make([]tool.Spec, 0, len(specs))
+	for _, n := range prev {
+		if i := slices.IndexFunc(specs, func(sp tool.Spec) bool { return sp.Name == n }); i >= 0 {
+			out = append(out, specs[i])
+		}
+	}
+	for _, sp := range specs {
+		if !slices.Contains(prev, sp.Name) {
+			out = append(out, sp)
+		}
+	}
+	return out
 }
 
 // stickyMatches is how many of the message's best matches the previous
 // turn's tools must hold to be offered again.
 const stickyMatches = 2
+
+// minMatch is the similarity under which the message's best match does not
+// count as asking for a tool (small talk, thanks).
+const minMatch = 0.2
+
+// closeMatch is how close (a fraction of the best similarity) a further
+// match must come to count as asked for too.
+const closeMatch = 0.8
 
 // keepPrevious returns the tools the previous turn's last call offered, in
 // the same order, when they still serve this call: they hold this turn's
@@ -139,7 +164,7 @@ func (t *turnTools) keepPrevious(local []tool.Spec) ([]tool.Spec, bool) {
 	if len(prev) == 0 || len(prev) > t.sel.Max() {
 		return nil, false
 	}
-	need := append(append([]string{}, t.query.Screen...), t.sel.Top(t.query.Message, stickyMatches)...)
+	need := append(append([]string{}, t.query.Screen...), t.sel.Confident(t.query.Message, stickyMatches, minMatch, closeMatch)...)
 	for _, l := range local {
 		need = append(need, l.Name)
 	}

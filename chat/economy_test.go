@@ -14,6 +14,7 @@ import (
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/tools_rag/embed"
 )
@@ -87,7 +88,8 @@ func TestFindToolsOffersMoreMidTurn(t *testing.T) {
 // TestCachedResultsOverBudgetAsOneLine: cached results that do not fit the
 // budget appear as one line each and stay in the cache, still served.
 func TestCachedResultsOverBudgetAsOneLine(t *testing.T) {
-	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: 1100}})
+	const budget = 1200
+	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: budget}})
 	big := e.box.get("gcs_get_champion_details")
 	big.fn = func(_ context.Context, a map[string]any) (tool.Result, error) {
 		name, _ := a["champion_name"].(string)
@@ -118,7 +120,7 @@ func TestCachedResultsOverBudgetAsOneLine(t *testing.T) {
 	if len(r.ToolCalls) != 1 || r.ToolCalls[0].Source != tool.SourceCache || big.count() != 2 {
 		t.Errorf("the left-out result is not served from the cache: %s, %d runs", sources(r.ToolCalls), big.count())
 	}
-	if n := promptTokens(t, e.svc, e.fake.Requests()[n]); n > 1100 {
+	if n := promptTokens(t, e.svc, e.fake.Requests()[n]); n > budget {
 		t.Errorf("first prompt %d tokens over the budget", n)
 	}
 }
@@ -260,5 +262,96 @@ func TestLoopToolResultsShareTheBudget(t *testing.T) {
 	// The whole second call, tool result included, stays within the budget.
 	if got := promptTokens(t, e.svc, second); got > budget {
 		t.Errorf("second call %d tokens, budget %d", got, budget)
+	}
+}
+
+// TestPromptIsPrefixOfNext: with the tool list unchanged, each turn's first
+// request begins with every message of the previous turn's first request,
+// byte for byte (the player's message with the data block it was sent
+// with), so providers can serve that part from their prefix cache; the
+// new block holds only what changed, and the stored message keeps it.
+func TestPromptIsPrefixOfNext(t *testing.T) {
+	e := newEnv(t, envConfig{screens: true})
+	id, _ := e.session(t)
+	e.fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply { return llmtest.Text("Noted.") })
+	champ := &screens.Screen{Name: "ChampionFeatureModelsPresenter", Data: json.RawMessage(`{"ChampionConfigId":1001}`)}
+	steps := []struct {
+		msg    string
+		screen *screens.Screen
+		block  []string // the new message's block holds these; nil: no block
+		absent []string // and not these
+	}{
+		{msg: "what is this?", screen: champ, block: []string{screenHeader, `viewing "Kaelith"`, cacheHeader, "db_get_ux_details", "gcs_get_character_details_by_id"}},
+		{msg: "and its stats?", screen: champ},
+		{msg: "still here", screen: champ},
+		// The character result (3 exchanges) is still live at 4; the screen
+		// text (2) and the screen's context result (proactive: at least 1,
+		// db_get_ux_details 2) are not.
+		{msg: "one more", block: []string{retiredHeader, `- db_get_ux_details {"query":"ChampionFeatureModelsPresenter"}`}, absent: []string{screenHeader, "gcs_get_character_details_by_id"}},
+		{msg: "where now?", screen: &screens.Screen{Name: "NoRulesPresenter", Data: json.RawMessage(`{}`)}, block: []string{screenHeader, noScreen}, absent: []string{"db_get_ux_details"}},
+	}
+	var prev []openai.ChatCompletionMessage
+	for i, st := range steps {
+		n := e.fake.RequestCount()
+		if _, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: st.msg, Screen: st.screen}, nil); err != nil {
+			t.Fatal(err)
+		}
+		e.svc.Wait()
+		req := e.fake.Requests()[n]
+		if prev != nil && (len(req.Messages) < len(prev) || !sameMessages(prev, req.Messages[:len(prev)])) {
+			t.Errorf("turn %d: the previous turn's messages are not a prefix of this one's", i+1)
+		}
+		prev = req.Messages
+		last := req.Messages[len(req.Messages)-1].Content
+		if st.block == nil != !strings.HasPrefix(last, "<context>\n") || !strings.HasSuffix(last, "</context>\n\n"+st.msg) && st.block != nil {
+			t.Errorf("turn %d: message %q, want a block: %v", i+1, last, st.block != nil)
+		}
+		for _, w := range st.block {
+			if !strings.Contains(last, w) {
+				t.Errorf("turn %d: block lacks %q:\n%s", i+1, w, last)
+			}
+		}
+		for _, w := range st.absent {
+			if strings.Contains(last, w) {
+				t.Errorf("turn %d: block holds %q:\n%s", i+1, w, last)
+			}
+		}
+		h := e.history(t, id)
+		user := h[len(h)-2]
+		if user.Content != st.msg || user.Context+user.Content != last {
+			t.Errorf("turn %d: stored message %q with block %q, sent %q", i+1, user.Content, user.Context, last)
+		}
+		for _, m := range req.Messages {
+			if m.Role == openai.ChatMessageRoleSystem && strings.Contains(m.Content, "Kaelith") {
+				t.Fatalf("screen data in a system message: %q", m.Content)
+			}
+		}
+	}
+}
+
+func TestKeepOrder(t *testing.T) {
+	spec := func(names ...string) []tool.Spec {
+		out := make([]tool.Spec, len(names))
+		for i, n := range names {
+			out[i] = tool.Spec{Name: n}
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		specs []string
+		prev  []string
+		want  []string
+	}{
+		{name: "no previous call", specs: []string{"a", "b"}, want: []string{"a", "b"}},
+		{name: "kept ones in the previous order, new ones after", specs: []string{"find", "x", "c", "a"}, prev: []string{"find", "a", "b", "c"}, want: []string{"find", "a", "c", "x"}},
+		{name: "same set, previous order", specs: []string{"b", "a"}, prev: []string{"a", "b"}, want: []string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := specNames(keepOrder(spec(tt.specs...), tt.prev)); !slices.Equal(got, tt.want) {
+				t.Errorf("keepOrder = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -360,17 +360,23 @@ func TestTurnCacheAcrossTurns(t *testing.T) {
 	id, _ := e.session(t)
 	e.fake.SetResponder(champEveryTurn)
 	champ := e.box.get("gcs_get_champion_details") // cache duration 3
+	// Each result enters the prompt once, in the data block of the turn it
+	// became available, and stays in the history as sent (append-only);
+	// once expired, a later block lists it as no longer current.
 	tests := []struct {
 		exchange int
 		source   tool.Source
 		runs     int
+		copies   int  // copies of the result in the turn's first prompt
+		fresh    bool // the turn's own block shows it
+		retired  bool // the turn's own block lists it as no longer current
 	}{
-		{1, tool.SourceExecuted, 1},
-		{2, tool.SourceCache, 1},
-		{3, tool.SourceCache, 1},
-		{4, tool.SourceCache, 1},
-		{5, tool.SourceExecuted, 2}, // E+D+1: expired
-		{6, tool.SourceCache, 2},
+		{exchange: 1, source: tool.SourceExecuted, runs: 1},
+		{exchange: 2, source: tool.SourceCache, runs: 1, copies: 1, fresh: true},
+		{exchange: 3, source: tool.SourceCache, runs: 1, copies: 1},
+		{exchange: 4, source: tool.SourceCache, runs: 1, copies: 1},
+		{exchange: 5, source: tool.SourceExecuted, runs: 2, copies: 1, retired: true}, // E+D+1: expired
+		{exchange: 6, source: tool.SourceCache, runs: 2, copies: 2, fresh: true},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint("exchange ", tc.exchange), func(t *testing.T) {
@@ -382,21 +388,17 @@ func TestTurnCacheAcrossTurns(t *testing.T) {
 			if got := champ.count(); got != tc.runs {
 				t.Errorf("executions = %d, want %d", got, tc.runs)
 			}
-			// The turn's first prompt holds the live cache once, as one section.
 			first := e.fake.Requests()[n]
-			sections, mentions := 0, 0
+			copies := 0
 			for _, m := range first.Messages {
-				if strings.Contains(m.Content, "Cached tool results") {
-					sections++
-				}
-				mentions += strings.Count(m.Content, `"rarity":"Legendary"`)
+				copies += strings.Count(m.Content, `"rarity":"Legendary"`)
 			}
-			wantSections := 0
-			if tc.exchange > 1 && tc.source == tool.SourceCache {
-				wantSections = 1
-			}
-			if sections != wantSections || mentions != wantSections {
-				t.Errorf("cache sections %d, result copies %d, want %d", sections, mentions, wantSections)
+			last := first.Messages[len(first.Messages)-1].Content
+			fresh := strings.Contains(last, "Cached tool results") && strings.Contains(last, `"rarity":"Legendary"`)
+			retired := strings.Contains(last, "No longer current") && strings.Contains(last, `- gcs_get_champion_details {"champion_name":"Kaelith"}`)
+			if copies != tc.copies || fresh != tc.fresh || retired != tc.retired {
+				t.Errorf("result copies %d, shown in this turn's block %v, listed as no longer current %v; want %d %v %v\n%s",
+					copies, fresh, retired, tc.copies, tc.fresh, tc.retired, last)
 			}
 		})
 	}
@@ -880,12 +882,21 @@ func TestScreenEvent(t *testing.T) {
 			t.Errorf("a system message holds screen data: %q", m.Content)
 		}
 	}
-	// Every turn carries the injection until the screen changes.
+	// Every turn carries the injection until the screen changes: in the
+	// history, in the block it was first sent with; the new turn's message
+	// does not repeat it.
 	n = e.fake.RequestCount()
 	e.turn(t, id, "and now?")
 	next := e.fake.Requests()[n].Messages
-	if !strings.Contains(next[len(next)-1].Content, `viewing "Kaelith"`) {
-		t.Error("injection missing on the next turn")
+	if got := next[len(next)-1].Content; got != "and now?" {
+		t.Errorf("the new message repeats data already given: %q", got)
+	}
+	holds := 0
+	for _, m := range next {
+		holds += strings.Count(m.Content, `viewing "Kaelith"`)
+	}
+	if holds != 1 {
+		t.Errorf("injection in the next turn's prompt %d times, want once", holds)
 	}
 }
 

@@ -53,7 +53,7 @@ func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []mem
 	for _, m := range history {
 		if m.Exchange > through {
 			window = append(window, m)
-			cost += s.messageTokens(llm.Message{Role: m.Role, Content: m.Content})
+			cost += s.messageTokens(historyMessage(m))
 		}
 	}
 	if cost <= share {
@@ -64,7 +64,7 @@ func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []mem
 	for i := 0; i < len(window) && cost > share/4; {
 		ex := window[i].Exchange
 		for i < len(window) && window[i].Exchange == ex {
-			cost -= s.messageTokens(llm.Message{Role: window[i].Role, Content: window[i].Content})
+			cost -= s.messageTokens(historyMessage(window[i]))
 			folded = append(folded, window[i])
 			i++
 		}

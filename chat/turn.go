@@ -87,7 +87,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	now := time.Now().UTC()
 	fin := memory.Finish{
 		Messages: []memory.Message{
-			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now},
+			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown},
 			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered},
 		},
 		Put:     append(screenPuts, scope.Puts()...),
@@ -153,6 +153,10 @@ type answered struct {
 	degraded bool
 	// offered names the tools the last LLM call that offered tools offered.
 	offered []string
+	// block is the data block the player's message was sent with and
+	// shown what it told the model (none when no LLM was asked).
+	block string
+	shown *memory.Shown
 }
 
 // answer produces the reply text: the LLM tool loop, or the offline
@@ -173,7 +177,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	})
 	msgs := p.msgs
 	tt := s.newTurnTools(turn, message, p)
-	var a answered
+	a := answered{block: p.block, shown: p.shown}
 	streamed := false
 	// The LLM loop, retries included, runs inside the turn's deadline with
 	// time kept back, so a hung LLM still leaves time to answer offline.

@@ -64,6 +64,37 @@ type Message struct {
 	// Offered lists, in order, the tool schemas the reply's last LLM call
 	// offered, so the next turn can offer the same ones (a stable prefix).
 	Offered []string `json:"offered,omitempty"`
+	// Context is the data block a user message was sent with, ahead of
+	// Content, byte for byte: what was new for the model at that turn
+	// (screen context, cached tool results, results no longer current).
+	// Later turns send it again unchanged, so each request begins with the
+	// bytes of the one before.
+	Context string `json:"context,omitempty"`
+	// Shown records what Context told the model, so a later turn's block
+	// adds only what changed since.
+	Shown *Shown `json:"shown,omitempty"`
+}
+
+// Shown is what a user message's data block told the model.
+type Shown struct {
+	// Screen, when set, is the screen context the block gave ("" for none:
+	// the player left the screen it named before).
+	Screen *string `json:"screen,omitempty"`
+	// Results are the cached tool results the block holds, in full or as
+	// one line.
+	Results []ShownResult `json:"results,omitempty"`
+	// Retired are results of earlier blocks this one marks as no longer
+	// current (expired, or computed from older game data).
+	Retired []ShownResult `json:"retired,omitempty"`
+}
+
+// ShownResult names one cached tool result a data block held: its cache
+// entry (key and the exchange it was cached at) and the call it answers.
+type ShownResult struct {
+	Key        string          `json:"key"`
+	CachedAt   int             `json:"cached_at_exchange"`
+	Tool       string          `json:"tool"`
+	Parameters json.RawMessage `json:"parameters"`
 }
 
 // CacheEntry is one cached tool result. It is served, and stays in the LLM's

@@ -208,3 +208,32 @@ func FuzzAnswerFind(f *testing.F) {
 		}
 	})
 }
+
+func TestConfident(t *testing.T) {
+	s := newSel(t, Options{})
+	best := s.scored("what does the warlord set do")
+	if len(best) < 2 || s.specs[best[0].i].Name != "gear_sets" {
+		t.Fatalf("ranking %v", best)
+	}
+	top, second := best[0].score, best[1].score
+	tests := []struct {
+		name         string
+		msg          string
+		k            int
+		floor, close float32
+		want         []string
+	}{
+		{name: "best match", msg: "what does the warlord set do", k: 1, want: []string{"gear_sets"}},
+		{name: "a distant second is left out", msg: "what does the warlord set do", k: 2, close: second/top + 0.01, want: []string{"gear_sets"}},
+		{name: "a close second counts", msg: "what does the warlord set do", k: 2, close: second / top, want: []string{"gear_sets", s.specs[best[1].i].Name}},
+		{name: "under the floor nothing is asked for", msg: "what does the warlord set do", k: 2, floor: top + 0.01},
+		{name: "empty message", msg: "  ", k: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := s.Confident(tt.msg, tt.k, tt.floor, tt.close); !slices.Equal(got, tt.want) {
+				t.Errorf("Confident = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -288,20 +288,48 @@ func (s *Selector) Find(query string, n int) []tool.Spec {
 	return out
 }
 
+// Confident returns the names of at most k tools best matching text, best
+// first: the best match when its similarity reaches floor, and the next
+// ones while theirs stays within close (a fraction) of the best. These are
+// the tools text asks for clearly enough that a call should offer them.
+func (s *Selector) Confident(text string, k int, floor, close float32) []string {
+	sc := s.scored(text)
+	var out []string
+	for _, x := range sc[:min(k, len(sc))] {
+		if x.score < floor || x.score < close*sc[0].score {
+			break
+		}
+		out = append(out, s.specs[x.i].Name)
+	}
+	return out
+}
+
 // rank orders the tools by similarity to text (best example or
 // description), ties by the specs' order; tools with no similarity at all
 // are left out.
 func (s *Selector) rank(text string) []string {
+	sc := s.scored(text)
+	out := make([]string, len(sc))
+	for j, x := range sc {
+		out[j] = s.specs[x.i].Name
+	}
+	return out
+}
+
+// scoredTool is a tool's index in the specs and its similarity to a text.
+type scoredTool struct {
+	i     int
+	score float32
+}
+
+// scored is rank with the similarities.
+func (s *Selector) scored(text string) []scoredTool {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
 	q := s.emb.Vector(text)
 	bonus := s.entityBonus(text)
-	type scored struct {
-		i     int
-		score float32
-	}
-	var sc []scored
+	var sc []scoredTool
 	for i, vs := range s.vecs {
 		best := float32(0)
 		for _, v := range vs {
@@ -309,10 +337,10 @@ func (s *Selector) rank(text string) []string {
 		}
 		best += bonus[s.specs[i].Name]
 		if best > 0 {
-			sc = append(sc, scored{i, best})
+			sc = append(sc, scoredTool{i, best})
 		}
 	}
-	slices.SortStableFunc(sc, func(a, b scored) int {
+	slices.SortStableFunc(sc, func(a, b scoredTool) int {
 		switch {
 		case a.score > b.score:
 			return -1
@@ -321,11 +349,7 @@ func (s *Selector) rank(text string) []string {
 		}
 		return 0
 	})
-	out := make([]string, len(sc))
-	for j, x := range sc {
-		out[j] = s.specs[x.i].Name
-	}
-	return out
+	return sc
 }
 
 // entityBonus returns the bonus per tool for the entities text names:
