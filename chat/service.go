@@ -156,7 +156,7 @@ type Service struct {
 	// own are the specs of the turn's own tools, which the registry does
 	// not hold.
 	own map[string]tool.Spec
-	bg  sync.WaitGroup
+	bg  background
 }
 
 // NewService returns a Service over deps.

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gameassist/gameassist/llm"
@@ -22,18 +23,52 @@ const summarizerPrompt = `You maintain the running summary of a conversation bet
 // nothing waits for it. history is the session's history with the turn
 // just recorded.
 func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history []memory.Message) {
-	s.bg.Add(1)
+	s.bg.add()
 	go func() {
-		defer s.bg.Done()
+		defer s.bg.done()
 		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.SummaryTimeout)
 		defer cancel()
 		s.summarize(bctx, meta, history)
 	}()
 }
 
-// Wait blocks until the background summaries started so far are written
-// (for shutdown and tests).
-func (s *Service) Wait() { s.bg.Wait() }
+// Wait blocks until no background summary is running (for shutdown, tests
+// and the eval's cassette runs). Unlike sync.WaitGroup's, it may be called
+// while other turns start summaries.
+func (s *Service) Wait() { s.bg.wait() }
+
+// background counts running background jobs.
+type background struct {
+	mu   sync.Mutex
+	n    int
+	idle *sync.Cond
+}
+
+func (b *background) add() {
+	b.mu.Lock()
+	b.n++
+	b.mu.Unlock()
+}
+
+func (b *background) done() {
+	b.mu.Lock()
+	b.n--
+	if b.n == 0 && b.idle != nil {
+		b.idle.Broadcast()
+	}
+	b.mu.Unlock()
+}
+
+func (b *background) wait() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.idle == nil {
+		b.idle = sync.NewCond(&b.mu)
+	}
+	for b.n > 0 {
+		b.idle.Wait()
+	}
+}
 
 // summarize writes a new summary when the history after the current one
 // has grown past its nominal share of the budget (half of what the system

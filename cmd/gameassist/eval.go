@@ -176,7 +176,14 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 		defer a.close()
 		tr = t
 		opts.BaseURL = inProcessURL
-		opts.HTTPClient = &http.Client{Transport: handlerTransport{h: a.handler}, Timeout: 5 * time.Minute}
+		ht := handlerTransport{h: a.handler}
+		if a.chat != nil && (f.record != "" || f.replay != "") {
+			// A cassette replays requests byte for byte: each turn's
+			// background summary is written before the next request, as
+			// when it was recorded.
+			ht.settle = a.chat.Wait
+		}
+		opts.HTTPClient = &http.Client{Transport: ht, Timeout: 5 * time.Minute}
 		opts.RoundsMeasured = true
 		if err := preflight(ctx, opts.HTTPClient, inProcessURL, f.replay == "" && cfg.LLMEnabled()); err != nil {
 			return err
@@ -329,8 +336,12 @@ func preflight(ctx context.Context, hc *http.Client, base string, checkLLM bool)
 
 // handlerTransport serves HTTP requests with an in-process handler: the
 // real routes and middleware, no socket. The request's context reaches the
-// handler, so the step's cassette probe sees the turn's LLM calls.
-type handlerTransport struct{ h http.Handler }
+// handler, so the step's cassette probe sees the turn's LLM calls. settle,
+// when set, runs after each request is served.
+type handlerTransport struct {
+	h      http.Handler
+	settle func()
+}
 
 func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	in := req.Clone(req.Context())
@@ -341,6 +352,9 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	w := &bufferedResponse{header: http.Header{}}
 	t.h.ServeHTTP(w, in)
+	if t.settle != nil {
+		t.settle()
+	}
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}

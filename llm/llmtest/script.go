@@ -44,9 +44,10 @@ type Rule struct {
 	// A round of tools none of which is offered is skipped.
 	Rounds [][]Call
 	// Context, when set, is a regular expression (case-insensitive) that
-	// must also find the rest of the prompt (system messages, screen
-	// context): the way a model reads the screen the player is on. Its
-	// groups are $c1..$c9 in arguments.
+	// must also find the rest of the prompt (system messages, then the
+	// context sent with the player's messages, newest first): the way a
+	// model reads the screen the player is on. Its groups are $c1..$c9 in
+	// arguments.
 	Context string
 	// Intro starts the answer (default "Here is what I found.").
 	Intro string
@@ -105,7 +106,14 @@ func (s Script) Responder() (func(openai.ChatCompletionRequest) Reply, error) {
 				rest.WriteString(m.Content + "\n")
 			}
 		}
-		rest.WriteString(strings.TrimSuffix(strings.TrimSpace(req.Messages[last].Content), msg))
+		// The context each player message was sent with, newest first: a
+		// prompt may give a context once and keep it in the history.
+		for i := last; i >= 0; i-- {
+			if m := req.Messages[i]; m.Role == openai.ChatMessageRoleUser {
+				c := strings.TrimSpace(m.Content)
+				rest.WriteString(strings.TrimSuffix(c, player(c)) + "\n")
+			}
+		}
 		round := 0
 		var results []string
 		for _, m := range req.Messages[last+1:] {
