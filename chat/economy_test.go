@@ -328,30 +328,3 @@ func TestPromptIsPrefixOfNext(t *testing.T) {
 		}
 	}
 }
-
-func TestKeepOrder(t *testing.T) {
-	spec := func(names ...string) []tool.Spec {
-		out := make([]tool.Spec, len(names))
-		for i, n := range names {
-			out[i] = tool.Spec{Name: n}
-		}
-		return out
-	}
-	tests := []struct {
-		name  string
-		specs []string
-		prev  []string
-		want  []string
-	}{
-		{name: "no previous call", specs: []string{"a", "b"}, want: []string{"a", "b"}},
-		{name: "kept ones in the previous order, new ones after", specs: []string{"find", "x", "c", "a"}, prev: []string{"find", "a", "b", "c"}, want: []string{"find", "a", "c", "x"}},
-		{name: "same set, previous order", specs: []string{"b", "a"}, prev: []string{"a", "b"}, want: []string{"a", "b"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := specNames(keepOrder(spec(tt.specs...), tt.prev)); !slices.Equal(got, tt.want) {
-				t.Errorf("keepOrder = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}

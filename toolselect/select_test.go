@@ -237,3 +237,69 @@ func TestConfident(t *testing.T) {
 		})
 	}
 }
+
+func TestSticky(t *testing.T) {
+	s := newSel(t, Options{Max: 5})
+	find := FindToolsSpec()
+	local := []tool.Spec{find}
+	first := names(s.Sticky(nil, Query{Message: "what does the warlord set do"}, local))
+	if len(first) > 5 || first[0] != FindToolsName || !slices.Contains(first, "gear_sets") {
+		t.Fatalf("first call offers %v", first)
+	}
+	tests := []struct {
+		name string
+		q    Query
+		same bool     // the previous list again, same order
+		want []string // else: these lead, in this order
+	}{
+		{name: "small talk keeps the list", q: Query{Message: "thanks!"}, same: true},
+		{name: "a held best match keeps the list", q: Query{Message: "what does the warlord set give"}, same: true},
+		{name: "a new screen tool changes it, kept tools first in their order", q: Query{Message: "thanks!", Screen: []string{"mastery_tree"}}, want: first[:2]},
+		{name: "find_tools results change it", q: Query{Message: "thanks!", Found: []string{"patch_notes"}}, want: first[:1]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := names(s.Sticky(first, tt.q, local))
+			if tt.same {
+				if !slices.Equal(got, first) {
+					t.Errorf("Sticky = %v, want the previous %v", got, first)
+				}
+				return
+			}
+			if slices.Equal(got, first) || len(got) > 5 || !slices.Equal(got[:len(tt.want)], tt.want) {
+				t.Errorf("Sticky = %v, want a new list led by %v (previous %v)", got, tt.want, first)
+			}
+			for _, n := range append(slices.Clone(tt.q.Screen), tt.q.Found...) {
+				if !slices.Contains(got, n) {
+					t.Errorf("Sticky = %v lacks %s", got, n)
+				}
+			}
+		})
+	}
+	t.Run("a tool gone from the registry changes it", func(t *testing.T) {
+		prev := append(slices.Clone(first[:len(first)-1]), "gone_tool")
+		if got := names(s.Sticky(prev, Query{Message: "thanks!"}, local)); slices.Contains(got, "gone_tool") {
+			t.Errorf("Sticky = %v offers a tool that is gone", got)
+		}
+	})
+}
+
+func TestKeepOrder(t *testing.T) {
+	tests := []struct {
+		name  string
+		specs []tool.Spec
+		prev  []string
+		want  []string
+	}{
+		{name: "no previous call", specs: specs("a", "b"), want: []string{"a", "b"}},
+		{name: "kept ones in the previous order, new ones after", specs: specs("find", "x", "c", "a"), prev: []string{"find", "a", "b", "c"}, want: []string{"find", "a", "c", "x"}},
+		{name: "same set, previous order", specs: specs("b", "a"), prev: []string{"a", "b"}, want: []string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := names(keepOrder(tt.specs, tt.prev)); !slices.Equal(got, tt.want) {
+				t.Errorf("keepOrder = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -257,6 +257,77 @@ func (s *Selector) Select(q Query, n int) []tool.Spec {
 	return out
 }
 
+// Sticky matches: a call offers the previous call's tools again when they
+// hold the best match of the message (small talk under stickyFloor asks
+// for none) and the next one if it comes within stickyClose of the best.
+const (
+	stickyMatches = 2
+	stickyFloor   = 0.2
+	stickyClose   = 0.8
+)
+
+// Sticky returns the tools to offer on a call of a session whose previous
+// call offered prev (names, in order), with local (the caller's own tools,
+// find_tools first) leading a new list. It offers prev again, same order,
+// when prev still serves the call: it holds local, the screen's tools and
+// the message's confident matches (see Confident), and find_tools found
+// nothing new. Otherwise it selects anew (Select within Max with local)
+// and lists the tools prev held in prev's order, then the others. Either
+// way consecutive calls share the longest run of leading schemas, which
+// providers' prefix caches reward.
+func (s *Selector) Sticky(prev []string, q Query, local []tool.Spec) []tool.Spec {
+	if kept, ok := s.keep(prev, q, local); ok {
+		return kept
+	}
+	return keepOrder(append(slices.Clone(local), s.Select(q, s.max-len(local))...), prev)
+}
+
+// keep returns prev's specs when prev still serves the call.
+func (s *Selector) keep(prev []string, q Query, local []tool.Spec) ([]tool.Spec, bool) {
+	if len(q.Found) > 0 || len(prev) == 0 || len(prev) > s.max {
+		return nil, false
+	}
+	need := append(slices.Clone(q.Screen), s.Confident(q.Message, stickyMatches, stickyFloor, stickyClose)...)
+	for _, l := range local {
+		need = append(need, l.Name)
+	}
+	for _, n := range need {
+		if !slices.Contains(prev, n) {
+			return nil, false
+		}
+	}
+	out := make([]tool.Spec, 0, len(prev))
+	for _, n := range prev {
+		if i := slices.IndexFunc(local, func(sp tool.Spec) bool { return sp.Name == n }); i >= 0 {
+			out = append(out, local[i])
+			continue
+		}
+		i, ok := s.pos[n]
+		if !ok {
+			return nil, false // a tool gone with a reload, or a local tool not offered now
+		}
+		out = append(out, s.specs[i])
+	}
+	return out, true
+}
+
+// keepOrder lists specs in the order of prev for those prev offered, then
+// the others in their order.
+func keepOrder(specs []tool.Spec, prev []string) []tool.Spec {
+	out := make([]tool.Spec, 0, len(specs))
+	for _, n := range prev {
+		if i := slices.IndexFunc(specs, func(sp tool.Spec) bool { return sp.Name == n }); i >= 0 {
+			out = append(out, specs[i])
+		}
+	}
+	for _, sp := range specs {
+		if !slices.Contains(prev, sp.Name) {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
 // Top returns the names of the k tools best matching text, best first.
 func (s *Selector) Top(text string, k int) []string {
 	r := s.rank(text)

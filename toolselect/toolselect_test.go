@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"testing"
@@ -88,6 +89,89 @@ func offered(reg *tool.Registry) []tool.Spec {
 	return reg.Specs(func(s tool.Spec) bool { return s.Category != tool.CategorySQL })
 }
 
+// loadQuestions reads testdata/questions.json.
+func loadQuestions(t *testing.T) []labelled {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/questions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []labelled
+	if err := json.Unmarshal(raw, &qs); err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) < 200 {
+		t.Fatalf("%d labelled questions, want at least 200", len(qs))
+	}
+	return qs
+}
+
+// screenEngine is the default screen rules over reg.
+func screenEngine(t *testing.T, reg *tool.Registry) *screens.Engine {
+	t.Helper()
+	names, err := gcsdb.NewNames(gcsdbtest.Open(t, gcsdbtest.Game())) // display names do not matter here
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := screens.NewEngine("", reg, names, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+// TestInSessionOfferRate plays the labelled questions as sessions of 30
+// in a shuffled order (fixed seeds), each call offering the previous call's
+// tools again when they still serve it (Sticky), and reports how often the
+// needed tool is offered on the first call and how often the list changes;
+// it fails under 0.98.
+func TestInSessionOfferRate(t *testing.T) {
+	reg, ents := realRegistry(t)
+	sel, err := toolselect.New(offered(reg), toolselect.Options{Entities: ents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := screenEngine(t, reg)
+	qs := loadQuestions(t)
+	local := []tool.Spec{toolselect.FindToolsSpec()}
+	var hits, turns, changes, follows int
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		order := rng.Perm(len(qs))
+		for start := 0; start+30 <= len(order); start += 30 {
+			var prev []string
+			for _, i := range order[start : start+30] {
+				q := qs[i]
+				got := sel.Sticky(prev, toolselect.Query{Message: q.Question, Screen: eng.Tools(q.Screen)}, local)
+				if len(got) > sel.Max() {
+					t.Fatalf("%q: %d tools offered, cap %d", q.Question, len(got), sel.Max())
+				}
+				names := make([]string, len(got))
+				for j, sp := range got {
+					names[j] = sp.Name
+				}
+				turns++
+				if slices.Contains(names, q.Tool) {
+					hits++
+				}
+				if prev != nil {
+					follows++
+					if !slices.Equal(prev, names) {
+						changes++
+					}
+				}
+				prev = names
+			}
+		}
+	}
+	rate := float64(hits) / float64(turns)
+	t.Logf("in-session first-call offer rate %.3f (%d/%d); the list changed on %d of %d later calls (%.2f)",
+		rate, hits, turns, changes, follows, float64(changes)/float64(follows))
+	if rate < 0.98 {
+		t.Errorf("in-session first-call offer rate %.3f, want >= 0.98", rate)
+	}
+}
+
 type labelled struct {
 	Question string `json:"question"`
 	Screen   string `json:"screen,omitempty"`
@@ -103,25 +187,8 @@ func TestFirstCallOfferRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, err := gcsdb.NewNames(gcsdbtest.Open(t, gcsdbtest.Game())) // display names do not matter here
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := screens.NewEngine("", reg, names, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile("testdata/questions.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var qs []labelled
-	if err := json.Unmarshal(raw, &qs); err != nil {
-		t.Fatal(err)
-	}
-	if len(qs) < 200 {
-		t.Fatalf("%d labelled questions, want at least 200", len(qs))
-	}
+	eng := screenEngine(t, reg)
+	qs := loadQuestions(t)
 	var hits, withScreen, screenHits int
 	for _, q := range qs {
 		if _, ok := reg.Spec(q.Tool); !ok {
