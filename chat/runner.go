@@ -212,7 +212,7 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 				defer func() { <-slots }()
 			}
 			p := preps[i]
-			res := s.r.execute(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args, Version: p.version}, p.key, version)
+			res := s.execute(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args, Version: p.version}, p.key, version)
 			outs[i] = tool.Outcome{
 				Name: p.name, Arguments: p.shown, Source: p.source, Status: res.Status,
 				Version: res.InternalInfo.Version, DurationMS: ms(time.Since(p.start)), Result: res,
@@ -260,6 +260,23 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 	}
 	s.r.obs.ToolCalls(ctx, s.session, outs)
 	return outs
+}
+
+// stepsExecutor is an Executor that runs a composite tool (a chain) with
+// the caller's tool.Steps; *tool.Executor is one.
+type stepsExecutor interface {
+	ExecuteWith(ctx context.Context, call tool.Call, steps tool.Steps) tool.Result
+}
+
+// execute runs one call of the scope. A composite tool runs its steps
+// through the scope, so each is served from the session cache when it can
+// be, cached, suppressed as a duplicate and reported like any call; its
+// execution is not shared with other sessions, whose caches differ.
+func (s *Scope) execute(ctx context.Context, call tool.Call, key, version string) tool.Result {
+	if se, ok := s.r.exec.(stepsExecutor); ok && s.r.reg.IsComposite(call.Name) {
+		return se.ExecuteWith(ctx, call, s.Run)
+	}
+	return s.r.execute(ctx, call, key, version)
 }
 
 // execute runs one call, sharing the execution with identical calls in

@@ -114,3 +114,26 @@ func wholeNumber(n json.Number) (int64, bool) {
 	}
 	return int64(f), true
 }
+
+// Path is a parsed dotted path into JSON data ("Team.0",
+// "Slot.Champion.ConfigId"): the json_field syntax of the rules, exported so
+// the chains of a tools file read earlier steps' data the same way.
+type Path struct{ f field }
+
+// ParsePath checks a dotted path: non-empty segments of letters, digits,
+// '_' and '-', at most MaxPathSegments of them and MaxPathLen bytes.
+func ParsePath(s string) (Path, error) {
+	f, err := parseField(s)
+	if err != nil {
+		return Path{}, err
+	}
+	return Path{f: f}, nil
+}
+
+// Lookup walks decoded JSON (maps, slices, json.Number, string, bool, nil)
+// along the path: a decimal segment indexes an array, any other names an
+// object key. It reports false when a step is missing.
+func (p Path) Lookup(v any) (any, bool) { return lookup(v, p.f.path) }
+
+// String returns the path as written.
+func (p Path) String() string { return p.f.text }

@@ -116,6 +116,12 @@ func (e *Executor) Registry() *Registry { return e.reg }
 // default (highest) version. The envelope's internal_info names the
 // canonical tool and the version that ran.
 func (e *Executor) Execute(ctx context.Context, call Call) Result {
+	return e.execute(ctx, call, nil)
+}
+
+// execute is Execute with the Steps a Composite tool runs its calls with
+// (nil: through e).
+func (e *Executor) execute(ctx context.Context, call Call, steps Steps) Result {
 	args := call.Arguments
 	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
@@ -146,7 +152,10 @@ func (e *Executor) Execute(ctx context.Context, call Call) Result {
 	}
 	// Arguments that passed validation are valid JSON: no second scan.
 	info := InternalInfo{FunctionName: name, Parameters: args, Version: ent.spec.Version}
-	r, attempts := e.run(ctx, ent, args)
+	if steps == nil {
+		steps = e.runSteps
+	}
+	r, attempts := e.run(ctx, ent, args, steps)
 	info.Attempts = attempts
 	r.InternalInfo = info
 	if r.LLMCacheDuration < 0 {
@@ -200,8 +209,11 @@ func rowCount(data any) int {
 }
 
 // run calls the tool with timeout, panic recovery and retries.
-func (e *Executor) run(ctx context.Context, ent *entry, args json.RawMessage) (Result, int) {
+func (e *Executor) run(ctx context.Context, ent *entry, args json.RawMessage, steps Steps) (Result, int) {
 	timeout := e.opts.Timeout
+	if _, ok := ent.tool.(Composite); ok {
+		timeout = 0 // each of its calls has the per-call timeout
+	}
 	if ent.spec.Timeout > 0 {
 		timeout = ent.spec.Timeout
 	}
@@ -209,7 +221,7 @@ func (e *Executor) run(ctx context.Context, ent *entry, args json.RawMessage) (R
 	var err error
 	for attempt := 1; ; attempt++ {
 		var r Result
-		r, err = e.callOnce(ctx, ent.tool, args, timeout)
+		r, err = e.callOnce(ctx, ent.tool, args, timeout, steps)
 		if err == nil {
 			return r, attempt
 		}
@@ -229,13 +241,19 @@ func (e *Executor) run(ctx context.Context, ent *entry, args json.RawMessage) (R
 }
 
 // callOnce runs one attempt in its own goroutine, so a tool that ignores its
-// context still cannot hold the caller past the timeout. A ContextBound tool
-// runs on the caller's goroutine: its own blocking steps end at the timeout.
-func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, timeout time.Duration) (Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+// context still cannot hold the caller past the timeout (none when timeout
+// is 0: a composite, whose calls each have one). A ContextBound tool runs
+// on the caller's goroutine: its own blocking steps end at the timeout.
+func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, timeout time.Duration, steps Steps) (Result, error) {
+	var cancel context.CancelFunc
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
 	defer cancel()
 	if _, ok := t.(ContextBound); ok {
-		o := e.invoke(ctx, t, args)
+		o := e.invoke(ctx, t, args, steps)
 		if o.err != nil && ctx.Err() != nil {
 			// Failed because the time was up: report it as the timeout.
 			o.err = ctx.Err()
@@ -243,7 +261,7 @@ func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, t
 		return o.result()
 	}
 	done := e.done.Get().(chan outcome)
-	go func() { done <- e.invoke(ctx, t, args) }()
+	go func() { done <- e.invoke(ctx, t, args, steps) }()
 	select {
 	case o := <-done:
 		// Answered and drained: the channel can serve another call. One
@@ -256,8 +274,9 @@ func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, t
 	}
 }
 
-// invoke calls the tool, turning a panic into an error envelope.
-func (e *Executor) invoke(ctx context.Context, t Tool, args json.RawMessage) (o outcome) {
+// invoke calls the tool (a Composite with steps), turning a panic into an
+// error envelope.
+func (e *Executor) invoke(ctx context.Context, t Tool, args json.RawMessage, steps Steps) (o outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			e.log.LogAttrs(ctx, slog.LevelError, "tool panicked",
@@ -265,7 +284,9 @@ func (e *Executor) invoke(ctx context.Context, t Tool, args json.RawMessage) (o 
 			o = outcome{r: Failure("The tool failed unexpectedly.", "internal error", "Try a different tool or different arguments.")}
 		}
 	}()
-	if v, ok := t.(validatedCaller); ok {
+	if c, ok := t.(Composite); ok {
+		o.r, o.err = c.Compose(ctx, args, steps)
+	} else if v, ok := t.(validatedCaller); ok {
 		o.r, o.err = v.callValidated(ctx, args)
 	} else {
 		o.r, o.err = t.Call(ctx, args)

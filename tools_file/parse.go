@@ -72,8 +72,8 @@ type Def struct {
 	Line int
 }
 
-// fileYAML is the top level of a tools file. Chains are recognised only
-// to be refused clearly.
+// fileYAML is the top level of a tools file. Chains are read by
+// parseChains.
 type fileYAML struct {
 	Tools    []ast.Node `yaml:"tools"`
 	Chains   ast.Node   `yaml:"chains"`
@@ -159,10 +159,7 @@ func parse(file string, data []byte) ([]Def, map[string]Rollout, error) {
 		return nil, nil, invalid([]error{&Problem{File: file, Err: errors.New(yamlError(err))}})
 	}
 	var problems []error
-	if top.Chains != nil {
-		problems = append(problems, &Problem{File: file, Line: line(top.Chains), Err: errors.New("chains: are not supported yet; remove the chains: section")})
-	}
-	if len(top.Tools) == 0 {
+	if len(top.Tools) == 0 && top.Chains == nil {
 		problems = append(problems, &Problem{File: file, Err: errors.New("tools: is missing or empty")})
 	}
 	if len(top.Tools) > MaxTools {

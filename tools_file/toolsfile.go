@@ -36,33 +36,50 @@ type Set struct {
 	Tools []*SQLTool
 	// Rollouts are the rollouts: section's weights by tool name.
 	Rollouts map[string]Rollout
+	// Chains are the file's chains, in file order, once Link has checked
+	// them against the tools they call.
+	Chains []*Chain
+	// chainDefs are the chains as parsed, for Link.
+	chainDefs []ChainDef
 }
 
-// List returns the set's tools as tool.Tool values, for the registry.
+// List returns the set's tools, then its linked chains, as tool.Tool
+// values, for the registry.
 func (s *Set) List() []tool.Tool {
-	out := make([]tool.Tool, len(s.Tools))
-	for i, t := range s.Tools {
-		out[i] = t
+	out := make([]tool.Tool, 0, len(s.Tools)+len(s.Chains))
+	for _, t := range s.Tools {
+		out = append(out, t)
+	}
+	for _, c := range s.Chains {
+		out = append(out, c)
 	}
 	return out
 }
 
 // Names returns the canonical names of the set's tools, each once (a tool
-// with several versions is one name).
+// with several versions is one name), then of its linked chains.
 func (s *Set) Names() []string {
-	out := make([]string, 0, len(s.Tools))
+	out := make([]string, 0, len(s.Tools)+len(s.Chains))
 	for _, t := range s.Tools {
 		if !slices.Contains(out, t.def.Name) {
 			out = append(out, t.def.Name)
 		}
 	}
+	for _, c := range s.Chains {
+		out = append(out, c.def.Name)
+	}
 	return out
 }
+
+// ChainDefs returns the chains the file defines, linked or not.
+func (s *Set) ChainDefs() []ChainDef { return append([]ChainDef(nil), s.chainDefs...) }
 
 // Load reads the tools file at path and builds its tools over db (the
 // read-only GCS handle). taken reports names already used by other tools
 // (the built-ins); nil means none. Every problem found is reported, each
 // naming the file, line and tool; the error wraps tool.ErrInvalidTools.
+// The file's chains are parsed and checked for form here; Set.Link checks
+// them against the tools they call and adds them to the set.
 func Load(ctx context.Context, path string, db *sql.DB, taken func(string) bool) (*Set, error) {
 	data, err := readLimited(path)
 	if err != nil {
@@ -113,6 +130,9 @@ func Build(ctx context.Context, file string, data []byte, db *sql.DB, taken func
 		}
 		set.Tools = append(set.Tools, &SQLTool{def: d, db: db, params: params})
 	}
+	chains, errs := parseChains(file, data, set.Tools, taken)
+	problems = append(problems, errs...)
+	set.chainDefs = chains
 	if err := invalid(problems); err != nil {
 		return nil, err
 	}

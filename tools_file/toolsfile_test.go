@@ -236,7 +236,7 @@ func TestBuildRefuses(t *testing.T) {
 	}{
 		{name: "unknown field", file: one("    statement: SELECT 1\n    cache: 2\n"), want: []string{"tools.yaml:2", "tool cards_x", "cache"}},
 		{name: "unknown top-level key", file: "tool:\n  - name: cards_x\n", want: []string{"tools.yaml", "tool"}},
-		{name: "chains refused", file: one("    statement: SELECT 1\n") + "chains:\n  - name: c\n", want: []string{"tools.yaml:6", "chains: are not supported yet"}},
+		{name: "chain checked with the tools", file: one("    statement: SELECT 1\n") + "chains:\n  - name: c\n", want: []string{"tools.yaml:6", "chain c", "name \"c\" must match", "steps: is missing"}},
 		{name: "rollout of a tool with one version", file: one("    statement: SELECT 1\n") + "rollouts:\n  cards_x: {\"1\": 100}\n", want: []string{"tools.yaml:6", "tool cards_x", "only version 1"}},
 		{name: "bad name", file: "tools:\n  - name: Cards-X\n    description: d\n    statement: SELECT 1\n", want: []string{"tool Cards-X", "must match"}},
 		{name: "duplicate name and version", file: one("    statement: SELECT 1\n") + "  - name: cards_x\n    description: again\n    version: 1\n    statement: SELECT 2\n",

@@ -57,6 +57,14 @@ func (f *fileTools) load(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The chains are checked against the built-ins and the file's new tools.
+	withTools, err := f.reg.WithGroup(toolsfile.Group, set.List()...)
+	if err != nil {
+		return nil, fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
+	}
+	if err := set.Link(withTools); err != nil {
+		return nil, err
+	}
 	next, err := f.reg.WithGroup(toolsfile.Group, set.List()...)
 	if err != nil {
 		return nil, fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
