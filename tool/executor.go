@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"runtime/debug"
@@ -169,7 +170,13 @@ func (e *Executor) execute(ctx context.Context, call Call, steps Steps) Result {
 		r.Value = r.Data
 		recordFacts(&r.InternalInfo, r.Data)
 	}
-	e.fit(&r)
+	limit := e.opts.MaxResultChars
+	if _, ok := ent.tool.(Composite); ok {
+		// Each call of a composite had its data fitted by its own
+		// execution; cutting the whole would break its structure.
+		limit = math.MaxInt
+	}
+	e.fit(&r, limit)
 	return r
 }
 
@@ -320,9 +327,9 @@ func backendFailure(name string, err error) Result {
 		"Answer from the data you already have, or try again later.")
 }
 
-// fit replaces r.Data by its JSON encoding, cut to MaxResultChars at an
+// fit replaces r.Data by its JSON encoding, cut to limit characters at an
 // element or line boundary with a notice giving the full size.
-func (e *Executor) fit(r *Result) {
+func (e *Executor) fit(r *Result, limit int) {
 	buf := e.bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	err := encodeTo(buf, r.Data)
@@ -336,7 +343,6 @@ func (e *Executor) fit(r *Result) {
 		*r = Failure("The tool returned data that could not be encoded.", err.Error(), "Try a different tool.")
 		return
 	}
-	limit := e.opts.MaxResultChars
 	if len(raw) <= limit {
 		r.Data = json.RawMessage(raw)
 		return

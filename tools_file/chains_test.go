@@ -666,3 +666,35 @@ func buildAndLink(db *sql.DB, builtins *tool.Registry, file string) error {
 	}
 	return set.Link(withTools)
 }
+
+// TestChainDataNotCutAsAWhole: each step's data is fitted to the
+// executor's limit by its own call; the chain's whole data may be larger
+// and stays one object with every step.
+func TestChainDataNotCutAsAWhole(t *testing.T) {
+	big := fakeStep("step_big", 0, func(ctx context.Context, a stepArgs) (tool.Result, error) {
+		return tool.Success("ok", strings.Repeat(a.Key, 150)), nil
+	})
+	file := `chains:
+  - name: big_chain
+    description: Three steps of 150 characters each.
+    steps:
+      - {id: a, tool: step_big, arguments: {key: a}}
+      - {id: b, tool: step_big, arguments: {key: b}}
+      - {id: c, tool: step_big, arguments: {key: c}}
+`
+	b := newChainBox(t, file, big)
+	ex, err := tool.NewExecutor(b.reg, tool.ExecutorOptions{MaxResultChars: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ex.Execute(context.Background(), tool.Call{Name: "big_chain", Arguments: json.RawMessage(`{}`)})
+	if !r.OK() || r.InternalInfo.Truncated {
+		t.Fatalf("result %+v", r)
+	}
+	got := decodeChain(t, r)
+	for _, id := range []string{"a", "b", "c"} {
+		if len(got.Data[id]) != 152 {
+			t.Fatalf("step %s data %s", id, got.Data[id])
+		}
+	}
+}
