@@ -6,6 +6,12 @@
 // statement is prepared on the read-only handle and must be read-only, every
 // :param is declared and every declared parameter used, and a bad file names
 // the file, line and tool. The tools then join the registry like any other.
+//
+// The file may also define chains: composite tools whose steps call other
+// tools (built-in or the file's) with arguments taken from the chain's
+// arguments or earlier steps' data, run concurrently where they do not
+// depend on each other, each through the caller's session cache (see
+// Chain and Set.Link).
 package toolsfile
 
 import (

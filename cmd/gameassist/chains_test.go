@@ -286,3 +286,32 @@ func TestBossBriefingChain(t *testing.T) {
 		}
 	})
 }
+
+// TestReadmeChainLoads: the chain the README shows in "Use it for your own
+// game" is a valid tools file for the sample game.
+func TestReadmeChainLoads(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "**Chains** (`chains:` in the same file)")
+	if !ok {
+		t.Fatal("README has no Chains paragraph")
+	}
+	_, rest, ok = strings.Cut(rest, "```yaml\n")
+	block, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("README's Chains paragraph has no yaml block")
+	}
+	file := filepath.Join(t.TempDir(), "tools.yaml")
+	if err := os.WriteFile(file, []byte(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, appSetup{env: map[string]string{"TOOLS_FILE": file}})
+	resp, body := f.do(t, request{method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+		json: map[string]any{"tool_calls": []map[string]any{{"name": "boss_briefing", "arguments": json.RawMessage(`{"boss_id":5001,"team":[1001]}`)}}}})
+	expect(t, resp, body, http.StatusOK)
+	if !strings.Contains(string(body), `"status":"success"`) || !strings.Contains(string(body), "Kaelith") {
+		t.Fatalf("README chain answered %.400s", body)
+	}
+}
