@@ -194,7 +194,7 @@ func (c *Chain) Compose(ctx context.Context, args json.RawMessage, steps tool.St
 		}
 		f := <-done
 		running--
-		c.record(&runs[f.i], f.out)
+		c.record(&runs[f.i], f.out, len(dependents[f.i]) > 0)
 		if runs[f.i].report.Status != tool.StatusSuccess && !c.steps[f.i].optional && failed < 0 {
 			failed = f.i
 			cancel() // the chain has failed: stop the steps still running
@@ -317,8 +317,9 @@ func (c *Chain) lookup(r Ref, params any, runs []stepRun) (any, bool) {
 	return v, ok && v != nil
 }
 
-// record stores a finished step's outcome.
-func (c *Chain) record(r *stepRun, o tool.Outcome) {
+// record stores a finished step's outcome; read says whether later steps
+// read its data (only then is it decoded).
+func (c *Chain) record(r *stepRun, o tool.Outcome, read bool) {
 	r.report.Source = o.Source
 	res := o.Result
 	r.result = res
@@ -331,7 +332,7 @@ func (c *Chain) record(r *stepRun, o tool.Outcome) {
 		r.blocks = true
 		return
 	}
-	raw, data, err := decodeAny(res.Data)
+	raw, data, err := decodeAny(res.Data, read)
 	if err != nil {
 		r.report.Status = tool.StatusError
 		r.report.Message = "the step's data could not be read"
@@ -410,8 +411,8 @@ func decodeData(raw json.RawMessage) (any, error) {
 }
 
 // decodeAny reads a result's data, raw JSON as the executor leaves it or
-// any value, as JSON text and decoded.
-func decodeAny(v any) (json.RawMessage, any, error) {
+// any value, as JSON text and, when decode is set, decoded.
+func decodeAny(v any, decode bool) (json.RawMessage, any, error) {
 	raw, ok := v.(json.RawMessage)
 	if !ok || !json.Valid(raw) {
 		b, err := json.Marshal(v)
@@ -422,6 +423,9 @@ func decodeAny(v any) (json.RawMessage, any, error) {
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage(`null`)
+	}
+	if !decode {
+		return raw, nil, nil
 	}
 	d, err := decodeData(raw)
 	return raw, d, err

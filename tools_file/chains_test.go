@@ -85,7 +85,7 @@ type chainBox struct {
 	exec *tool.Executor
 }
 
-func newChainBox(t *testing.T, file string, builtins ...tool.Tool) *chainBox {
+func newChainBox(t testing.TB, file string, builtins ...tool.Tool) *chainBox {
 	t.Helper()
 	ctx := context.Background()
 	reg := tool.NewRegistry()
