@@ -185,6 +185,9 @@ func chainYAMLError(err error) string {
 func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 	at := line(n)
 	label := fmt.Sprintf("#%d", index+1)
+	if n == nil {
+		return ChainDef{Name: label}, []error{chainProblem(file, 0, label, "", errors.New("the entry is empty"))}
+	}
 	var y chainYAML
 	if err := yaml.NodeToValue(n, &y, yaml.Strict()); err != nil {
 		if nm := peekName(n); nm != "" {
@@ -383,6 +386,9 @@ func findCycle(steps []StepDef, ids map[string]int) []string {
 func parseStep(file, chain string, index int, n ast.Node) (StepDef, []error) {
 	at := line(n)
 	label := fmt.Sprintf("#%d", index+1)
+	if n == nil {
+		return StepDef{}, []error{chainProblem(file, 0, chain, label, errors.New("the entry is empty"))}
+	}
 	var y stepYAML
 	if err := yaml.NodeToValue(n, &y, yaml.Strict()); err != nil {
 		return StepDef{}, []error{chainProblem(file, at, chain, label, errors.New(chainYAMLError(err)))}

@@ -473,6 +473,9 @@ func TestChainFailureStopsTheRest(t *testing.T) {
 		if r.Message != "failing failed at step boss (step_fail): Boss not found." || r.ErrorDetails != "step boss: no boss named x" {
 			t.Fatalf("failure %q / %q", r.Message, r.ErrorDetails)
 		}
+		// The executor stops waiting for a cancelled call at once; let the
+		// step's own goroutine see the cancel.
+		synctest.Wait()
 		select {
 		case <-cancelled:
 		default:
@@ -697,4 +700,51 @@ func TestChainDataNotCutAsAWhole(t *testing.T) {
 			t.Fatalf("step %s data %s", id, got.Data[id])
 		}
 	}
+}
+
+// FuzzChains builds and links tools files with chains over the card
+// database and runs every chain that loads: no input panics, every loaded
+// chain has steps, and a call answers an envelope.
+func FuzzChains(f *testing.F) {
+	f.Add(chainTools + cardChain)
+	f.Add(chainTools + benchChains)
+	f.Add("chains:\n  - name: abc\n    description: d\n    steps:\n      - {id: a, tool: cards_card, arguments: {name: \"$$x\"}}\n")
+	f.Add("chains:\n  - name: abc\n    description: d\n    steps:\n      - {id: a, tool: cards_card, arguments: {name: \"$b.data\"}}\n      - {id: b, tool: cards_card, arguments: {name: \"$a.data.0.x\"}}\n")
+	f.Add("chains: {}\n")
+	f.Add("chains:\n  - steps: [{id: a, arguments: {x: [[[[[[[[[[1]]]]]]]]]]}}]\n")
+	db := openDB(f)
+	builtins := tool.NewRegistry()
+	f.Fuzz(func(t *testing.T, file string) {
+		ctx := context.Background()
+		set, err := toolsfile.Build(ctx, "fuzz.yaml", []byte(file), db, builtins.Taken)
+		if err != nil {
+			return
+		}
+		withTools, err := builtins.WithGroup(toolsfile.Group, set.List()...)
+		if err != nil {
+			return
+		}
+		if err := set.Link(withTools); err != nil {
+			if !errors.Is(err, tool.ErrInvalidTools) {
+				t.Fatalf("link error does not wrap ErrInvalidTools: %v", err)
+			}
+			return
+		}
+		reg, err := builtins.WithGroup(toolsfile.Group, set.List()...)
+		if err != nil {
+			return
+		}
+		ex, err := tool.NewExecutor(reg, tool.ExecutorOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range set.Chains {
+			if len(c.Def().Steps) == 0 {
+				t.Fatalf("chain %s loaded without steps", c.Def().Name)
+			}
+			if r := ex.Execute(ctx, tool.Call{Name: c.Def().Name, Arguments: json.RawMessage(`{"name":"Ember Imp"}`)}); r.Status == "" {
+				t.Fatalf("chain %s: no status", c.Def().Name)
+			}
+		}
+	})
 }
