@@ -282,6 +282,9 @@ func writeData(b *strings.Builder, o tool.Outcome) bool {
 	case nil:
 		return false
 	case map[string]any:
+		if ids, ok := chainSteps(v); ok {
+			return writeChain(b, o.Result, ids)
+		}
 		writeRow(b, v, rowKeys(o.Result, v), "\n")
 	case []any:
 		if len(v) == 0 {
@@ -307,6 +310,59 @@ func writeData(b *strings.Builder, o tool.Outcome) bool {
 		b.WriteString(scalar(v) + "\n")
 	}
 	return true
+}
+
+// chainSteps reads the data of a chain's result (a tools file's
+// composite tool: "steps" lists {"id", "status"}, then each step's data
+// under its id) and returns the ids of the steps that succeeded; ok is
+// false for any other data.
+func chainSteps(m map[string]any) ([]string, bool) {
+	steps, ok := m["steps"].([]any)
+	if !ok || len(steps) == 0 {
+		return nil, false
+	}
+	var ids []string
+	for _, s := range steps {
+		st, ok := s.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		id, _ := st["id"].(string)
+		if id == "" {
+			return nil, false
+		}
+		if st["status"] == string(tool.StatusSuccess) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, true
+}
+
+// writeChain writes the data of each step that succeeded, under the step's
+// id, and reports whether any had data.
+func writeChain(b *strings.Builder, r tool.Result, ids []string) bool {
+	raw, err := dataJSON(r.Data)
+	if err != nil {
+		return false
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
+		return false
+	}
+	found := false
+	for _, id := range ids {
+		data, ok := members[id]
+		if !ok {
+			continue
+		}
+		var step strings.Builder
+		if !writeData(&step, tool.Outcome{Result: tool.Result{Status: tool.StatusSuccess, Data: data}}) {
+			continue
+		}
+		fmt.Fprintf(b, "**%s**\n%s", strings.ReplaceAll(id, "_", " "), step.String())
+		found = true
+	}
+	return found
 }
 
 // rowKeys returns the keys of a row in the order the tool wrote them.
