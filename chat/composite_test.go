@@ -15,8 +15,10 @@ import (
 type briefing struct{ steps []tool.Call }
 
 func (b *briefing) Spec() tool.Spec {
-	return tool.Spec{Name: "boss_briefing", Category: tool.CategoryCustom, CacheDuration: 0,
-		Parameters: objSchema(`"boss_name":{"type":"string"}`)}
+	return tool.Spec{
+		Name: "boss_briefing", Category: tool.CategoryCustom, CacheDuration: 0,
+		Parameters: objSchema(`"boss_name":{"type":"string"}`),
+	}
 }
 
 func (b *briefing) Call(context.Context, json.RawMessage) (tool.Result, error) {

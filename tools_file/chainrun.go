@@ -175,6 +175,7 @@ func (c *Chain) Compose(ctx context.Context, args json.RawMessage, steps tool.St
 				runs[i].blocks = blocked
 				if !s.optional {
 					failed = i
+					cancel() // the chain has failed: stop the steps still running
 					break
 				}
 				release(i)
@@ -207,9 +208,12 @@ func (c *Chain) Compose(ctx context.Context, args json.RawMessage, steps tool.St
 	data := ChainData{Data: map[string]json.RawMessage{}}
 	for i := range runs {
 		r := &runs[i]
-		if r.report.Status == "" {
+		if r.report.Status == "" { // only once a step has failed the chain
 			r.report.Status = tool.StatusSkipped
-			r.report.Message = "not run: step " + c.steps[failed].id + " failed the chain"
+			r.report.Message = "not run: the chain had failed"
+			if failed >= 0 {
+				r.report.Message = "not run: step " + c.steps[failed].id + " failed the chain"
+			}
 		}
 		data.Steps = append(data.Steps, r.report)
 		if r.report.Status == tool.StatusSuccess {

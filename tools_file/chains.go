@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -98,17 +99,17 @@ type chainsYAML struct {
 	Chains []ast.Node `yaml:"chains"`
 }
 
-// chainFieldNames rewrites go-yaml's Go field names in decoding errors.
+// chainFieldNames rewrites go-yaml's Go field names ("Go struct field
+// stepYAML.ID") into the file's ("id") in decoding errors.
 var chainFieldNames = func() *strings.Replacer {
 	var pairs []string
-	add := func(typ string, fields map[string]string) {
-		for goName, tag := range fields {
-			pairs = append(pairs, "Go struct field "+typ+"."+goName, tag)
+	for _, t := range []reflect.Type{reflect.TypeFor[chainYAML](), reflect.TypeFor[stepYAML]()} {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			pairs = append(pairs, "Go struct field "+t.Name()+"."+f.Name, tag)
 		}
 	}
-	add("chainYAML", map[string]string{"Name": "name", "Description": "description", "Category": "category",
-		"LLMInstruction": "llm_instruction", "Aliases": "aliases", "Parameters": "parameters", "Steps": "steps"})
-	add("stepYAML", map[string]string{"ID": "id", "Tool": "tool", "Arguments": "arguments", "Optional": "optional"})
 	return strings.NewReplacer(pairs...)
 }()
 

@@ -232,8 +232,10 @@ const stepSchema = `{"type":"object","properties":{"key":{"type":"string"}},"add
 
 // fakeStep is a built-in tool whose answer a test writes.
 func fakeStep(name string, cacheFor int, run func(ctx context.Context, a stepArgs) (tool.Result, error)) tool.Tool {
-	return &tool.Def[stepArgs]{Name: name, Description: "test step " + name, Category: tool.CategoryGCS,
-		CacheFor: cacheFor, Schema: json.RawMessage(stepSchema), Run: run}
+	return &tool.Def[stepArgs]{
+		Name: name, Description: "test step " + name, Category: tool.CategoryGCS,
+		CacheFor: cacheFor, Schema: json.RawMessage(stepSchema), Run: run,
+	}
 }
 
 func echo(ctx context.Context, a stepArgs) (tool.Result, error) {
@@ -255,8 +257,10 @@ func TestChainOptionalSteps(t *testing.T) {
       - {id: after_skip, tool: step_echo, arguments: {key: "$after_broken.data.key"}, optional: true}
       - {id: absent, tool: step_req, arguments: {key: $params.extra}, optional: true}
 `
-	req := &tool.Def[stepArgs]{Name: "step_req", Description: "needs key", Category: tool.CategoryGCS, CacheFor: 5,
-		Schema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`), Run: echo}
+	req := &tool.Def[stepArgs]{
+		Name: "step_req", Description: "needs key", Category: tool.CategoryGCS, CacheFor: 5,
+		Schema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`), Run: echo,
+	}
 	b := newChainBox(t, file, fakeStep("step_echo", 5, echo), broken, req)
 
 	r := b.call(context.Background(), "optional_chain", `{"key":"a"}`)
@@ -304,8 +308,10 @@ func TestChainCacheDurationIsTheSmallest(t *testing.T) {
       - {id: absent, tool: step_req, arguments: {key: $params.extra}, optional: true}
 `
 	short := fakeStep("step_short", 2, echo)
-	req := &tool.Def[stepArgs]{Name: "step_req", Description: "needs key", Category: tool.CategoryGCS, CacheFor: 1,
-		Schema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`), Run: echo}
+	req := &tool.Def[stepArgs]{
+		Name: "step_req", Description: "needs key", Category: tool.CategoryGCS, CacheFor: 1,
+		Schema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"],"additionalProperties":false}`), Run: echo,
+	}
 	b := newChainBox(t, file, fakeStep("step_long", 5, echo), short, req)
 	if spec, _ := b.reg.Spec("durations"); spec.CacheDuration != 1 {
 		t.Fatalf("spec cache duration %d, want 1 (the smallest step tool's)", spec.CacheDuration)
@@ -377,7 +383,10 @@ func TestChainStepsRunConcurrently(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		// a and b start first (either order); c and d only after their input.
-		if len(order) != 4 || !(order[0] == "a" || order[0] == "b") || !(order[1] == "a" || order[1] == "b") {
+		if len(order) != 4 {
+			t.Fatalf("order %v", order)
+		}
+		if first := order[0] + "," + order[1]; first != "a,b" && first != "b,a" {
 			t.Fatalf("order %v", order)
 		}
 		rest := strings.Join(order[2:], ",")
@@ -582,8 +591,10 @@ func TestChainsRefused(t *testing.T) {
 	db := openDB(t)
 	builtins := tool.NewRegistry()
 	if err := builtins.Register(fakeStep("step_echo", 1, echo),
-		&tool.Def[stepArgs]{Name: "step_req", Description: "needs key", Category: tool.CategoryGCS,
-			Schema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","maxLength":3}},"required":["key"],"additionalProperties":false}`), Run: echo}); err != nil {
+		&tool.Def[stepArgs]{
+			Name: "step_req", Description: "needs key", Category: tool.CategoryGCS,
+			Schema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","maxLength":3}},"required":["key"],"additionalProperties":false}`), Run: echo,
+		}); err != nil {
 		t.Fatal(err)
 	}
 	chain := func(steps string) string {
@@ -595,48 +606,90 @@ func TestChainsRefused(t *testing.T) {
 		file string
 		want []string
 	}{
-		{name: "cycle", file: chain("      - {id: a, tool: step_echo, arguments: {key: \"$b.data.k\"}}\n      - {id: b, tool: step_echo, arguments: {key: \"$a.data.k\"}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
-			want: []string{"tools.yaml:36", "chain bad_chain", "steps a -> b -> a form a cycle"}},
-		{name: "self reference", file: chain("      - {id: a, tool: step_echo, arguments: {key: \"$a.data.k\"}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
-			want: []string{"tools.yaml:40", "step a", "reads the step's own data"}},
-		{name: "unknown tool", file: chain("      - {id: a, tool: step_ecko, arguments: {key: $params.key}}\n"),
-			want: []string{"tools.yaml:40", "chain bad_chain: step a", "tool step_ecko is not a known tool", "step_echo"}},
-		{name: "duplicate step id", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key}}\n      - {id: a, tool: step_echo}\n"),
-			want: []string{"tools.yaml:41", "step a", "already used by step #1"}},
-		{name: "undeclared parameter", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.nope}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
-			want: []string{"tools.yaml:40", "step a", "arguments.key: $params.nope reads parameter \"nope\"", "declared: key"}},
-		{name: "unknown step", file: chain("      - {id: a, tool: step_echo, arguments: {key: \"$zz.data.k\"}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
-			want: []string{"tools.yaml:40", "step a", "$zz.data.k names no step of this chain (steps: a, c)"}},
-		{name: "literal does not fit the schema", file: chain("      - {id: a, tool: step_req, arguments: {key: toolong}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
-			want: []string{"tools.yaml:40", "step a", "arguments do not fit step_req", "field 'key'"}},
-		{name: "literal beside a reference does not fit", file: chain("      - {id: a, tool: cards_cheaper, arguments: {rarity: mythic, max_cost: $params.key}}\n"),
-			want: []string{"tools.yaml:40", "step a", "arguments do not fit cards_cheaper", "field 'rarity'"}},
-		{name: "required argument missing", file: chain("      - {id: a, tool: step_req}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
-			want: []string{"tools.yaml:40", "step a", "key"}},
-		{name: "required argument missing beside a reference", file: chain("      - {id: a, tool: cards_cheaper, arguments: {max_cost: $params.key}}\n"),
-			want: []string{"tools.yaml:40", "step a", `cards_cheaper requires "rarity"`}},
-		{name: "unknown argument", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key, nope: \"$params.key\"}}\n"),
-			want: []string{"tools.yaml:40", "step a", `step_echo has no parameter "nope"`}},
-		{name: "not a reference", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key}}\n      - {id: c, tool: step_echo, arguments: {key: \"$a.key\"}}\n"),
-			want: []string{"tools.yaml:41", "step c", "is not a reference", "$$"}},
-		{name: "reserved step id", file: chain("      - {id: params, tool: step_echo, arguments: {key: $params.key}}\n"),
-			want: []string{"tools.yaml:40", "reserved"}},
-		{name: "required step reads an optional one", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key}, optional: true}\n      - {id: b, tool: step_echo, arguments: {key: \"$a.data.k\"}}\n"),
-			want: []string{"tools.yaml:41", "step b", "optional step a, so it must be optional: true too"}},
-		{name: "declared parameter unused", file: chain("      - {id: a, tool: step_echo}\n"),
-			want: []string{"tools.yaml:36", "chain bad_chain", `parameter "key" is declared but no step reads $params.key`}},
-		{name: "no steps", file: chainTools + "chains:\n  - name: bad_chain\n    description: d\n",
-			want: []string{"tools.yaml:36", "steps: is missing or empty"}},
-		{name: "unknown step field", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key}, after: [b]}\n"),
-			want: []string{"tools.yaml:40", "chain bad_chain: step #1", "after"}},
-		{name: "name clash with a file tool", file: chainTools + "chains:\n  - name: cards_card\n    description: d\n    steps:\n      - {id: a, tool: step_echo}\n",
-			want: []string{"tools.yaml:36", "chain cards_card", `name "cards_card" is already used by tool cards_card (line 2)`}},
-		{name: "name clash with a built-in", file: chainTools + "chains:\n  - name: step_echo\n    description: d\n    steps:\n      - {id: a, tool: step_req, arguments: {key: a}}\n",
-			want: []string{"tools.yaml:36", "chain step_echo", "taken by a built-in tool"}},
-		{name: "chain calling a chain", file: chainTools + "chains:\n  - name: inner\n    description: d\n    steps:\n      - {id: a, tool: step_echo}\n  - name: outer\n    description: d\n    steps:\n      - {id: b, tool: inner}\n",
-			want: []string{"tools.yaml:43", "chain outer: step b", "tool inner is a chain"}},
-		{name: "bad parameters schema", file: chainTools + "chains:\n  - name: bad_chain\n    description: d\n    parameters: {type: array}\n    steps:\n      - {id: a, tool: step_echo}\n",
-			want: []string{"tools.yaml:36", "parameters", `type must be "object"`}},
+		{
+			name: "cycle", file: chain("      - {id: a, tool: step_echo, arguments: {key: \"$b.data.k\"}}\n      - {id: b, tool: step_echo, arguments: {key: \"$a.data.k\"}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
+			want: []string{"tools.yaml:36", "chain bad_chain", "steps a -> b -> a form a cycle"},
+		},
+		{
+			name: "self reference", file: chain("      - {id: a, tool: step_echo, arguments: {key: \"$a.data.k\"}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
+			want: []string{"tools.yaml:40", "step a", "reads the step's own data"},
+		},
+		{
+			name: "unknown tool", file: chain("      - {id: a, tool: step_ecko, arguments: {key: $params.key}}\n"),
+			want: []string{"tools.yaml:40", "chain bad_chain: step a", "tool step_ecko is not a known tool", "step_echo"},
+		},
+		{
+			name: "duplicate step id", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key}}\n      - {id: a, tool: step_echo}\n"),
+			want: []string{"tools.yaml:41", "step a", "already used by step #1"},
+		},
+		{
+			name: "undeclared parameter", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.nope}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
+			want: []string{"tools.yaml:40", "step a", "arguments.key: $params.nope reads parameter \"nope\"", "declared: key"},
+		},
+		{
+			name: "unknown step", file: chain("      - {id: a, tool: step_echo, arguments: {key: \"$zz.data.k\"}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
+			want: []string{"tools.yaml:40", "step a", "$zz.data.k names no step of this chain (steps: a, c)"},
+		},
+		{
+			name: "literal does not fit the schema", file: chain("      - {id: a, tool: step_req, arguments: {key: toolong}}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
+			want: []string{"tools.yaml:40", "step a", "arguments do not fit step_req", "field 'key'"},
+		},
+		{
+			name: "literal beside a reference does not fit", file: chain("      - {id: a, tool: cards_cheaper, arguments: {rarity: mythic, max_cost: $params.key}}\n"),
+			want: []string{"tools.yaml:40", "step a", "arguments do not fit cards_cheaper", "field 'rarity'"},
+		},
+		{
+			name: "required argument missing", file: chain("      - {id: a, tool: step_req}\n      - {id: c, tool: step_echo, arguments: {key: $params.key}}\n"),
+			want: []string{"tools.yaml:40", "step a", "key"},
+		},
+		{
+			name: "required argument missing beside a reference", file: chain("      - {id: a, tool: cards_cheaper, arguments: {max_cost: $params.key}}\n"),
+			want: []string{"tools.yaml:40", "step a", `cards_cheaper requires "rarity"`},
+		},
+		{
+			name: "unknown argument", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key, nope: \"$params.key\"}}\n"),
+			want: []string{"tools.yaml:40", "step a", `step_echo has no parameter "nope"`},
+		},
+		{
+			name: "not a reference", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key}}\n      - {id: c, tool: step_echo, arguments: {key: \"$a.key\"}}\n"),
+			want: []string{"tools.yaml:41", "step c", "is not a reference", "$$"},
+		},
+		{
+			name: "reserved step id", file: chain("      - {id: params, tool: step_echo, arguments: {key: $params.key}}\n"),
+			want: []string{"tools.yaml:40", "reserved"},
+		},
+		{
+			name: "required step reads an optional one", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key}, optional: true}\n      - {id: b, tool: step_echo, arguments: {key: \"$a.data.k\"}}\n"),
+			want: []string{"tools.yaml:41", "step b", "optional step a, so it must be optional: true too"},
+		},
+		{
+			name: "declared parameter unused", file: chain("      - {id: a, tool: step_echo}\n"),
+			want: []string{"tools.yaml:36", "chain bad_chain", `parameter "key" is declared but no step reads $params.key`},
+		},
+		{
+			name: "no steps", file: chainTools + "chains:\n  - name: bad_chain\n    description: d\n",
+			want: []string{"tools.yaml:36", "steps: is missing or empty"},
+		},
+		{
+			name: "unknown step field", file: chain("      - {id: a, tool: step_echo, arguments: {key: $params.key}, after: [b]}\n"),
+			want: []string{"tools.yaml:40", "chain bad_chain: step #1", "after"},
+		},
+		{
+			name: "name clash with a file tool", file: chainTools + "chains:\n  - name: cards_card\n    description: d\n    steps:\n      - {id: a, tool: step_echo}\n",
+			want: []string{"tools.yaml:36", "chain cards_card", `name "cards_card" is already used by tool cards_card (line 2)`},
+		},
+		{
+			name: "name clash with a built-in", file: chainTools + "chains:\n  - name: step_echo\n    description: d\n    steps:\n      - {id: a, tool: step_req, arguments: {key: a}}\n",
+			want: []string{"tools.yaml:36", "chain step_echo", "taken by a built-in tool"},
+		},
+		{
+			name: "chain calling a chain", file: chainTools + "chains:\n  - name: inner\n    description: d\n    steps:\n      - {id: a, tool: step_echo}\n  - name: outer\n    description: d\n    steps:\n      - {id: b, tool: inner}\n",
+			want: []string{"tools.yaml:43", "chain outer: step b", "tool inner is a chain"},
+		},
+		{
+			name: "bad parameters schema", file: chainTools + "chains:\n  - name: bad_chain\n    description: d\n    parameters: {type: array}\n    steps:\n      - {id: a, tool: step_echo}\n",
+			want: []string{"tools.yaml:36", "parameters", `type must be "object"`},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

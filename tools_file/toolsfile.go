@@ -77,9 +77,6 @@ func (s *Set) Names() []string {
 	return out
 }
 
-// ChainDefs returns the chains the file defines, linked or not.
-func (s *Set) ChainDefs() []ChainDef { return append([]ChainDef(nil), s.chainDefs...) }
-
 // Load reads the tools file at path and builds its tools over db (the
 // read-only GCS handle). taken reports names already used by other tools
 // (the built-ins); nil means none. Every problem found is reported, each

@@ -19,8 +19,8 @@ func TestRenderChainResult(t *testing.T) {
 		`"boss":{"name":"Fire Knight","hp":26900,"phases":[{"n":1}]},` +
 		`"counters":[{"name":"Kaelith","reason":"decreases DEF"},{"name":"Sylva","reason":"heals"}]}`)
 	var b strings.Builder
-	renderTools(&b, Plan{Intent: IntentTools}, []tool.Outcome{{Name: "boss_briefing", Status: tool.StatusSuccess,
-		Result: tool.Result{Status: tool.StatusSuccess, Data: data}}})
+	out := tool.Outcome{Name: "boss_briefing", Status: tool.StatusSuccess, Result: tool.Result{Status: tool.StatusSuccess, Data: data}}
+	renderTools(&b, Plan{Intent: IntentTools}, []tool.Outcome{out})
 	got := b.String()
 	want := "**boss**\nname: Fire Knight\nhp: 26900\n**counters**\n- name: Kaelith; reason: decreases DEF\n- name: Sylva; reason: heals\n"
 	if got != want {

@@ -163,9 +163,8 @@ func TestBossBriefingChain(t *testing.T) {
 		if !strings.Contains(string(env.Data["boss"]), "Fire Knight") || !strings.Contains(string(env.Data["team_1"]), "Kaelith") {
 			t.Fatalf("data boss %.200s team_1 %.200s", env.Data["boss"], env.Data["team_1"])
 		}
-		var counters json.RawMessage = env.Data["counters"]
-		if len(counters) < 10 {
-			t.Fatalf("counters %s", counters)
+		if counters := env.Data["counters"]; len(counters) < 10 {
+			t.Fatalf("counters %s", env.Data["counters"])
 		}
 		// The steps' results are in the session cache by their own
 		// durations (champion details: 3 exchanges).
@@ -218,8 +217,10 @@ func TestBossBriefingChain(t *testing.T) {
 	})
 
 	t.Run("the admin executor runs it outside a session", func(t *testing.T) {
-		resp, body := f.do(t, request{method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
-			json: map[string]any{"tool_calls": []map[string]any{{"name": "boss_briefing", "arguments": json.RawMessage(`{"boss_id":999999}`)}}}})
+		resp, body := f.do(t, request{
+			method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+			json: map[string]any{"tool_calls": []map[string]any{{"name": "boss_briefing", "arguments": json.RawMessage(`{"boss_id":999999}`)}}},
+		})
 		expect(t, resp, body, http.StatusOK)
 		out := decode[struct {
 			Results []struct {
@@ -278,8 +279,10 @@ func TestBossBriefingChain(t *testing.T) {
 		if !strings.Contains(string(body), "chain boss_briefing") || !strings.Contains(string(body), "cycle") || !strings.Contains(string(body), "tools.yaml:") {
 			t.Fatalf("422 does not name the chain and the cycle: %s", body)
 		}
-		resp, body = f.do(t, request{method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
-			json: map[string]any{"tool_calls": []map[string]any{{"name": "boss_briefing", "arguments": json.RawMessage(`{"boss_id":5001}`)}}}})
+		resp, body = f.do(t, request{
+			method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+			json: map[string]any{"tool_calls": []map[string]any{{"name": "boss_briefing", "arguments": json.RawMessage(`{"boss_id":5001}`)}}},
+		})
 		expect(t, resp, body, http.StatusOK)
 		if !strings.Contains(string(body), `"status":"success"`) {
 			t.Fatalf("old chain lost after a refused reload: %.300s", body)
@@ -308,8 +311,10 @@ func TestReadmeChainLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFixture(t, appSetup{env: map[string]string{"TOOLS_FILE": file}})
-	resp, body := f.do(t, request{method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
-		json: map[string]any{"tool_calls": []map[string]any{{"name": "boss_briefing", "arguments": json.RawMessage(`{"boss_id":5001,"team":[1001]}`)}}}})
+	resp, body := f.do(t, request{
+		method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+		json: map[string]any{"tool_calls": []map[string]any{{"name": "boss_briefing", "arguments": json.RawMessage(`{"boss_id":5001,"team":[1001]}`)}}},
+	})
 	expect(t, resp, body, http.StatusOK)
 	if !strings.Contains(string(body), `"status":"success"`) || !strings.Contains(string(body), "Kaelith") {
 		t.Fatalf("README chain answered %.400s", body)
