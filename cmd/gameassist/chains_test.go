@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gameassist/gameassist/config"
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/llm/llmtest"
 )
@@ -318,5 +320,52 @@ func TestReadmeChainLoads(t *testing.T) {
 	expect(t, resp, body, http.StatusOK)
 	if !strings.Contains(string(body), `"status":"success"`) || !strings.Contains(string(body), "Kaelith") {
 		t.Fatalf("README chain answered %.400s", body)
+	}
+}
+
+// TestNewAppRefusesBadChain: a chain that does not fit the built-in tools
+// it calls stops start-up, naming the file, line, chain and step.
+func TestNewAppRefusesBadChain(t *testing.T) {
+	dir := t.TempDir()
+	chain := func(step string) string {
+		return "chains:\n  - name: my_chain\n    description: d\n    parameters: {type: object, properties: {boss: {type: integer}}}\n    steps:\n" +
+			"      - {id: boss, tool: gcs_get_boss_details, arguments: {boss_id: $params.boss}}\n" + step
+	}
+	tests := []struct {
+		name string
+		file string
+		want []string
+	}{
+		{
+			name: "unknown tool", file: chain("      - {id: more, tool: gcs_get_bos_details, arguments: {boss_id: $boss.data.id}}\n"),
+			want: []string{"tools.yaml:7", "chain my_chain: step more", "not a known tool", "gcs_get_boss_details"},
+		},
+		{
+			name: "literal over the built-in's limit", file: chain("      - {id: counters, tool: gcs_find_counters_for_boss, arguments: {boss_id: $boss.data.id, limit: 99}}\n"),
+			want: []string{"tools.yaml:7", "chain my_chain: step counters", "arguments do not fit gcs_find_counters_for_boss", "field 'limit'"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "tools.yaml")
+			if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			env := testEnv(t, appSetup{env: map[string]string{"TOOLS_FILE": path}})
+			cfg, err := config.Load(func(k string) string { return env[k] })
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := newApp(context.Background(), cfg, testLogger(t))
+			if err == nil {
+				a.close()
+				t.Fatal("newApp accepted the chain")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Fatalf("error %q does not name %q", err, w)
+				}
+			}
+		})
 	}
 }
