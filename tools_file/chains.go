@@ -42,6 +42,9 @@ type ChainDef struct {
 	Category       tool.Category
 	LLMInstruction string
 	Aliases        []string
+	// DisplayNames are the chain's names for players by locale, from
+	// display_name (nil when the file gives none).
+	DisplayNames tool.DisplayNames
 	// Parameters is the JSON Schema of the chain's arguments.
 	Parameters json.RawMessage
 	Steps      []StepDef
@@ -84,6 +87,7 @@ type chainYAML struct {
 	Category       string         `yaml:"category"`
 	LLMInstruction string         `yaml:"llm_instruction"`
 	Aliases        []string       `yaml:"aliases"`
+	DisplayName    any            `yaml:"display_name"`
 	Parameters     map[string]any `yaml:"parameters"`
 	Steps          []ast.Node     `yaml:"steps"`
 }
@@ -234,6 +238,11 @@ func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 			bad("", at, "alias %q repeats the chain's name", a)
 		}
 	}
+	names, err := displayNames(y.DisplayName)
+	if err != nil {
+		bad("", at, "display_name: %v", err)
+	}
+	d.DisplayNames = names
 	params, err := parameters(d.Name, y.Parameters)
 	if err != nil {
 		bad("", at, "parameters: %v", err)

@@ -58,6 +58,7 @@ const cardChain = `chains:
     category: gcs
     llm_instruction: Sum up the card for the player.
     aliases: [brief_card]
+    display_name: {en: Card briefing, fr: Fiche de carte}
     parameters:
       type: object
       properties:
@@ -157,7 +158,8 @@ func TestChainRunsStepsWithTheirData(t *testing.T) {
 		t.Fatalf("names %s", got)
 	}
 	spec, ok := b.reg.Spec("brief_card")
-	if !ok || spec.Name != "card_briefing" || spec.Category != tool.CategoryGCS || spec.Instruction != "Sum up the card for the player." {
+	if !ok || spec.Name != "card_briefing" || spec.Category != tool.CategoryGCS || spec.Instruction != "Sum up the card for the player." ||
+		spec.DisplayNames["fr"] != "Fiche de carte" {
 		t.Fatalf("spec %+v", spec)
 	}
 	// The smallest of its steps' cache durations (4, 2, 3).
@@ -685,6 +687,10 @@ func TestChainsRefused(t *testing.T) {
 		{
 			name: "chain calling a chain", file: chainTools + "chains:\n  - name: inner\n    description: d\n    steps:\n      - {id: a, tool: step_echo}\n  - name: outer\n    description: d\n    steps:\n      - {id: b, tool: inner}\n",
 			want: []string{"tools.yaml:43", "chain outer: step b", "tool inner is a chain"},
+		},
+		{
+			name: "bad display name", file: chainTools + "chains:\n  - name: bad_chain\n    description: d\n    display_name: [1]\n    steps:\n      - {id: a, tool: step_echo}\n",
+			want: []string{"tools.yaml:36", "chain bad_chain", "display_name"},
 		},
 		{
 			name: "bad parameters schema", file: chainTools + "chains:\n  - name: bad_chain\n    description: d\n    parameters: {type: array}\n    steps:\n      - {id: a, tool: step_echo}\n",
