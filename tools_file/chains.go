@@ -546,6 +546,10 @@ func hasRef(v any) bool {
 // built-ins and the file's tools); *tool.Registry satisfies it.
 type Tools interface {
 	Spec(name string) (tool.Spec, bool)
+	// Versions and SpecVersion give every version of a tool with several:
+	// a step runs whichever version its session is on, so it must fit all.
+	Versions(name string) []int
+	SpecVersion(name string, version int) (tool.Spec, bool)
 	IsComposite(name string) bool
 	Closest(name string, n int) []string
 }
@@ -555,7 +559,8 @@ var _ Tools = (*tool.Registry)(nil)
 // Link checks the set's chains against tools, the registry the file's
 // tools are about to join (built-ins and the file's own tools): every step
 // names a known tool that is no chain, its literal arguments fit the tool's
-// schema, and every argument the tool requires is given. It then builds
+// schema (every version's, for a tool with several), and every argument
+// the tool requires is given. It then builds
 // the chains, which List and Names include from then on. The error wraps
 // tool.ErrInvalidTools and names the file, line, chain and step.
 func (s *Set) Link(tools Tools) error {
@@ -600,12 +605,33 @@ func link(file string, d ChainDef, tools Tools) (*Chain, []error) {
 			bad("tool %s is a chain; a step calls a tool, not another chain", sd.Tool)
 			continue
 		}
-		req, err := checkStepArgs(spec, sd.Arguments)
-		if err != nil {
-			bad("%v", err)
+		specs := []tool.Spec{spec}
+		if vs := tools.Versions(sd.Tool); len(vs) > 1 {
+			specs = specs[:0]
+			for _, v := range vs {
+				if sv, ok := tools.SpecVersion(sd.Tool, v); ok {
+					specs = append(specs, sv)
+				}
+			}
+		}
+		req := map[string]bool{}
+		fits := true
+		for _, sp := range specs {
+			r, err := checkStepArgs(sp, sd.Arguments)
+			if err != nil {
+				if len(specs) > 1 {
+					err = fmt.Errorf("version %d of %s: %w", sp.Version, sp.Name, err)
+				}
+				bad("%v", err)
+				fits = false
+				break
+			}
+			maps.Copy(req, r)
+			cacheFor = min(cacheFor, sp.CacheDuration)
+		}
+		if !fits {
 			continue
 		}
-		cacheFor = min(cacheFor, spec.CacheDuration)
 		st := step{id: sd.ID, tool: spec.Name, args: sd.Arguments, optional: sd.Optional, required: req}
 		for _, a := range sd.After {
 			st.after = append(st.after, index[a])

@@ -689,6 +689,14 @@ func TestChainsRefused(t *testing.T) {
 			want: []string{"tools.yaml:43", "chain outer: step b", "tool inner is a chain"},
 		},
 		{
+			name: "literal that one version refuses",
+			file: strings.Replace(chainTools, "  - name: cards_cheaper\n", "  - name: cards_cheaper\n    description: Rare cards.\n    version: 2\n"+
+				"    parameters: {type: object, properties: {rarity: {type: string, enum: [rare]}}, required: [rarity], additionalProperties: false}\n"+
+				"    statement: SELECT name FROM cards WHERE rarity = :rarity\n  - name: cards_cheaper\n", 1) +
+				"chains:\n  - name: bad_chain\n    description: d\n    steps:\n      - {id: a, tool: cards_cheaper, arguments: {rarity: common}}\n",
+			want: []string{"chain bad_chain: step a", "version 2 of cards_cheaper", "field 'rarity'"},
+		},
+		{
 			name: "bad display name", file: chainTools + "chains:\n  - name: bad_chain\n    description: d\n    display_name: [1]\n    steps:\n      - {id: a, tool: step_echo}\n",
 			want: []string{"tools.yaml:36", "chain bad_chain", "display_name"},
 		},
