@@ -260,8 +260,8 @@ func TestBossBriefingChain(t *testing.T) {
 		resp, body := f.do(t, request{method: http.MethodGet, path: "/metrics"})
 		expect(t, resp, body, http.StatusOK)
 		for _, want := range []string{
-			`gameassist_tool_calls_total{category="gcs",source="mcp",status="success",tool="boss_briefing"} 1`,
-			`gameassist_tool_calls_total{category="gcs",source="executed",status="success",tool="boss_briefing"} 2`,
+			`gameassist_tool_calls_total{category="gcs",source="mcp",status="success",tool="boss_briefing",version="0"} 1`,
+			`gameassist_tool_calls_total{category="gcs",source="executed",status="success",tool="boss_briefing",version="0"} 2`,
 		} {
 			if !strings.Contains(string(body), want) {
 				t.Errorf("metrics lack %s", want)
