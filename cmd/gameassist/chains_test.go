@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/gameassist/gameassist/config"
 	"github.com/gameassist/gameassist/internal/redistest"
@@ -74,6 +77,9 @@ func TestBossBriefingChain(t *testing.T) {
 	fake := llmtest.New(t)
 	f := newFixture(t, appSetup{llm: fake, redis: redistest.Start(t), env: map[string]string{
 		"TOOLS_FILE": toolsFile, "SCREEN_RULES": rulesFile, "MCP_TOKEN": testMCPToken,
+		// Room for the whole chain result in every turn: the test reads it
+		// back from the LLM request, which a tight budget would cut.
+		"MAX_CONTEXT_TOKENS": "1000000",
 	}})
 
 	t.Run("listed as a tool", func(t *testing.T) {
@@ -101,13 +107,28 @@ func TestBossBriefingChain(t *testing.T) {
 	s := f.newSession(t)
 	screen := map[string]any{"name": "BossBattlePresenter", "data": map[string]any{"BossConfigId": 5001, "Team": []int{1001, 1002}}}
 	args := `{"boss_id":5001,"team":[1001,1002]}`
+	// The fake LLM calls the chain when it is offered one on a player's
+	// message and answers in text once it has the chain's result; any other
+	// request (a background summary) gets text. Each turn has its own call id.
+	var turnNo atomic.Int64
+	callID := func() string { return fmt.Sprintf("call_brief_%d", turnNo.Load()) }
+	offers := func(req openai.ChatCompletionRequest) bool {
+		return slices.ContainsFunc(req.Tools, func(tl openai.Tool) bool { return tl.Function != nil && tl.Function.Name == "boss_briefing" })
+	}
+	fake.SetResponder(func(req openai.ChatCompletionRequest) llmtest.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case last.Role == openai.ChatMessageRoleTool && last.ToolCallID == callID():
+			return llmtest.Text("The Fire Knight burns; bring your counters.")
+		case last.Role == openai.ChatMessageRoleUser && offers(req):
+			return llmtest.ToolCalls(llmtest.Call{ID: callID(), Name: "boss_briefing", Arguments: args})
+		}
+		return llmtest.Text("ok")
+	})
 	turn := func(t *testing.T, withScreen bool) (chatReply, chainEnvelope) {
 		t.Helper()
+		turnNo.Add(1)
 		before := fake.RequestCount()
-		fake.Enqueue(
-			llmtest.ToolCalls(llmtest.Call{ID: "call_brief", Name: "boss_briefing", Arguments: args}),
-			llmtest.Text("The Fire Knight burns; bring your counters."),
-		)
 		body := chatBody(s, "brief me on this boss fight")
 		if withScreen {
 			body["screen"] = screen
@@ -115,26 +136,26 @@ func TestBossBriefingChain(t *testing.T) {
 		resp, b := f.do(t, request{method: http.MethodPost, path: "/v1/chat", token: s.Token, json: body})
 		expect(t, resp, b, http.StatusOK)
 		r := decode[chatReply](t, b)
-		reqs := fake.Requests()[before:]
-		if len(reqs) != 2 {
-			t.Fatalf("%d LLM requests, want 2", len(reqs))
-		}
-		offered := false
-		for _, tl := range reqs[0].Tools {
-			if tl.Function != nil && tl.Function.Name == "boss_briefing" {
-				offered = true
+		var result *openai.ChatCompletionMessage
+		called := false
+		for _, req := range fake.Requests()[before:] {
+			last := req.Messages[len(req.Messages)-1]
+			if last.Role == openai.ChatMessageRoleUser && offers(req) {
+				called = true
+			}
+			if last.Role == openai.ChatMessageRoleTool && last.ToolCallID == callID() {
+				result = &last
 			}
 		}
-		if !offered {
+		if !called {
 			t.Fatal("boss_briefing not offered to the LLM on the boss screen")
 		}
-		last := reqs[1].Messages[len(reqs[1].Messages)-1]
-		if last.Role != "tool" || last.ToolCallID != "call_brief" {
-			t.Fatalf("second request does not end with the chain's result: %+v", last)
+		if result == nil {
+			t.Fatal("no LLM request carries the chain's result")
 		}
 		var env chainEnvelope
-		if err := json.Unmarshal([]byte(last.Content), &env); err != nil {
-			t.Fatalf("chain result: %v: %.500s", err, last.Content)
+		if err := json.Unmarshal([]byte(result.Content), &env); err != nil {
+			t.Fatalf("chain result: %v: %.500s", err, result.Content)
 		}
 		return r, env
 	}
