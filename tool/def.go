@@ -70,18 +70,20 @@ func (d *Def[A]) Call(ctx context.Context, args json.RawMessage) (Result, error)
 	return d.run(ctx, a)
 }
 
-// callValidated is Call for arguments the executor has already validated
+// decodeValidated decodes arguments the executor has already validated
 // against the schema, whose properties CheckArgs proves are exactly A's
-// fields: plain decoding suffices, without the strict decoder's cost.
-func (d *Def[A]) callValidated(ctx context.Context, args json.RawMessage) (Result, error) {
+// fields (plain decoding suffices, without the strict decoder's cost), and
+// returns the call to make with them. The executor decodes on the caller's
+// goroutine, once for every attempt, and runs the call on its own.
+func (d *Def[A]) decodeValidated(args json.RawMessage) (func(context.Context) (Result, error), Result, bool) {
 	var a A
 	if len(args) > 0 && string(args) != "{}" {
 		if err := json.Unmarshal(args, &a); err != nil {
-			return Failure("Invalid arguments for "+d.Name+".", describeDecode(err),
-				"Call "+d.Name+" again with arguments that match its parameter schema."), nil
+			return nil, Failure("Invalid arguments for "+d.Name+".", describeDecode(err),
+				"Call "+d.Name+" again with arguments that match its parameter schema."), false
 		}
 	}
-	return d.run(ctx, a)
+	return func(ctx context.Context) (Result, error) { return d.run(ctx, a) }, Result{}, true
 }
 
 func (d *Def[A]) run(ctx context.Context, a A) (Result, error) {
@@ -98,10 +100,11 @@ func (d *Def[A]) run(ctx context.Context, a A) (Result, error) {
 // ArgsType implements Typed: the Go type the arguments decode into.
 func (d *Def[A]) ArgsType() reflect.Type { return reflect.TypeFor[A]() }
 
-// validatedCaller is implemented by Def: the executor calls it after
-// validating the arguments against the tool's schema.
-type validatedCaller interface {
-	callValidated(ctx context.Context, args json.RawMessage) (Result, error)
+// validatedDecoder is implemented by Def: the executor calls it after
+// validating the arguments against the tool's schema. A false ok comes with
+// the failure envelope to answer instead.
+type validatedDecoder interface {
+	decodeValidated(args json.RawMessage) (call func(context.Context) (Result, error), failed Result, ok bool)
 }
 
 // Typed is implemented by tools whose arguments decode into a Go struct

@@ -224,11 +224,15 @@ func (e *Executor) run(ctx context.Context, ent *entry, args json.RawMessage, st
 	if ent.spec.Timeout > 0 {
 		timeout = ent.spec.Timeout
 	}
+	call, failed, ok := prepare(ent.tool, args, steps)
+	if !ok {
+		return failed, 1
+	}
 	backoff := e.opts.BaseBackoff
 	var err error
 	for attempt := 1; ; attempt++ {
 		var r Result
-		r, err = e.callOnce(ctx, ent.tool, args, timeout, steps)
+		r, err = e.callOnce(ctx, ent.tool, call, timeout)
 		if err == nil {
 			return r, attempt
 		}
@@ -251,7 +255,7 @@ func (e *Executor) run(ctx context.Context, ent *entry, args json.RawMessage, st
 // context still cannot hold the caller past the timeout (none when timeout
 // is 0: a composite, whose calls each have one). A ContextBound tool runs
 // on the caller's goroutine: its own blocking steps end at the timeout.
-func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, timeout time.Duration, steps Steps) (Result, error) {
+func (e *Executor) callOnce(ctx context.Context, t Tool, call func(context.Context) (Result, error), timeout time.Duration) (Result, error) {
 	var cancel context.CancelFunc
 	if timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
@@ -260,7 +264,7 @@ func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, t
 	}
 	defer cancel()
 	if _, ok := t.(ContextBound); ok {
-		o := e.invoke(ctx, t, args, steps)
+		o := e.invoke(ctx, t, call)
 		if o.err != nil && ctx.Err() != nil {
 			// Failed because the time was up: report it as the timeout.
 			o.err = ctx.Err()
@@ -268,7 +272,7 @@ func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, t
 		return o.result()
 	}
 	done := e.done.Get().(chan outcome)
-	go func() { done <- e.invoke(ctx, t, args, steps) }()
+	go func() { done <- e.invoke(ctx, t, call) }()
 	select {
 	case o := <-done:
 		// Answered and drained: the channel can serve another call. One
@@ -281,9 +285,22 @@ func (e *Executor) callOnce(ctx context.Context, t Tool, args json.RawMessage, t
 	}
 }
 
-// invoke calls the tool (a Composite with steps), turning a panic into an
-// error envelope.
-func (e *Executor) invoke(ctx context.Context, t Tool, args json.RawMessage, steps Steps) (o outcome) {
+// prepare returns the call to make for t with args: a Composite with
+// steps, a Def with its arguments decoded here, once, on the caller's
+// goroutine (decoding on a fresh goroutine grows its stack on every call),
+// or the tool's own Call. A false ok comes with the failure to answer.
+func prepare(t Tool, args json.RawMessage, steps Steps) (func(context.Context) (Result, error), Result, bool) {
+	switch c := t.(type) {
+	case Composite:
+		return func(ctx context.Context) (Result, error) { return c.Compose(ctx, args, steps) }, Result{}, true
+	case validatedDecoder:
+		return c.decodeValidated(args)
+	}
+	return func(ctx context.Context) (Result, error) { return t.Call(ctx, args) }, Result{}, true
+}
+
+// invoke makes the call, turning a panic into an error envelope.
+func (e *Executor) invoke(ctx context.Context, t Tool, call func(context.Context) (Result, error)) (o outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			e.log.LogAttrs(ctx, slog.LevelError, "tool panicked",
@@ -291,13 +308,7 @@ func (e *Executor) invoke(ctx context.Context, t Tool, args json.RawMessage, ste
 			o = outcome{r: Failure("The tool failed unexpectedly.", "internal error", "Try a different tool or different arguments.")}
 		}
 	}()
-	if c, ok := t.(Composite); ok {
-		o.r, o.err = c.Compose(ctx, args, steps)
-	} else if v, ok := t.(validatedCaller); ok {
-		o.r, o.err = v.callValidated(ctx, args)
-	} else {
-		o.r, o.err = t.Call(ctx, args)
-	}
+	o.r, o.err = call(ctx)
 	return o
 }
 
