@@ -3,6 +3,7 @@ package offline
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -24,7 +25,7 @@ type reply struct {
 
 func (rp reply) String() string {
 	var b strings.Builder
-	b.WriteString(cutSentences(oneLine(rp.lead), maxLeadRunes, 2))
+	b.WriteString(upperFirst(cutSentences(oneLine(rp.lead), maxLeadRunes, 2)))
 	n := 0
 	for _, f := range rp.facts {
 		f = cutSentences(oneLine(f), maxFactRunes, 3)
@@ -42,6 +43,21 @@ func (rp reply) String() string {
 		n++
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// upperFirst capitalizes the first letter of s, after any leading markup
+// ("**"), so a lead built from a lower-case word starts a sentence.
+func upperFirst(s string) string {
+	for i, r := range s {
+		if r == '*' {
+			continue
+		}
+		if !unicode.IsLower(r) {
+			return s
+		}
+		return s[:i] + string(unicode.ToUpper(r)) + s[i+utf8.RuneLen(r):]
+	}
+	return s
 }
 
 var sentenceEnd = regexp.MustCompile(`[.!?…](\s|$)`)

@@ -38,3 +38,23 @@ func TestPlainBlocksDropsMarkupOutsideTheSubset(t *testing.T) {
 		t.Errorf("plainBlocks =\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestUpperFirstStartsTheLeadWithACapital(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"champions (ATK), best first: **Tekaek**.", "Champions (ATK), best first: **Tekaek**."},
+		{"**kaelith** is strong.", "**Kaelith** is strong."},
+		{"élan vital", "Élan vital"},
+		{"Already upper.", "Already upper."},
+		{"1,507 ATK", "1,507 ATK"},
+		{"", ""},
+		{"**", "**"},
+	}
+	for _, tt := range tests {
+		if got := upperFirst(tt.in); got != tt.want {
+			t.Errorf("upperFirst(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := (reply{lead: "champions (SPD), best first: **Vorenyn** (110)."}).String(); !strings.HasPrefix(got, "Champions (SPD)") {
+		t.Errorf("reply lead = %q, want it to start with a capital", got)
+	}
+}
