@@ -47,6 +47,7 @@ func tokens(s string) []string {
 	})
 	out := fields[:0]
 	for _, f := range fields {
+		f = dropElision(f)
 		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
 		f = strings.NewReplacer("'", "", "’", "").Replace(f)
 		if f != "" {
@@ -54,6 +55,23 @@ func tokens(s string) []string {
 		}
 	}
 	return out
+}
+
+// elisions are French elided words that an apostrophe joins to the next
+// one ("d'énergie", "l'affinité", "qu'est").
+var elisions = []string{"jusqu", "lorsqu", "puisqu", "qu", "l", "d", "j", "n", "s", "c", "m", "t"}
+
+// dropElision drops a leading French elision, so "d'energie" is the word
+// "energie".
+func dropElision(f string) string {
+	for _, e := range elisions {
+		for _, ap := range []string{"'", "’"} {
+			if rest, ok := strings.CutPrefix(f, e+ap); ok && rest != "" {
+				return rest
+			}
+		}
+	}
+	return f
 }
 
 // foldAccents removes combining marks after canonical decomposition, so

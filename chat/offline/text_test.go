@@ -58,3 +58,17 @@ func TestUpperFirstStartsTheLeadWithACapital(t *testing.T) {
 		t.Errorf("reply lead = %q, want it to start with a capital", got)
 	}
 }
+
+func TestTokensDropFrenchElisions(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"comment obtenir plus d'énergie ?", "comment obtenir plus energie"},
+		{"qu’est-ce que l'affinité", "est ce que affinite"},
+		{"Fire Knight's Castle", "fire knight castle"},
+		{"don't stop", "dont stop"},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(tokens(tt.in), " "); got != tt.want {
+			t.Errorf("tokens(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
