@@ -33,9 +33,11 @@ type rolloutView struct {
 }
 
 // setRollout answers PUT /admin/tools/:name/rollout with
-// {"weights": {"1": 80, "2": 20}}: 200 with the weights now in force, 404
-// for an unknown tool, 400 for weights the tool cannot take (an unknown
-// version, a negative or non-integer weight, no positive weight).
+// {"weights": {"1": 80, "2": 20}}: 200 with the weights now in force, 400
+// for a body that is not JSON or lacks weights, 404 for an unknown tool,
+// 422 for weights the tool cannot take (not an object of version to
+// weight, an unknown version, a negative or non-integer weight, weights
+// not summing to 100).
 func (s *Server) setRollout(c *gin.Context) {
 	if s.deps.Rollouts == nil {
 		s.fail(c, errUnavailable("tool rollouts"))
@@ -51,13 +53,13 @@ func (s *Server) setRollout(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if len(req.Weights) == 0 {
+	if len(req.Weights) == 0 || string(req.Weights) == "null" {
 		s.fail(c, httpErr(http.StatusBadRequest, "invalid_rollout", `weights is required, like {"weights": {"1": 80, "2": 20}}`, nil))
 		return
 	}
 	var w rollout.Weights
 	if err := json.Unmarshal(req.Weights, &w); err != nil {
-		s.fail(c, httpErr(http.StatusBadRequest, "invalid_rollout", rolloutMessage(err), err))
+		s.fail(c, httpErr(http.StatusUnprocessableEntity, "invalid_rollout", rolloutMessage(err), err))
 		return
 	}
 	name, err := s.deps.Rollouts.Set(c.Request.Context(), c.Param("name"), w)
@@ -66,7 +68,7 @@ func (s *Server) setRollout(c *gin.Context) {
 		s.fail(c, httpErr(http.StatusNotFound, "unknown_tool", "no tool is registered under this name", err))
 		return
 	case errors.Is(err, rollout.ErrInvalid):
-		s.fail(c, httpErr(http.StatusBadRequest, "invalid_rollout", rolloutMessage(err), err))
+		s.fail(c, httpErr(http.StatusUnprocessableEntity, "invalid_rollout", rolloutMessage(err), err))
 		return
 	case err != nil:
 		s.fail(c, err)

@@ -80,13 +80,19 @@ func TestRolloutRoute(t *testing.T) {
 	}{
 		{name: "set by alias", tool: "cards_old", body: `{"weights":{"1":80,"2":20}}`, want: 200, contains: `{"source":"admin","tool":"gcs_cards","weights":{"1":80,"2":20}}`},
 		{name: "unknown tool", tool: "nope", body: `{"weights":{"1":100}}`, want: 404, contains: `"unknown_tool"`},
-		{name: "unknown version", tool: "gcs_cards", body: `{"weights":{"3":100}}`, want: 400, contains: `version 3 is not one of the tool's versions [1 2]`},
-		{name: "unversioned tool has version 0 only", tool: "gcs_echo", body: `{"weights":{"1":100}}`, want: 400, contains: `version 1 is not one of the tool's versions [0]`},
-		{name: "negative", tool: "gcs_cards", body: `{"weights":{"1":-5,"2":10}}`, want: 400, contains: `weight of version 1 is -5`},
-		{name: "float", tool: "gcs_cards", body: `{"weights":{"1":2.5}}`, want: 400, contains: `must be a whole number`},
-		{name: "zero sum", tool: "gcs_cards", body: `{"weights":{"1":0}}`, want: 400, contains: `sum to 0`},
+		{name: "unknown version", tool: "gcs_cards", body: `{"weights":{"3":100}}`, want: 422, contains: `version 3 is not one of the tool's versions [1 2]`},
+		{name: "unversioned tool has version 0 only", tool: "gcs_echo", body: `{"weights":{"1":100}}`, want: 422, contains: `version 1 is not one of the tool's versions [0]`},
+		{name: "negative", tool: "gcs_cards", body: `{"weights":{"1":-5,"2":105}}`, want: 422, contains: `weight of version 1 is -5`},
+		{name: "float", tool: "gcs_cards", body: `{"weights":{"1":2.5,"2":97.5}}`, want: 422, contains: `must be a whole number`},
+		{name: "text weight", tool: "gcs_cards", body: `{"weights":{"1":"80","2":20}}`, want: 422, contains: `must be a whole number`},
+		{name: "zero sum", tool: "gcs_cards", body: `{"weights":{"1":0}}`, want: 422, contains: `sum to 0, not 100`},
+		{name: "relative weights under 100", tool: "gcs_cards", body: `{"weights":{"1":4,"2":1}}`, want: 422, contains: `sum to 5, not 100`},
+		{name: "over 100", tool: "gcs_cards", body: `{"weights":{"1":80,"2":30}}`, want: 422, contains: `sum to 110, not 100`},
+		{name: "one weight over 100", tool: "gcs_cards", body: `{"weights":{"1":200,"2":-100}}`, want: 422, contains: `not from 0 to 100`},
+		{name: "weights not an object", tool: "gcs_cards", body: `{"weights":[1,2]}`, want: 422, contains: `weights must be an object`},
 		{name: "missing weights", tool: "gcs_cards", body: `{}`, want: 400, contains: `weights is required`},
-		{name: "weights not an object", tool: "gcs_cards", body: `{"weights":[1,2]}`, want: 400, contains: `weights must be an object`},
+		{name: "null weights", tool: "gcs_cards", body: `{"weights":null}`, want: 400, contains: `weights is required`},
+		{name: "not JSON", tool: "gcs_cards", body: `{"weights":`, want: 400, contains: `"error"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

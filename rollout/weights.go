@@ -4,11 +4,12 @@
 // one key per tool, so every instance agrees; each instance reads them at
 // most once per refresh interval, never once per tool call.
 //
-// A session's version is a weighted rendezvous hash of (session id, tool
-// name, version): deterministic, so a session keeps its version while the
-// weights stay the same, and when one version's weight changes only
-// sessions moving to or from that version move (a version set to 0 loses
-// all its sessions at once: an instant rollback).
+// Weights are percentages summing to 100. A session's first version is a
+// weighted rendezvous hash of (session id, tool name, version); the
+// session then keeps it (the chat runner stores it with the session) while
+// that version's weight is above 0, so changing 80/20 to 50/50 moves no
+// session, and setting a version to 0 moves its sessions to the others at
+// once (an instant rollback).
 package rollout
 
 import (
@@ -22,20 +23,20 @@ import (
 	"strings"
 )
 
-// MaxWeight bounds one version's weight, so sums never overflow.
-const MaxWeight = 1_000_000
+// Total is what a tool's weights sum to: each weight is a percentage.
+const Total = 100
 
 // ErrInvalid marks weights that cannot be used: an unknown version, a
-// negative or non-integer weight, or no positive weight at all.
+// negative or non-integer weight, or weights not summing to Total.
 var ErrInvalid = errors.New("invalid rollout weights")
 
-// Weights maps a tool version to its share of sessions; shares are
-// relative (80/20 and 4/1 are the same rollout).
+// Weights maps a tool version to its percentage of new sessions; valid
+// weights sum to Total (100).
 type Weights map[int]int
 
 // Validate checks w against the versions a tool has: every version known,
-// every weight from 0 to MaxWeight, and a positive sum. The error wraps
-// ErrInvalid and names the offending version.
+// every weight from 0 to 100, and the weights summing to 100. The error
+// wraps ErrInvalid and names the offending version.
 func (w Weights) Validate(versions []int) error {
 	if len(w) == 0 {
 		return fmt.Errorf("%w: no weights given", ErrInvalid)
@@ -46,13 +47,13 @@ func (w Weights) Validate(versions []int) error {
 		if !slices.Contains(versions, v) {
 			return fmt.Errorf("%w: version %d is not one of the tool's versions %v", ErrInvalid, v, versions)
 		}
-		if n < 0 || n > MaxWeight {
-			return fmt.Errorf("%w: weight of version %d is %d, not from 0 to %d", ErrInvalid, v, n, MaxWeight)
+		if n < 0 || n > Total {
+			return fmt.Errorf("%w: weight of version %d is %d, not from 0 to %d", ErrInvalid, v, n, Total)
 		}
 		sum += n
 	}
-	if sum <= 0 {
-		return fmt.Errorf("%w: the weights sum to 0; at least one version needs a positive weight", ErrInvalid)
+	if sum != Total {
+		return fmt.Errorf("%w: the weights sum to %d, not %d", ErrInvalid, sum, Total)
 	}
 	return nil
 }

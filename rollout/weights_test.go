@@ -34,7 +34,7 @@ func TestPickDistribution(t *testing.T) {
 		{name: "80/20", w: rollout.Weights{1: 80, 2: 20}},
 		{name: "50/50", w: rollout.Weights{1: 50, 2: 50}},
 		{name: "60/30/10", w: rollout.Weights{1: 60, 2: 30, 3: 10}},
-		{name: "relative 4/1", w: rollout.Weights{1: 4, 2: 1}},
+		{name: "90/10", w: rollout.Weights{1: 90, 2: 10}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,8 +138,11 @@ func TestWeightsJSONAndValidate(t *testing.T) {
 		{name: "zero allowed beside a positive", body: `{"1": 100, "2": 0}`, encoded: `{"1":100,"2":0}`},
 		{name: "unknown version", body: `{"1": 50, "9": 50}`, want: "version 9 is not one of the tool's versions [1 2]"},
 		{name: "negative", body: `{"1": -1, "2": 5}`, want: "weight of version 1 is -1"},
-		{name: "too large", body: `{"1": 1000001}`, want: "not from 0 to 1000000"},
-		{name: "zero sum", body: `{"1": 0, "2": 0}`, want: "sum to 0"},
+		{name: "too large", body: `{"1": 101}`, want: "not from 0 to 100"},
+		{name: "zero sum", body: `{"1": 0, "2": 0}`, want: "sum to 0, not 100"},
+		{name: "relative 4/1", body: `{"1": 4, "2": 1}`, want: "sum to 5, not 100"},
+		{name: "over 100", body: `{"1": 80, "2": 30}`, want: "sum to 110, not 100"},
+		{name: "one version under 100", body: `{"1": 99}`, want: "sum to 99, not 100"},
 		{name: "empty", body: `{}`, want: "no weights given"},
 		{name: "fraction", body: `{"1": 80.5}`, want: "weight of version 1 must be a whole number"},
 		{name: "exponent", body: `{"1": 1e2}`, want: "weight of version 1 must be a whole number"},

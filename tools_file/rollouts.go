@@ -10,11 +10,12 @@ import (
 	"github.com/goccy/go-yaml/ast"
 )
 
-// MaxRolloutWeight bounds one version's weight in rollouts:.
-const MaxRolloutWeight = 1_000_000
+// RolloutTotal is what one tool's weights in rollouts: sum to: each weight
+// is a percentage of new sessions.
+const RolloutTotal = 100
 
 // Rollout is the weights of one tool's versions from the rollouts: section:
-// version → relative share of sessions.
+// version → percentage of new sessions (summing to RolloutTotal).
 type Rollout map[int]int
 
 // parseRollouts reads the rollouts: section,
@@ -24,7 +25,7 @@ type Rollout map[int]int
 //
 // and checks it against defs: every tool named is defined in the file with
 // several versions, every version exists, every weight is a whole number
-// from 0 to MaxRolloutWeight, and each tool's weights have a positive sum.
+// from 0 to RolloutTotal, and each tool's weights sum to RolloutTotal.
 func parseRollouts(file string, n ast.Node, defs []Def) (map[string]Rollout, []error) {
 	if n == nil {
 		return nil, nil
@@ -106,15 +107,15 @@ func rolloutWeights(raw map[string]any, versions []int) (Rollout, []error) {
 			continue
 		}
 		w, ok := wholeNumber(raw[k])
-		if !ok || w < 0 || w > MaxRolloutWeight {
-			errs = append(errs, fmt.Errorf("weight of version %d must be a whole number from 0 to %d", v, MaxRolloutWeight))
+		if !ok || w < 0 || w > RolloutTotal {
+			errs = append(errs, fmt.Errorf("weight of version %d must be a whole number from 0 to %d", v, RolloutTotal))
 			continue
 		}
 		r[v] = w
 		sum += w
 	}
-	if len(errs) == 0 && sum <= 0 {
-		errs = append(errs, errors.New("the weights sum to 0; at least one version needs a positive weight"))
+	if len(errs) == 0 && sum != RolloutTotal {
+		errs = append(errs, fmt.Errorf("the weights sum to %d, not %d", sum, RolloutTotal))
 	}
 	return r, errs
 }
@@ -127,7 +128,7 @@ func wholeNumber(v any) (int, bool) {
 	case int64:
 		return int(n), n == int64(int(n))
 	case uint64:
-		return int(n), n <= MaxRolloutWeight
+		return int(n), n <= RolloutTotal
 	}
 	return 0, false
 }

@@ -296,7 +296,10 @@ func testToolRollout(t *testing.T, rs redistest.Backend) {
 }
 
 // TestRolloutRouteRefuses: bad rollouts answer 4xx with a clear error and
-// change nothing.
+// change nothing: 401 without the admin token, 404 for an unknown tool,
+// 400 for a body that is not JSON or lacks weights, 422 for weights the
+// tool cannot take (not summing to 100, unknown version, negative or
+// non-integer); each response checked against the OpenAPI document.
 func TestRolloutRouteRefuses(t *testing.T) {
 	toolsFile := filepath.Join(t.TempDir(), "tools.yaml")
 	if err := os.WriteFile(toolsFile, []byte(probeToolsFile), 0o600); err != nil {
@@ -314,12 +317,14 @@ func TestRolloutRouteRefuses(t *testing.T) {
 	}{
 		{name: "no admin token", path: "/admin/tools/probe_lookup/rollout", body: `{"weights":{"1":100}}`, want: http.StatusUnauthorized},
 		{name: "unknown tool", path: "/admin/tools/nope_tool/rollout", token: testAdminToken, body: `{"weights":{"1":100}}`, want: http.StatusNotFound, message: "no tool"},
-		{name: "unknown version", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":50,"3":50}}`, want: http.StatusBadRequest, message: "version 3 is not one of the tool's versions [1 2]"},
-		{name: "negative weight", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":-1,"2":5}}`, invalid: true, want: http.StatusBadRequest, message: "weight of version 1 is -1"},
-		{name: "zero sum", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":0,"2":0}}`, want: http.StatusBadRequest, message: "sum to 0"},
-		{name: "fraction", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":0.5,"2":5}}`, invalid: true, want: http.StatusBadRequest, message: "whole number"},
-		{name: "text weight", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":"80"}}`, invalid: true, want: http.StatusBadRequest, message: "whole number"},
-		{name: "version not a number", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"v1":100}}`, invalid: true, want: http.StatusBadRequest, message: `must be a whole number from 1`},
+		{name: "unknown version", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":50,"3":50}}`, want: http.StatusUnprocessableEntity, message: "version 3 is not one of the tool's versions [1 2]"},
+		{name: "negative weight", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":-1,"2":101}}`, invalid: true, want: http.StatusUnprocessableEntity, message: "weight of version 1 is -1"},
+		{name: "zero sum", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":0,"2":0}}`, want: http.StatusUnprocessableEntity, message: "sum to 0, not 100"},
+		{name: "relative weights", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":4,"2":1}}`, want: http.StatusUnprocessableEntity, message: "sum to 5, not 100"},
+		{name: "sum over 100", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":80,"2":30}}`, want: http.StatusUnprocessableEntity, message: "sum to 110, not 100"},
+		{name: "fraction", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":0.5,"2":99.5}}`, invalid: true, want: http.StatusUnprocessableEntity, message: "whole number"},
+		{name: "text weight", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":"80","2":20}}`, invalid: true, want: http.StatusUnprocessableEntity, message: "whole number"},
+		{name: "version not a number", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"v1":100}}`, invalid: true, want: http.StatusUnprocessableEntity, message: `must be a whole number from 1`},
 		{name: "weights missing", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{}`, invalid: true, want: http.StatusBadRequest, message: "weights is required"},
 		{name: "unknown field", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":{"1":100},"x":1}`, invalid: true, want: http.StatusBadRequest},
 		{name: "not JSON", path: "/admin/tools/probe_lookup/rollout", token: testAdminToken, body: `{"weights":`, invalid: true, want: http.StatusBadRequest},
