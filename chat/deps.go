@@ -54,9 +54,10 @@ type DataVersioner interface {
 
 // Rollouts assigns a session to one version of a tool that has several;
 // *rollout.Assigner satisfies it. versions are the tool's versions,
-// ascending; the answer is one of them.
+// ascending; kept is the version stored with the session (0: none), kept
+// while its weight is above 0; the answer is one of versions.
 type Rollouts interface {
-	Version(ctx context.Context, session, tool string, versions []int) int
+	Version(ctx context.Context, session, tool string, versions []int, kept int) int
 }
 
 // Observer receives what the turn engine does, for stats and metrics. Its

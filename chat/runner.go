@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,6 +81,10 @@ type Scope struct {
 	done     map[string]tool.Outcome // key → first answer in this scope
 	puts     []memory.CacheEntry
 	hits     []string
+
+	// kept is the versions stored with the session (KeepVersions);
+	// changed the versions decided here that differ from them, to store.
+	kept, changed map[string]int
 }
 
 // Scope starts the tool state of a turn of session at exchange, over the
@@ -384,6 +389,24 @@ func decodeResult(raw json.RawMessage) (tool.Result, error) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
+// KeepVersions gives the scope the tool versions stored with the session
+// (memory.Meta.Versions): the session keeps each while its weight is above
+// 0. Call it before the scope runs anything; the map is not changed.
+func (s *Scope) KeepVersions(stored map[string]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kept = stored
+}
+
+// AssignedVersions returns the versions decided in the scope that differ
+// from the ones stored with the session (new tools, or a version moved
+// off by a weight of 0), for memory.Finish.Versions; nil when none.
+func (s *Scope) AssignedVersions() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.changed)
+}
+
 // versionLocked returns the session's version of tool (a canonical name)
 // when it has several versions, else 0; decided once per scope, so the
 // weights are read at most once per turn. The caller holds s.mu.
@@ -395,7 +418,14 @@ func (s *Scope) versionLocked(ctx context.Context, name string) int {
 	if vs := s.r.reg.Versions(name); len(vs) > 1 {
 		v = vs[len(vs)-1]
 		if s.r.rollouts != nil {
-			v = s.r.rollouts.Version(ctx, s.session, name, vs)
+			kept := s.kept[name]
+			v = s.r.rollouts.Version(ctx, s.session, name, vs, kept)
+			if v != kept && v > 0 {
+				if s.changed == nil {
+					s.changed = map[string]int{}
+				}
+				s.changed[name] = v
+			}
 		}
 	}
 	s.assigned[name] = v

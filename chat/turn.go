@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -58,6 +59,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	var newScreen *memory.Screen
 	var screenPuts []memory.CacheEntry
 	var screenHits []string
+	var screenVersions map[string]int
 	if sc := req.Screen; sc != nil && (turn.Meta.Screen == nil || turn.Meta.Screen.Hash != sc.Hash()) {
 		// A new screen: its proactive results are cached at this turn's
 		// exchange and join this turn's context at once. The screen, its
@@ -73,9 +75,12 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		screenPuts, screenHits = applied.puts, applied.hits
 		turn.Meta.Screen = applied.screen
 		turn.Cache = append(turn.Cache, applied.puts...)
+		screenVersions = applied.versions
+		turn.Meta.Versions = withVersions(turn.Meta.Versions, applied.versions)
 	}
 
 	scope := s.runner.Scope(ctx, id, turn.Meta.Exchange, turn.Cache, false)
+	scope.KeepVersions(turn.Meta.Versions)
 	a, err := s.answer(ctx, turn, scope, req.Message, emit)
 	if err != nil {
 		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
@@ -95,6 +100,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		Release: lock,
 		Screen:  newScreen,
 	}
+	fin.Versions = withVersions(screenVersions, scope.AssignedVersions())
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
 	defer cancel()
 	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
@@ -436,7 +442,7 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 	}
 	// The results, the cache hits, the screen and the lock release go in
 	// one round trip.
-	save := memory.ScreenSave{Screen: applied.screen, Put: applied.puts, Hits: applied.hits, Release: lock}
+	save := memory.ScreenSave{Screen: applied.screen, Put: applied.puts, Hits: applied.hits, Release: lock, Versions: applied.versions}
 	if err := s.store.SaveScreen(ctx, meta.ID, save); err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 	}
@@ -451,6 +457,23 @@ type screenApplied struct {
 	puts   []memory.CacheEntry
 	hits   []string
 	screen *memory.Screen
+	// versions are the tool versions assigned to the session by the
+	// screen's calls, to store with it.
+	versions map[string]int
+}
+
+// withVersions returns base with more's versions over it; neither map
+// changes (base may be a turn's stored versions).
+func withVersions(base, more map[string]int) map[string]int {
+	if len(more) == 0 {
+		return base
+	}
+	out := maps.Clone(base)
+	if out == nil {
+		out = make(map[string]int, len(more))
+	}
+	maps.Copy(out, more)
+	return out
 }
 
 // applyScreen plans sc, reached at at, and runs its calls as proactive at
@@ -470,6 +493,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 	var idx []int
 	var puts []memory.CacheEntry
 	var hits []string
+	var versions map[string]int
 	for i, pc := range plan.Calls {
 		if pc.Skipped != "" {
 			outs[i] = tool.Outcome{
@@ -483,6 +507,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 	}
 	if len(calls) > 0 {
 		scope := s.runner.Scope(ctx, meta.ID, meta.Exchange, cache, true)
+		scope.KeepVersions(meta.Versions)
 		res := scope.Run(ctx, calls)
 		if err := ctx.Err(); err != nil {
 			return screenApplied{}, err
@@ -491,6 +516,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 			outs[idx[j]] = o
 		}
 		puts, hits = scope.Puts(), scope.Hits()
+		versions = scope.AssignedVersions()
 	}
 	s.label(outs, meta.Locale)
 	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection, At: at.UTC()}
@@ -499,7 +525,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 		inj := plan.Injection
 		rep.PromptInjection = &inj
 	}
-	return screenApplied{reply: rep, puts: puts, hits: hits, screen: stored}, nil
+	return screenApplied{reply: rep, puts: puts, hits: hits, screen: stored, versions: versions}, nil
 }
 
 // displayName is what a player sees of tool name in locale (the widget's

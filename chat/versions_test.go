@@ -18,7 +18,7 @@ type fixedRollouts struct {
 	calls int
 }
 
-func (f *fixedRollouts) Version(_ context.Context, session, _ string, versions []int) int {
+func (f *fixedRollouts) Version(_ context.Context, session, _ string, versions []int, _ int) int {
 	f.calls++
 	if v, ok := f.by[session]; ok {
 		return v
@@ -174,7 +174,76 @@ func BenchmarkVersionAssignment(b *testing.B) {
 	b.Run("assigner_only", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
-			as.Version(ctx, ids[i%len(ids)], "cards_get_card", []int{1, 2})
+			as.Version(ctx, ids[i%len(ids)], "cards_get_card", []int{1, 2}, 0)
 		}
 	})
+}
+
+// TestScopeKeepsStoredVersions: over a real rollout.Assigner, a scope
+// reports the versions to store with the session only when they are new
+// or moved; given the stored ones back, a weight change that keeps every
+// version above 0 moves no session, and a version set to 0 hands all its
+// sessions to the other at once.
+func TestScopeKeepsStoredVersions(t *testing.T) {
+	ctx := context.Background()
+	ex, _ := versionedBox(t)
+	as, err := rollout.New(redisSrv.UniversalClient(t), ex.Registry(), rollout.Options{Prefix: redisSrv.Prefix(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(ex, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SetRollouts(as)
+	set := func(w rollout.Weights) {
+		t.Helper()
+		if _, err := as.Set(ctx, "cards_get_card", w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// turn runs one call in a scope over the stored versions and returns
+	// the version it ran and what the scope would store.
+	turn := func(id string, stored map[string]int) (int, map[string]int) {
+		t.Helper()
+		sc := r.Scope(ctx, id, 1, nil, false)
+		sc.KeepVersions(stored)
+		outs := sc.Run(ctx, []tool.Call{call("cards_get_card", `{"name":"Ember"}`), call("cards_count", `{}`)})
+		return outs[0].Version, sc.AssignedVersions()
+	}
+	set(rollout.Weights{1: 80, 2: 20})
+	stored := map[string]map[string]int{}
+	ids := make([]string, 1000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("session-%d", i)
+		v, put := turn(ids[i], nil)
+		if len(put) != 1 || put["cards_get_card"] != v {
+			t.Fatalf("first turn ran %d and would store %v", v, put)
+		}
+		stored[ids[i]] = put
+	}
+	set(rollout.Weights{1: 50, 2: 50})
+	hashMoves := 0
+	for _, id := range ids {
+		held := stored[id]["cards_get_card"]
+		if v, put := turn(id, stored[id]); v != held || put != nil {
+			t.Fatalf("80/20 → 50/50 moved %s from %d to %d (store %v)", id, held, v, put)
+		}
+		if v, _ := turn(id, nil); v != held {
+			hashMoves++
+		}
+	}
+	if hashMoves == 0 {
+		t.Fatal("without the stored version no session would have moved; the test shows nothing")
+	}
+	set(rollout.Weights{1: 100, 2: 0})
+	for _, id := range ids {
+		v, put := turn(id, stored[id])
+		if v != 1 {
+			t.Fatalf("after 2 → 0 %s runs %d", id, v)
+		}
+		if was := stored[id]["cards_get_card"]; (was == 2) != (put["cards_get_card"] == 1) {
+			t.Fatalf("%s held %d; the scope would store %v", id, was, put)
+		}
+	}
 }

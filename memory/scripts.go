@@ -74,10 +74,11 @@ end
 ` + beginBody
 
 // finishSrc appends messages (trimmed to the window), stores cache entries,
-// counts hits on entries that still exist and refreshes every TTL.
+// counts hits on entries that still exist, records tool versions assigned
+// to the session (meta fields "version:<tool>") and refreshes every TTL.
 // KEYS: session keys.
 // ARGV: ttl_ms, history_max, n_msgs, msg..., n_puts, (key, json, expires_after, hits)...,
-// n_hits, key...
+// n_hits, key..., [n_versions, (tool, version)...] (absent: none).
 // Returns nil for an unknown session.
 const finishSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
@@ -99,6 +100,11 @@ for _ = 1, n do
     redis.call('HINCRBY', KEYS[4], ARGV[i], 1)
   end
   i = i + 1
+end
+n = tonumber(ARGV[i] or '0'); i = i + 1
+for _ = 1, n do
+  redis.call('HSET', KEYS[1], 'version:' .. ARGV[i], ARGV[i + 1])
+  i = i + 2
 end
 for j = 1, 5 do redis.call('PEXPIRE', KEYS[j], ARGV[1]) end
 return 1

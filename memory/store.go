@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,6 +126,9 @@ type Finish struct {
 	// trip, before the messages and cache entries: a turn that carried a
 	// new screen records it only when it records anything.
 	Screen *Screen
+	// Versions records tool versions assigned to the session this turn
+	// (tool name → version, see Meta.Versions), in the same round trip.
+	Versions map[string]int
 }
 
 func validID(id string) bool {
@@ -315,6 +319,9 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
 	args = appendHits(args, f.Hits)
+	if args, err = appendVersions(args, f.Versions); err != nil {
+		return fmt.Errorf("memory: finish turn %s: %w", id, err)
+	}
 	if f.Release != nil && f.Release.id != id {
 		return fmt.Errorf("memory: finish turn %s: the lock to release belongs to session %s", id, f.Release.id)
 	}
@@ -366,6 +373,35 @@ func appendHits(args []any, hits []string) []any {
 		args = append(args, h)
 	}
 	return args
+}
+
+// versionField starts the meta fields holding assigned tool versions.
+const versionField = "version:"
+
+// appendVersions adds finishSrc's version arguments: the count, then tool
+// and version pairs in name order. Tool names and versions come from the
+// registry; they are checked anyway, as the field names are built from them.
+func appendVersions(args []any, versions map[string]int) ([]any, error) {
+	names := slices.Sorted(maps.Keys(versions))
+	args = append(args, len(names))
+	for _, name := range names {
+		v := versions[name]
+		if name == "" || len(name) > maxToolName || v < 1 {
+			return nil, fmt.Errorf("tool version %q=%d: want a tool name of 1 to %d bytes and a version from 1", clipName(name), v, maxToolName)
+		}
+		args = append(args, name, v)
+	}
+	return args, nil
+}
+
+// maxToolName bounds a tool name recorded with its version.
+const maxToolName = 200
+
+func clipName(s string) string {
+	if len(s) > 40 {
+		return strings.ToValidUTF8(s[:40], "") + "..."
+	}
+	return s
 }
 
 // write runs finishSrc and marks the session active in one pipeline.
@@ -426,6 +462,9 @@ type ScreenSave struct {
 	Hits []string
 	// Release, when set, is the event's lock, released in the same round trip.
 	Release *Lock
+	// Versions records tool versions assigned to the session by the
+	// screen's calls (tool name → version, see Meta.Versions).
+	Versions map[string]int
 }
 
 // SaveScreen stores a screen event's outcome in one round trip: the
@@ -440,12 +479,15 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 		return fmt.Errorf("memory: save screen %s: the lock to release belongs to session %s", id, w.Release.id)
 	}
 	var args []any
-	if len(w.Put) > 0 || len(w.Hits) > 0 {
+	if len(w.Put) > 0 || len(w.Hits) > 0 || len(w.Versions) > 0 {
 		var err error
 		if args, err = appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, w.Put); err != nil {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 		args = appendHits(args, w.Hits)
+		if args, err = appendVersions(args, w.Versions); err != nil {
+			return fmt.Errorf("memory: save screen %s: %w", id, err)
+		}
 	}
 	return s.saveScreen(ctx, "save screen", id, w.Screen, args, w.Release)
 }
@@ -720,6 +762,21 @@ func parseMeta(f map[string]string) (Meta, error) {
 		if err := json.Unmarshal([]byte(sm), m.Summary); err != nil {
 			return Meta{}, fmt.Errorf("stored summary: %w", err)
 		}
+	}
+	for k, v := range f {
+		tool, ok := strings.CutPrefix(k, versionField)
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			// A damaged assignment only costs a new pick; keep the session.
+			continue
+		}
+		if m.Versions == nil {
+			m.Versions = map[string]int{}
+		}
+		m.Versions[tool] = n
 	}
 	if sc := f["screen"]; sc != "" {
 		m.Screen = new(Screen)

@@ -42,6 +42,10 @@ type Meta struct {
 	Screen    *Screen   `json:"screen,omitempty"`
 	// Summary folds the exchanges that left the prompt's history window.
 	Summary *Summary `json:"summary,omitempty"`
+	// Versions holds the version of each tool with several that the
+	// session was assigned (tool name → version), so it keeps it across
+	// turns and instances; it expires with the session.
+	Versions map[string]int `json:"-"`
 }
 
 // Summary is a session's rolling summary of older exchanges.

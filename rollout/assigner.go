@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -124,27 +125,32 @@ func (a *Assigner) SetFileWeights(w map[string]Weights) {
 	a.file.Store(&c)
 }
 
-// Version returns the version of tool (a canonical name) that session is
-// assigned to, among versions (the tool's versions, ascending). With no
-// usable weights it is the highest version. It reads Redis at most once
+// Version returns the version of tool (a canonical name) that session
+// runs, among versions (the tool's versions, ascending). kept is the
+// version stored with the session for tool (0: none yet): the session
+// keeps it while it is one of versions with a weight above 0. Otherwise
+// (a new session, a version set to 0 or gone) the version is a weighted
+// rendezvous hash of (session, tool) over the versions with a positive
+// weight; the caller stores it with the session. With no usable weights
+// the highest version takes every session. It reads Redis at most once
 // per refresh interval; when Redis fails it goes on with the weights it
 // read last.
-func (a *Assigner) Version(ctx context.Context, session, tool string, versions []int) int {
+func (a *Assigner) Version(ctx context.Context, session, tool string, versions []int, kept int) int {
 	if len(versions) == 0 {
 		return 0
 	}
 	if len(versions) == 1 {
 		return versions[0]
 	}
-	if w, ok := a.adminWeights(ctx, tool); ok {
-		if v := Pick(session, tool, w, versions); v != 0 {
-			return v
-		}
+	w, src := a.set(ctx, tool, versions)
+	if src == SourceDefault {
+		return versions[len(versions)-1]
 	}
-	if w, ok := (*a.file.Load())[tool]; ok {
-		if v := Pick(session, tool, w, versions); v != 0 {
-			return v
-		}
+	if kept > 0 && w[kept] > 0 && slices.Contains(versions, kept) {
+		return kept
+	}
+	if v := Pick(session, tool, w, versions); v != 0 {
+		return v
 	}
 	return versions[len(versions)-1]
 }
@@ -153,16 +159,38 @@ func (a *Assigner) Version(ctx context.Context, session, tool string, versions [
 // and where they come from.
 func (a *Assigner) Weights(ctx context.Context, tool string) (Weights, Source) {
 	versions := a.tools.Versions(tool)
-	if w, ok := a.adminWeights(ctx, tool); ok && Pick("", tool, w, versions) != 0 {
-		return maps.Clone(w), SourceAdmin
-	}
-	if w, ok := (*a.file.Load())[tool]; ok && Pick("", tool, w, versions) != 0 {
-		return maps.Clone(w), SourceFile
-	}
-	if len(versions) == 0 {
+	w, src := a.set(ctx, tool, versions)
+	switch {
+	case src != SourceDefault:
+		return maps.Clone(w), src
+	case len(versions) == 0:
 		return Weights{}, SourceDefault
 	}
-	return Weights{versions[len(versions)-1]: 100}, SourceDefault
+	return Weights{versions[len(versions)-1]: Total}, SourceDefault
+}
+
+// set returns the weights set for tool among versions: the admin's, else
+// the tools file's, each only when it gives one of versions a positive
+// weight; else nil and SourceDefault (the highest version takes every
+// session). The map is shared: callers must not change it.
+func (a *Assigner) set(ctx context.Context, tool string, versions []int) (Weights, Source) {
+	if w, ok := a.adminWeights(ctx, tool); ok && usable(w, versions) {
+		return w, SourceAdmin
+	}
+	if w, ok := (*a.file.Load())[tool]; ok && usable(w, versions) {
+		return w, SourceFile
+	}
+	return nil, SourceDefault
+}
+
+// usable reports whether w gives one of versions a positive weight.
+func usable(w Weights, versions []int) bool {
+	for _, v := range versions {
+		if w[v] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Set validates w against the versions of the tool under name (or alias),

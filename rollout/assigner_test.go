@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -64,7 +65,7 @@ func registry(t *testing.T) *tool.Registry {
 func share(a *rollout.Assigner, ids []string, v int) float64 {
 	n := 0
 	for _, id := range ids {
-		if a.Version(context.Background(), id, "cards_get_card", []int{1, 2}) == v {
+		if a.Version(context.Background(), id, "cards_get_card", []int{1, 2}, 0) == v {
 			n++
 		}
 	}
@@ -97,7 +98,7 @@ func TestAssignerAcrossInstances(t *testing.T) {
 		}
 		sticky := map[string]int{}
 		for _, id := range ids {
-			sticky[id] = two.Version(ctx, id, "cards_get_card", []int{1, 2})
+			sticky[id] = two.Version(ctx, id, "cards_get_card", []int{1, 2}, 0)
 		}
 
 		// Instance one sets 50/50 through the alias; it uses them at once.
@@ -110,7 +111,7 @@ func TestAssignerAcrossInstances(t *testing.T) {
 		// Instance two keeps what it read until its refresh interval ends:
 		// no Redis read per call, and its sessions stay where they were.
 		for _, id := range ids {
-			if v := two.Version(ctx, id, "cards_get_card", []int{1, 2}); v != sticky[id] {
+			if v := two.Version(ctx, id, "cards_get_card", []int{1, 2}, sticky[id]); v != sticky[id] {
 				t.Fatalf("session %s moved before the refresh", id)
 			}
 		}
@@ -121,9 +122,10 @@ func TestAssignerAcrossInstances(t *testing.T) {
 		if got := share(two, ids, 2); got < 50-3 || got > 50+3 {
 			t.Fatalf("50/50 gives v2 %.1f%%", got)
 		}
+		// Sessions that hold a version keep it: both stay above 0.
 		for _, id := range ids {
-			if sticky[id] == 2 && two.Version(ctx, id, "cards_get_card", []int{1, 2}) != 2 {
-				t.Fatalf("session %s left version 2 when its weight grew", id)
+			if v := two.Version(ctx, id, "cards_get_card", []int{1, 2}, sticky[id]); v != sticky[id] {
+				t.Fatalf("session %s moved from %d to %d when 80/20 became 50/50", id, sticky[id], v)
 			}
 		}
 
@@ -165,7 +167,7 @@ func TestAssignerSetRefuses(t *testing.T) {
 		if w, src := a.Weights(ctx, "cards_get_card"); src != rollout.SourceDefault || w[2] != 100 || len(w) != 1 {
 			t.Fatalf("after refused sets: %v from %s", w, src)
 		}
-		if v := a.Version(ctx, "s", "cards_get_card", []int{1, 2}); v != 2 {
+		if v := a.Version(ctx, "s", "cards_get_card", []int{1, 2}, 0); v != 2 {
 			t.Fatalf("default version %d, want the highest", v)
 		}
 	})
@@ -186,7 +188,7 @@ func TestAssignerRedisDown(t *testing.T) {
 	srv.Stop()
 	clock.Add(time.Minute)
 	// The read fails; the weights read last stay in force.
-	if v := a.Version(ctx, "s", "cards_get_card", []int{1, 2}); v != 1 {
+	if v := a.Version(ctx, "s", "cards_get_card", []int{1, 2}, 0); v != 1 {
 		t.Fatalf("with Redis down version %d, want the last weights' 1", v)
 	}
 	if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{2: 100}); err == nil {
@@ -211,7 +213,7 @@ func TestAssignerConcurrent(t *testing.T) {
 	for g := range 8 {
 		wg.Go(func() {
 			for i, id := range ids {
-				if v := a.Version(ctx, id, "cards_get_card", []int{1, 2}); v != 1 && v != 2 {
+				if v := a.Version(ctx, id, "cards_get_card", []int{1, 2}, 0); v != 1 && v != 2 {
 					t.Errorf("version %d", v)
 					return
 				}
@@ -229,4 +231,68 @@ func TestAssignerConcurrent(t *testing.T) {
 	if got := share(a, ids, 1); got != 100 {
 		t.Fatalf("after the change %.1f%% on version 1", got)
 	}
+}
+
+// TestAssignerKeepsStoredVersion: a session holding a version keeps it
+// while that version's weight is above 0, whatever the new weights; new
+// sessions follow the new weights; a version at 0 (or gone) hands its
+// sessions to the versions above 0 at once.
+func TestAssignerKeepsStoredVersion(t *testing.T) {
+	redistest.Each(t, backends, func(t *testing.T, b redistest.Backend) {
+		ctx := context.Background()
+		a, err := rollout.New(b.UniversalClient(t), registry(t), rollout.Options{Prefix: b.Prefix(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs := []int{1, 2}
+		if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 80, 2: 20}); err != nil {
+			t.Fatal(err)
+		}
+		old := sessions(4000)
+		held := map[string]int{}
+		for _, id := range old {
+			held[id] = a.Version(ctx, id, "cards_get_card", vs, 0)
+		}
+		if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 50, 2: 50}); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range old {
+			if v := a.Version(ctx, id, "cards_get_card", vs, held[id]); v != held[id] {
+				t.Fatalf("80/20 → 50/50 moved session %s from %d to %d", id, held[id], v)
+			}
+		}
+		// Without the stored version the hash alone would have moved some
+		// of them: what the stored version is there for.
+		moved := 0
+		for _, id := range old {
+			if a.Version(ctx, id, "cards_get_card", vs, 0) != held[id] {
+				moved++
+			}
+		}
+		if moved == 0 {
+			t.Fatal("the hash moved no session from 80/20 to 50/50; the test shows nothing")
+		}
+		// New sessions follow 50/50 (the hash is deterministic, so the
+		// share is the same on every run).
+		fresh := make([]string, 4000)
+		for i := range fresh {
+			fresh[i] = fmt.Sprintf("new-%d", i)
+		}
+		if got := share(a, fresh, 2); got < 50-tolerance || got > 50+tolerance {
+			t.Fatalf("new sessions on version 2: %.2f%%, want 50 ± %.1f", got, tolerance)
+		}
+		// Rollback: version 2 to 0 moves every session on it to 1 at once.
+		if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 100, 2: 0}); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range old {
+			if v := a.Version(ctx, id, "cards_get_card", vs, held[id]); v != 1 {
+				t.Fatalf("after 2 → 0 session %s (held %d) runs %d", id, held[id], v)
+			}
+		}
+		// A stored version the tool no longer has is picked again.
+		if v := a.Version(ctx, "s", "cards_get_card", vs, 7); v != 1 {
+			t.Fatalf("stored version 7 of a tool with %v gave %d", vs, v)
+		}
+	})
 }

@@ -110,7 +110,9 @@ func (p *probeLLM) lastOffered() string {
 // then a fresh cluster, since it reads the shared stats): the tools file
 // starts sessions on version 1; an admin moves them to version 2 on one
 // instance and the other follows after its refresh interval; sessions are
-// sticky under a split; a version-1 result is never served to a version-2
+// sticky under a split and keep their version when the weights change
+// while it stays above 0 (the version is stored with the session), and
+// move at once when it drops to 0; a version-1 result is never served to a version-2
 // session but serves again after the rollback; stats, metrics and the
 // admin tool list carry the versions.
 func TestToolRollout(t *testing.T) {
@@ -192,11 +194,49 @@ func testToolRollout(t *testing.T, rs redistest.Backend) {
 		json: map[string]any{"weights": map[string]int{"1": 50, "2": 50}}})
 	expect(t, resp, body, http.StatusOK)
 	clock.Add(rollout.DefaultRefresh)
+	split := map[session]int{}
 	for range 8 {
 		ss := b.newSession(t)
 		want := rollout.Pick(ss.ID, "probe_lookup", rollout.Weights{1: 50, 2: 50}, []int{1, 2})
 		turn(a, ss, want, "executed")
 		turn(b, ss, want, "cache")
+		split[ss] = want
+	}
+
+	// 50/50 → 90/10 (set on b, read by a after its refresh): both
+	// versions stay above 0, so no session moves (each keeps the version
+	// stored with it, whichever instance runs the turn), while new
+	// sessions follow the new weights' hash.
+	resp, body = b.do(t, request{method: http.MethodPut, path: "/admin/tools/probe_lookup/rollout", token: testAdminToken,
+		json: map[string]any{"weights": map[string]int{"1": 90, "2": 10}}})
+	expect(t, resp, body, http.StatusOK)
+	clock.Add(rollout.DefaultRefresh)
+	for ss, v := range split {
+		turn(a, ss, v, "cache")
+	}
+	fresh := a.newSession(t)
+	turn(b, fresh, rollout.Pick(fresh.ID, "probe_lookup", rollout.Weights{1: 90, 2: 10}, []int{1, 2}), "executed")
+
+	// Version 2 to 0: every session on it moves to version 1 at once
+	// (on b, once it has read the weights).
+	resp, body = a.do(t, request{method: http.MethodPut, path: "/admin/tools/probe_lookup/rollout", token: testAdminToken,
+		json: map[string]any{"weights": map[string]int{"1": 100, "2": 0}}})
+	expect(t, resp, body, http.StatusOK)
+	clock.Add(rollout.DefaultRefresh)
+	for ss, v := range split {
+		if v == 2 {
+			turn(b, ss, 1, "executed")
+		} else {
+			turn(b, ss, 1, "cache")
+		}
+	}
+	// Back to 50/50 (both above 0): the moved sessions stay on version 1.
+	resp, body = a.do(t, request{method: http.MethodPut, path: "/admin/tools/probe_lookup/rollout", token: testAdminToken,
+		json: map[string]any{"weights": map[string]int{"1": 50, "2": 50}}})
+	expect(t, resp, body, http.StatusOK)
+	clock.Add(rollout.DefaultRefresh)
+	for ss := range split {
+		turn(b, ss, 1, "cache")
 	}
 
 	// The admin tool list shows both versions and the weights in force.
@@ -261,8 +301,9 @@ func testToolRollout(t *testing.T, rs redistest.Backend) {
 			for _, v := range ti.Versions {
 				sum += v.Calls
 			}
-			// 6 turns of the first session and 2 of each of 8 more.
-			ok := ti.Calls == 22 && sum == 22 && len(ti.Versions) == 2 && ti.Versions[0].Version == 1 && ti.Versions[1].Executed >= 1
+			// 6 turns of the first session, 5 of each of 8 more and 1 of
+			// the session opened at 90/10.
+			ok := ti.Calls == 47 && sum == 47 && len(ti.Versions) == 2 && ti.Versions[0].Version == 1 && ti.Versions[1].Executed >= 1
 			return ok, fmt.Sprintf("%+v", ti)
 		}
 		return false, "probe_lookup has no stats: " + string(body)
