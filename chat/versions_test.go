@@ -130,8 +130,9 @@ func TestScopeRunsTheSessionsVersion(t *testing.T) {
 // BenchmarkVersionAssignment is the cost of running a call of a tool with
 // two versions (assignment by rollout.Assigner over a real Redis, weights
 // read at most once a second) against the same call (same schema and
-// arguments) of an unversioned tool, a new scope (a turn) per call; then
-// the assignment alone.
+// arguments) of an unversioned tool, a new scope (a turn) per call, for a
+// new session and for one given its stored version; then the assignment
+// alone.
 func BenchmarkVersionAssignment(b *testing.B) {
 	ex, _ := versionedBox(b)
 	rdb := redisSrv.UniversalClient(b)
@@ -152,15 +153,30 @@ func BenchmarkVersionAssignment(b *testing.B) {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("5f0c8a4e-2b1d-4c3e-9f6a-%012d", i)
 	}
-	for _, bc := range []struct{ name, tool, args string }{
-		{"unversioned", "cards_lookup", `{"name":"Ember"}`},
-		{"versioned", "cards_get_card", `{"name":"Ember"}`},
+	// stored is each session's version as a first turn stores it, given
+	// back to later turns (memory.Meta.Versions).
+	stored := make([]map[string]int, len(ids))
+	for i, id := range ids {
+		stored[i] = map[string]int{"cards_get_card": as.Version(ctx, id, "cards_get_card", []int{1, 2}, 0)}
+	}
+	for _, bc := range []struct {
+		name, tool, args string
+		kept             bool
+	}{
+		{"unversioned", "cards_lookup", `{"name":"Ember"}`, false},
+		{"versioned", "cards_get_card", `{"name":"Ember"}`, false},
+		{"versioned_stored", "cards_get_card", `{"name":"Ember"}`, true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			calls := []tool.Call{call(bc.tool, bc.args)}
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				r.Scope(ctx, ids[i%len(ids)], 1, nil, false).Run(ctx, calls)
+				sc := r.Scope(ctx, ids[i%len(ids)], 1, nil, false)
+				if bc.kept {
+					sc.KeepVersions(stored[i%len(ids)])
+				}
+				sc.Run(ctx, calls)
+				sc.AssignedVersions()
 			}
 		})
 	}
@@ -175,6 +191,12 @@ func BenchmarkVersionAssignment(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
 			as.Version(ctx, ids[i%len(ids)], "cards_get_card", []int{1, 2}, 0)
+		}
+	})
+	b.Run("assigner_stored", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			as.Version(ctx, ids[i%len(ids)], "cards_get_card", []int{1, 2}, stored[i%len(ids)]["cards_get_card"])
 		}
 	})
 }
