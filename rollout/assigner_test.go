@@ -163,6 +163,12 @@ func TestAssignerSetRefuses(t *testing.T) {
 		if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 0, 2: 0}); !errors.Is(err, rollout.ErrInvalid) {
 			t.Fatalf("zero sum: %v", err)
 		}
+		if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 80, 2: 30}); !errors.Is(err, rollout.ErrInvalid) {
+			t.Fatalf("sum 110: %v", err)
+		}
+		if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 4, 2: 1}); !errors.Is(err, rollout.ErrInvalid) {
+			t.Fatalf("relative weights: %v", err)
+		}
 		// Nothing was stored: the default (highest version) still holds.
 		if w, src := a.Weights(ctx, "cards_get_card"); src != rollout.SourceDefault || w[2] != 100 || len(w) != 1 {
 			t.Fatalf("after refused sets: %v from %s", w, src)
