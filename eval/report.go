@@ -38,6 +38,23 @@ type Summary struct {
 	EstimatedCostUSD    *float64 `json:"estimated_cost_usd"`
 	CostPerTurnUSD      *float64 `json:"cost_per_turn_usd"`
 	MaxRoundsNotChecked bool     `json:"max_rounds_not_checked,omitempty"`
+	// Versions compares the versions of versioned tools (a rollout): per
+	// tool and version, the steps that called it and how they scored.
+	Versions []VersionSummary `json:"versions,omitempty"`
+}
+
+// VersionSummary is how the steps that called one version of a tool did.
+type VersionSummary struct {
+	Tool    string `json:"tool"`
+	Version int    `json:"version"`
+	// Steps called this version at least once; Passed of them passed.
+	Steps    int     `json:"steps"`
+	Passed   int     `json:"passed"`
+	PassRate float64 `json:"pass_rate"`
+	// Calls and Errors count the calls of this version.
+	Calls     int     `json:"calls"`
+	Errors    int     `json:"errors"`
+	LatencyMS Latency `json:"latency_ms"`
 }
 
 // Latency holds percentiles of the turns' latency in milliseconds.
@@ -73,7 +90,23 @@ type StepResult struct {
 	// measured (remote server).
 	Rounds int `json:"rounds"`
 
-	score stepScore
+	score    stepScore
+	versions []versionCall
+}
+
+// versionCall is one call of a versioned tool in a step.
+type versionCall struct {
+	tool    string
+	version int
+	failed  bool
+}
+
+// versionSuffix names a tool's version in a step's tool list ("@v2").
+func versionSuffix(v int) string {
+	if v <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("@v%d", v)
 }
 
 // stepScore is what a step adds to the summary's ratios.
@@ -88,6 +121,12 @@ func newReport(results []ScenarioResult, opts Options) Report {
 	var sc stepScore
 	var latencies []float64
 	prompt, completion := 0, 0
+	type versionKey struct {
+		tool    string
+		version int
+	}
+	versions := map[versionKey]*VersionSummary{}
+	versionLatencies := map[versionKey][]float64{}
 	for i := range results {
 		res := &results[i]
 		if res.Passed {
@@ -114,8 +153,40 @@ func newReport(results []ScenarioResult, opts Options) Report {
 			sc.toolsCalledExpected += st.score.toolsCalledExpected
 			sc.facts += st.score.facts
 			sc.factsFound += st.score.factsFound
+			seen := map[versionKey]bool{}
+			for _, vc := range st.versions {
+				k := versionKey{vc.tool, vc.version}
+				v := versions[k]
+				if v == nil {
+					v = &VersionSummary{Tool: vc.tool, Version: vc.version}
+					versions[k] = v
+				}
+				v.Calls++
+				if vc.failed {
+					v.Errors++
+				}
+				if !seen[k] {
+					seen[k] = true
+					v.Steps++
+					if st.Passed {
+						v.Passed++
+					}
+					versionLatencies[k] = append(versionLatencies[k], st.LatencyMS)
+				}
+			}
 		}
 	}
+	for k, v := range versions {
+		v.PassRate = ratio(v.Passed, v.Steps)
+		v.LatencyMS = Latency{P50: percentile(versionLatencies[k], 50), P95: percentile(versionLatencies[k], 95)}
+		s.Versions = append(s.Versions, *v)
+	}
+	slices.SortFunc(s.Versions, func(a, b VersionSummary) int {
+		if c := strings.Compare(a.Tool, b.Tool); c != 0 {
+			return c
+		}
+		return a.Version - b.Version
+	})
 	s.PassRate = ratio(s.Passed, s.Scenarios)
 	s.ToolPrecision = ratio(sc.toolsCalledExpected, sc.toolsCalled)
 	s.ToolRecall = ratio(sc.toolsFound, sc.toolsExpected)
@@ -207,6 +278,10 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "; no price for %s (EVAL_PRICES)", s.Model)
 	}
 	fmt.Fprintf(&b, "\nlatency per turn: p50 %.1f ms, p95 %.1f ms\n", s.LatencyMS.P50, s.LatencyMS.P95)
+	for _, v := range s.Versions {
+		fmt.Fprintf(&b, "%s@v%d: %d/%d steps passed (%.1f%%), %d calls, %d errors, latency p50 %.1f ms, p95 %.1f ms\n",
+			v.Tool, v.Version, v.Passed, v.Steps, v.PassRate*100, v.Calls, v.Errors, v.LatencyMS.P50, v.LatencyMS.P95)
+	}
 	if s.MaxRoundsNotChecked {
 		b.WriteString("max_rounds is not checked against a remote server (its LLM calls are not visible)\n")
 	}

@@ -183,6 +183,8 @@ type toolCall struct {
 	Arguments json.RawMessage `json:"arguments"`
 	Source    string          `json:"source"`
 	Status    string          `json:"status"`
+	// Version is the tool version that answered (0: unversioned).
+	Version int `json:"version,omitempty"`
 }
 
 func (r *Runner) step(ctx context.Context, sess session, screen *scenario.Screen, st scenario.Step) StepResult {
@@ -211,7 +213,10 @@ func (r *Runner) step(ctx context.Context, sess session, screen *scenario.Screen
 		sr.Rounds = max(probe.Calls()-1, 0)
 	}
 	for _, c := range rep.ToolCalls {
-		sr.Tools = append(sr.Tools, c.Name+" ("+c.Source+")")
+		sr.Tools = append(sr.Tools, c.Name+versionSuffix(c.Version)+" ("+c.Source+")")
+		if c.Version > 0 {
+			sr.versions = append(sr.versions, versionCall{tool: c.Name, version: c.Version, failed: c.Status == "error"})
+		}
 	}
 	if probe.Misses() > 0 {
 		sr.Reasons = append(sr.Reasons, cassette.MissReason)

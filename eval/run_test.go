@@ -263,3 +263,65 @@ func TestNewRefusesNoURL(t *testing.T) {
 		t.Error("want an error")
 	}
 }
+
+// A rollout is compared in the summary: per tool and version, the steps
+// that called it, how many passed, its calls and errors.
+func TestRunComparesToolVersions(t *testing.T) {
+	api := &fakeAPI{replies: map[string]chatReply{
+		"v1 good": reply("Ashen Drake costs 6.", [2]int{10, 1},
+			toolCall{Name: "cards_search", Version: 1, Source: "executed", Status: "success", Arguments: json.RawMessage(`{}`)}),
+		"v2 bad": reply("no idea", [2]int{10, 1},
+			toolCall{Name: "cards_search", Version: 2, Source: "executed", Status: "error", Arguments: json.RawMessage(`{}`)},
+			toolCall{Name: "cards_search", Version: 2, Source: "executed", Status: "success", Arguments: json.RawMessage(`{"x":1}`)}),
+		"v2 good": reply("Ashen Drake costs 6.", [2]int{10, 1},
+			toolCall{Name: "cards_search", Version: 2, Source: "cache", Status: "success", Arguments: json.RawMessage(`{}`)},
+			toolCall{Name: "cards_get_card", Source: "executed", Status: "success", Arguments: json.RawMessage(`{}`)}),
+	}}
+	ts := httptest.NewServer(api)
+	t.Cleanup(ts.Close)
+	scs := parse(t, `name: a
+steps:
+  - say: v1 good
+    expect: {facts: ["costs 6"]}
+  - say: v2 bad
+    expect: {facts: ["costs 6"]}
+  - say: v2 good
+    expect: {facts: ["costs 6"]}
+`)
+	r, err := New(Options{BaseURL: ts.URL, Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := r.Run(context.Background(), scs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rep.Summary.Versions
+	if len(got) != 2 {
+		t.Fatalf("versions = %+v, want cards_search v1 and v2 only (unversioned tools left out)", got)
+	}
+	v1, v2 := got[0], got[1]
+	if v1.Tool != "cards_search" || v1.Version != 1 || v1.Steps != 1 || v1.Passed != 1 || v1.PassRate != 1 || v1.Calls != 1 || v1.Errors != 0 {
+		t.Errorf("v1 = %+v", v1)
+	}
+	if v2.Tool != "cards_search" || v2.Version != 2 || v2.Steps != 2 || v2.Passed != 1 || v2.PassRate != 0.5 || v2.Calls != 3 || v2.Errors != 1 {
+		t.Errorf("v2 = %+v", v2)
+	}
+	if tools := rep.Scenarios[0].Steps[1].Tools; len(tools) != 2 || tools[0] != "cards_search@v2 (executed)" {
+		t.Errorf("step tools = %q, want the version named", tools)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "cards_search@v2: 1/2 steps passed (50.0%), 3 calls, 1 errors") {
+		t.Errorf("text report lacks the version line:\n%s", text.String())
+	}
+	var page bytes.Buffer
+	if err := rep.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<h2>Tool versions</h2>") || !strings.Contains(page.String(), "1 / 2 (50.0%)") {
+		t.Errorf("HTML report lacks the versions table")
+	}
+}
