@@ -29,6 +29,8 @@ type toolView struct {
 	// weights assigning sessions to them.
 	Versions []versionView `json:"versions,omitempty"`
 	Rollout  *rolloutView  `json:"rollout,omitempty"`
+	// Steps lists a chain's steps (the tools it calls, in order).
+	Steps []tool.StepInfo `json:"steps,omitempty"`
 }
 
 // versionView is one version of a tool with several.
@@ -60,6 +62,9 @@ func (s *Server) listTools(c *gin.Context) {
 			Name: sp.Name, Description: sp.Description, Category: sp.Category,
 			Aliases: aliases, Parameters: params, CacheDuration: sp.CacheDuration, OfferedToLLM: s.deps.OfferedToLLM(sp),
 			DisplayNames: names, Version: sp.Version,
+		}
+		if steps, ok := reg.StepInfos(sp.Name); ok {
+			v.Steps = steps
 		}
 		if vs := reg.Versions(sp.Name); len(vs) > 1 {
 			for _, n := range vs {

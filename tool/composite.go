@@ -67,3 +67,32 @@ func ValidateSchema(name string, schema, args json.RawMessage) error {
 	}
 	return validate(s, args)
 }
+
+// StepInfo describes one step of a composite tool for operators
+// (GET /admin/tools): its id, the tool it calls, whether it may fail
+// without failing the whole, and the steps whose data it waits for.
+type StepInfo struct {
+	ID       string   `json:"id"`
+	Tool     string   `json:"tool"`
+	Optional bool     `json:"optional"`
+	After    []string `json:"after"`
+}
+
+// StepDescriber is implemented by composite tools that can list their steps.
+type StepDescriber interface {
+	StepInfos() []StepInfo
+}
+
+// StepInfos lists the steps of the composite tool registered under name (or
+// alias); ok is false for a tool that is not a StepDescriber.
+func (r *Registry) StepInfos(name string) (steps []StepInfo, ok bool) {
+	e, found := r.lookup(name)
+	if !found {
+		return nil, false
+	}
+	d, ok := e.tool.(StepDescriber)
+	if !ok {
+		return nil, false
+	}
+	return d.StepInfos(), true
+}

@@ -33,7 +33,24 @@ type step struct {
 	required map[string]bool
 }
 
-var _ tool.Composite = (*Chain)(nil)
+var (
+	_ tool.Composite     = (*Chain)(nil)
+	_ tool.StepDescriber = (*Chain)(nil)
+)
+
+// StepInfos lists the chain's steps in the file's order, each with the
+// tool it calls (canonical name) and the steps it waits for.
+func (c *Chain) StepInfos() []tool.StepInfo {
+	out := make([]tool.StepInfo, len(c.steps))
+	for i, s := range c.steps {
+		after := make([]string, len(s.after))
+		for j, k := range s.after {
+			after[j] = c.steps[k].id
+		}
+		out[i] = tool.StepInfo{ID: s.id, Tool: s.tool, Optional: s.optional, After: after}
+	}
+	return out
+}
 
 // Spec describes the chain to the registry and the LLM; its cache
 // duration is the smallest of its steps' tools'.

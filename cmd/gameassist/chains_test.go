@@ -90,6 +90,12 @@ func TestBossBriefingChain(t *testing.T) {
 			Category      string          `json:"category"`
 			CacheDuration int             `json:"cache_duration"`
 			Parameters    json.RawMessage `json:"parameters"`
+			Steps         []struct {
+				ID       string   `json:"id"`
+				Tool     string   `json:"tool"`
+				Optional bool     `json:"optional"`
+				After    []string `json:"after"`
+			} `json:"steps"`
 		}
 		list := decode[struct {
 			Tools []listed `json:"tools"`
@@ -101,6 +107,23 @@ func TestBossBriefingChain(t *testing.T) {
 		// gcs_get_boss_details is not cached, so neither is the chain.
 		if got := list.Tools[i]; got.Category != "gcs" || got.CacheDuration != 0 || !strings.Contains(string(got.Parameters), "boss_id") {
 			t.Fatalf("listed as %+v", got)
+		}
+		// Its steps, in the file's order, with what each waits for.
+		var steps []string
+		for _, st := range list.Tools[i].Steps {
+			steps = append(steps, fmt.Sprintf("%s:%s:%v:%v", st.ID, st.Tool, st.Optional, st.After))
+		}
+		want := []string{
+			"boss:gcs_get_boss_details:false:[]", "counters:gcs_find_counters_for_boss:false:[boss]",
+			"team_1:gcs_get_character_details_by_id:true:[]", "team_2:gcs_get_character_details_by_id:true:[]",
+			"team_3:gcs_get_character_details_by_id:true:[]", "team_4:gcs_get_character_details_by_id:true:[]",
+		}
+		if !slices.Equal(steps, want) {
+			t.Errorf("boss_briefing steps = %q, want %q", steps, want)
+		}
+		// A tool that is not a chain lists no steps.
+		if j := slices.IndexFunc(list.Tools, func(x listed) bool { return x.Name == "gcs_get_boss_details" }); j < 0 || list.Tools[j].Steps != nil {
+			t.Errorf("gcs_get_boss_details listed with steps")
 		}
 	})
 
