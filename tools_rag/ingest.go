@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -52,6 +53,16 @@ type Summary struct {
 	// Skipped lists the files that could not be loaded, with the reason.
 	Skipped  []string      `json:"skipped,omitempty"`
 	Duration time.Duration `json:"duration"`
+}
+
+// LogValue renders the summary for logs, its duration as a duration (the
+// log handler writes "487ms", not a count of nanoseconds).
+func (s Summary) LogValue() slog.Value {
+	attrs := []slog.Attr{slog.Int("documents", s.Documents), slog.Int("chunks", s.Chunks), slog.Duration("duration", s.Duration)}
+	if len(s.Skipped) > 0 {
+		attrs = append(attrs, slog.Any("skipped", s.Skipped))
+	}
+	return slog.GroupValue(attrs...)
 }
 
 // Ingest loads every document under contentDir, splits it into chunks,

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/tools_rag/embed"
@@ -350,5 +351,25 @@ func TestIngestSummaryAndProgress(t *testing.T) {
 	}
 	if _, err := Ingest(ctx, t.TempDir(), h, m, nil); err == nil {
 		t.Fatal("empty content dir accepted")
+	}
+}
+
+func TestSummaryLogsItsDurationAsADuration(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Value.Kind() == slog.KindDuration {
+			return slog.String(a.Key, a.Value.Duration().String())
+		}
+		return a
+	}}))
+	log.Info("built", "summary", Summary{Documents: 2, Chunks: 5, Duration: 487 * time.Millisecond})
+	var m struct {
+		Summary map[string]any `json:"summary"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Summary["duration"] != "487ms" || m.Summary["documents"] != 2.0 || m.Summary["chunks"] != 5.0 {
+		t.Errorf("summary logged as %s", buf.String())
 	}
 }
