@@ -27,6 +27,7 @@
 package resolve
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -604,78 +605,28 @@ func (c *closest) result() (int, bool) {
 // costing 3 and an insertion, deletion or adjacent transposition 2, to rank
 // candidates at the same Distance by how likely the slip is.
 func slipCost(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	w := len(rb) + 1
-	prev2, prev, cur := make([]int, w), make([]int, w), make([]int, w)
-	for j := range prev {
-		prev[j] = 2 * j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = 2 * i
-		for j := 1; j <= len(rb); j++ {
-			sub := 3
-			if ra[i-1] == rb[j-1] {
-				sub = 0
-			}
-			cur[j] = min(prev[j]+2, cur[j-1]+2, prev[j-1]+sub)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+2)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
+	return osa([]rune(a), []rune(b), 2, 3, math.MaxInt)
 }
 
 // distanceWithin is Distance over runes, stopping as soon as the distance
 // must exceed limit (it then returns limit+1).
 func distanceWithin(ra, rb []rune, limit int) int {
-	if len(ra) == 0 || len(rb) == 0 {
-		return max(len(ra), len(rb))
-	}
-	w := len(rb) + 1
-	var buf [3 * 40]int
-	cells := buf[:0]
-	if 3*w > len(buf) {
-		cells = make([]int, 0, 3*w)
-	}
-	cells = cells[:3*w]
-	prev2, prev, cur := cells[:w], cells[w:2*w], cells[2*w:]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			// Every later row is at least this row's minimum.
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
+	return osa(ra, rb, 1, 1, limit)
 }
 
 // Distance is the optimal-string-alignment distance between a and b by rune:
 // insertions, deletions, substitutions and adjacent transpositions cost 1.
 func Distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) == 0 {
-		return len(rb)
-	}
-	if len(rb) == 0 {
-		return len(ra)
+	return osa([]rune(a), []rune(b), 1, 1, math.MaxInt)
+}
+
+// osa is the optimal-string-alignment distance between ra and rb where an
+// insertion, deletion or adjacent transposition costs edit and a
+// substitution sub; it stops as soon as the distance must exceed limit and
+// then returns limit+1.
+func osa(ra, rb []rune, edit, sub, limit int) int {
+	if len(ra) == 0 || len(rb) == 0 {
+		return edit * max(len(ra), len(rb))
 	}
 	// Three rows: two back (for transpositions), previous, current; short
 	// names fit the stack buffer.
@@ -688,19 +639,25 @@ func Distance(a, b string) int {
 	cells = cells[:3*w]
 	prev2, prev, cur := cells[:w], cells[w:2*w], cells[2*w:]
 	for j := range prev {
-		prev[j] = j
+		prev[j] = edit * j
 	}
 	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
+		cur[0] = edit * i
+		rowMin := cur[0]
 		for j := 1; j <= len(rb); j++ {
-			cost := 1
+			cost := sub
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			cur[j] = min(prev[j]+edit, cur[j-1]+edit, prev[j-1]+cost)
 			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
+				cur[j] = min(cur[j], prev2[j-2]+edit)
 			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			// Every later row is at least this row's minimum.
+			return limit + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
