@@ -5,19 +5,22 @@ import (
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/gameassist/gameassist/gcsdb"
 )
 
-// Kind is the kind of a game entity the responder recognises in messages.
-type Kind string
+// Kind is the kind of a game entity the responder recognises in messages:
+// the game read model's kinds.
+type Kind = gcsdb.Kind
 
-// The entity kinds the responder has intents for (the game read model's
-// kinds, masteries aside).
+// The entity kinds the responder has intents for (the read model's kinds,
+// masteries aside).
 const (
-	KindChampion Kind = "champion"
-	KindBoss     Kind = "boss"
-	KindFaction  Kind = "faction"
-	KindDungeon  Kind = "dungeon"
-	KindGearSet  Kind = "gear_set"
+	KindChampion = gcsdb.KindChampion
+	KindBoss     = gcsdb.KindBoss
+	KindFaction  = gcsdb.KindFaction
+	KindDungeon  = gcsdb.KindDungeon
+	KindGearSet  = gcsdb.KindGearSet
 )
 
 // Entity is a named game entity found in a message.
