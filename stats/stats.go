@@ -201,28 +201,21 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 		}
 	}
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		for _, name := range order {
-			d := byTool[name]
-			key := r.toolKey(name)
-			p.SAdd(ctx, r.toolsKey(), name)
-			if d.category != "" {
-				p.HSet(ctx, key, fCategory, d.category)
-			}
-			for f, n := range d.fields {
-				p.HIncrBy(ctx, key, f, n)
-			}
-		}
-		for _, tv := range vorder {
-			d := byVersion[tv]
-			key := r.versionKey(tv)
-			p.SAdd(ctx, r.versionsKey(), tv)
-			if d.category != "" {
-				p.HSet(ctx, key, fCategory, d.category)
-			}
-			for f, n := range d.fields {
-				p.HIncrBy(ctx, key, f, n)
+		// write adds deltas to one hash per name and lists the names in set.
+		write := func(set string, names []string, deltas map[string]*delta, key func(string) string) {
+			for _, name := range names {
+				d, k := deltas[name], key(name)
+				p.SAdd(ctx, set, name)
+				if d.category != "" {
+					p.HSet(ctx, k, fCategory, d.category)
+				}
+				for f, n := range d.fields {
+					p.HIncrBy(ctx, k, f, n)
+				}
 			}
 		}
+		write(r.toolsKey(), order, byTool, r.toolKey)
+		write(r.versionsKey(), vorder, byVersion, r.versionKey)
 		return nil
 	})
 	if err != nil {
