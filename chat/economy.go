@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -34,6 +35,49 @@ func searchConversationSpec() tool.Spec {
 	}
 }
 
+// useToolSpec is the schema of use_tool (TOOL_SELECTION=deferred).
+func useToolSpec() tool.Spec {
+	return tool.Spec{
+		Name: toolselect.UseToolName,
+		Description: "Call a tool described in a <context> block or returned by find_tools, with its name and its arguments " +
+			"(as its schema says). A described tool stays callable for the whole conversation.",
+		Category:     tool.CategoryRAG,
+		Parameters:   json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100,"description":"The tool's name, e.g. 'gcs_get_mastery_details'."},"arguments":{"type":"object","description":"The tool's arguments."}},"required":["name","arguments"],"additionalProperties":false}`),
+		DisplayNames: tool.DisplayNames{"en": "Tool", "fr": "Outil", "de": "Werkzeug"},
+	}
+}
+
+// useToolArgs are use_tool's arguments.
+type useToolArgs struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// unwrapUseTool reads a use_tool call's arguments: the tool to call and
+// its arguments (an object). A malformed call gives the failure to answer
+// it with.
+func unwrapUseTool(args json.RawMessage) (tool.Call, *tool.Result) {
+	var a useToolArgs
+	if r, ok := tool.DecodeArgs(toolselect.UseToolName, args, &a); !ok {
+		return tool.Call{}, &r
+	}
+	a.Name = strings.TrimSpace(a.Name)
+	inner := bytes.TrimSpace(a.Arguments)
+	switch {
+	case a.Name == "" || len(a.Name) > 100 || a.Name == toolselect.UseToolName:
+		r := tool.Failure("Invalid arguments for "+toolselect.UseToolName+".", "name must name a tool other than "+toolselect.UseToolName,
+			`Call use_tool with {"name": "<a tool described in the conversation>", "arguments": {...}}.`)
+		return tool.Call{}, &r
+	case len(inner) == 0 || string(inner) == "null":
+		inner = []byte("{}")
+	case inner[0] != '{':
+		r := tool.Failure("Invalid arguments for "+toolselect.UseToolName+".", "arguments must be a JSON object",
+			`Call use_tool with {"name": "`+a.Name+`", "arguments": {...}}, the arguments as the tool's schema describes them.`)
+		return tool.Call{}, &r
+	}
+	return tool.Call{Name: a.Name, Arguments: inner}, nil
+}
+
 // ScreenTooler lists the tools a screen's rules name; *screens.Engine
 // satisfies it. A Planner that also implements it has those tools offered
 // while the player is on the screen.
@@ -56,16 +100,32 @@ type turnTools struct {
 }
 
 // newTurnTools prepares the selection of a turn from its message, screen and
-// history, and the budget left after the first prompt.
-func (s *Service) newTurnTools(turn memory.Turn, message string, p prompt) *turnTools {
-	t := &turnTools{
-		s: s, sel: s.selector(), session: turn.Meta.ID, history: turn.History, older: p.older, window: p.window,
-		left: s.opts.MaxContextTokens - p.used,
+// history (see turnQuery), and the budget left after the first prompt.
+func (s *Service) newTurnTools(sel *toolselect.Selector, q toolselect.Query, turn memory.Turn, p prompt) *turnTools {
+	return &turnTools{
+		s: s, sel: sel, session: turn.Meta.ID, history: turn.History, older: p.older, window: p.window,
+		left: s.opts.MaxContextTokens - p.used, query: q,
 	}
-	t.query.Message = message
-	t.query.Screen = s.screenToolsOf(turn.Meta)
-	t.query.Recent = recentTools(turn.History, recentExchanges)
-	return t
+}
+
+// turnQuery is what a turn's tool selection is made from: the player's
+// message, the screen's rule tools and the tools of recent exchanges.
+func (s *Service) turnQuery(turn memory.Turn, message string) toolselect.Query {
+	return toolselect.Query{
+		Message: message,
+		Screen:  s.screenToolsOf(turn.Meta),
+		Recent:  recentTools(turn.History, recentExchanges),
+	}
+}
+
+// describedTools are the tools a turn's data block may describe: none
+// unless TOOL_SELECTION=deferred (see toolselect.Selector.Described). The
+// block describes those its history window has not.
+func describedTools(sel *toolselect.Selector, q toolselect.Query) []tool.Spec {
+	if !sel.Deferred() {
+		return nil
+	}
+	return sel.Described(q)
 }
 
 // screenToolsOf lists the rule tools of the session's current screen.
@@ -104,6 +164,11 @@ func recentTools(history []memory.Message, n int) []string {
 // search_conversation when older exchanges exist), within
 // MAX_TOOLS_PER_CALL.
 func (t *turnTools) offer() []tool.Spec {
+	if t.sel.Deferred() {
+		// The same list on every call of the session: the core, then the
+		// turn's own tools.
+		return append(t.sel.Core(), t.sel.FindToolsSpec(), useToolSpec(), searchConversationSpec())
+	}
 	if t.sel.All() {
 		out := t.sel.Select(t.query, 0)
 		if t.older {
@@ -158,6 +223,15 @@ func (t *turnTools) run(ctx context.Context, scope *Scope, batch []tool.Call) []
 			}
 		case SearchConversationName:
 			res = t.searchConversation(normalizeArgs(c.Arguments))
+		case toolselect.UseToolName:
+			// Reached only by a call unwrapUseTool refused (see
+			// turnTools.unwrap); the others arrive as the tool they name.
+			_, bad := unwrapUseTool(normalizeArgs(c.Arguments))
+			if bad == nil {
+				r := tool.Failure("Invalid arguments for "+toolselect.UseToolName+".", "not a tool call", "Call the tool by its name.")
+				bad = &r
+			}
+			res = *bad
 		default:
 			rest = append(rest, c)
 			at = append(at, i)

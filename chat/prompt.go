@@ -11,6 +11,7 @@ import (
 
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // DefaultSystemPrompt is the assistant's standing instruction when
@@ -41,6 +42,8 @@ const (
 	summaryClose = "\n</summary>"
 	// stubNote marks a cached result left out of the prompt for the budget.
 	stubNote = "available — call to read"
+	// toolsHeader lists the tools a block describes (TOOL_SELECTION=deferred).
+	toolsHeader = "## Tools to call through use_tool\n"
 )
 
 // localeName names the supported locales for the prompt.
@@ -85,6 +88,9 @@ type promptInput struct {
 	summary     *memory.Summary
 	message     string
 	budget      int
+	// tools are the tools the block describes when its history window has
+	// not (TOOL_SELECTION=deferred); their schemas are not cut for the budget.
+	tools []tool.Spec
 }
 
 // prompt is an assembled first prompt and what the budget gave each part.
@@ -172,7 +178,7 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	}
 
 	share := min(avail, (in.budget-in.budget/loopReserveDiv-fixed)/cachedShareDiv)
-	b := s.contextBlock(in.screen, in.cached, in.screenTools, shownIn(window), share)
+	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools}, shownIn(window), share)
 	p.full, p.stubs, p.block, p.shown = b.full, b.stubs, b.text, b.shown
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + in.message}
 	if b.text != "" {
@@ -188,6 +194,16 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 type visible struct {
 	screen  *string
 	results map[string]memory.ShownResult
+	tools   map[string]bool // described tools, by describedID
+}
+
+// describedID identifies a described tool: its name, and its version when
+// it has one (a session moved to another version gets the new schema).
+func describedID(sp tool.Spec) string {
+	if sp.Version == 0 {
+		return sp.Name
+	}
+	return sp.Name + "@v" + strconv.Itoa(sp.Version)
 }
 
 // shownID identifies a cached result as shown: its cache key and the
@@ -196,10 +212,13 @@ func shownID(key string, cachedAt int) string { return key + "@" + strconv.Itoa(
 
 // shownIn replays the data blocks of window in order.
 func shownIn(window []memory.Message) visible {
-	v := visible{results: map[string]memory.ShownResult{}}
+	v := visible{results: map[string]memory.ShownResult{}, tools: map[string]bool{}}
 	for _, m := range window {
 		if m.Shown == nil {
 			continue
+		}
+		for _, t := range m.Shown.Tools {
+			v.tools[t] = true
 		}
 		if m.Shown.Screen != nil {
 			v.screen = m.Shown.Screen
@@ -223,16 +242,25 @@ type block struct {
 	used, full, stubs int
 }
 
+// blockInput is what a turn's data block is made from.
+type blockInput struct {
+	screen      string
+	cached      []memory.CacheEntry
+	screenTools []string
+	tools       []tool.Spec
+}
+
 // contextBlock renders the turn's data block: what changed since the
 // blocks the model has in its history window (v). A screen context that
 // differs from the latest one shown, the live cached results not shown yet
 // (in the order they were cached; into the share go first the results of
 // the screen's rule tools, main subject first, then the newest, smaller
-// first among equally new; the rest appear as one line each), and the
-// results shown earlier that are no longer live, as one line each. It is
-// empty when nothing changed.
-func (s *Service) contextBlock(screen string, cached []memory.CacheEntry, screenTools []string, v visible, share int) block {
-	screen = strings.TrimSpace(screen)
+// first among equally new; the rest appear as one line each), the results
+// shown earlier that are no longer live, as one line each, and the tools
+// to describe that the window has not described. It is empty when nothing
+// changed.
+func (s *Service) contextBlock(in blockInput, v visible, share int) block {
+	screen, cached, screenTools := strings.TrimSpace(in.screen), in.cached, in.screenTools
 	var out block
 	shown := &memory.Shown{}
 	if (v.screen == nil && screen != "") || (v.screen != nil && *v.screen != screen) {
@@ -265,7 +293,14 @@ func (s *Service) contextBlock(screen string, cached []memory.CacheEntry, screen
 	slices.SortFunc(shown.Retired, func(a, b memory.ShownResult) int {
 		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
 	})
-	if shown.Screen == nil && len(lines) == 0 && len(shown.Retired) == 0 {
+	var tools []tool.Spec
+	for _, sp := range in.tools {
+		if id := describedID(sp); !v.tools[id] && !slices.Contains(shown.Tools, id) {
+			tools = append(tools, sp)
+			shown.Tools = append(shown.Tools, id)
+		}
+	}
+	if shown.Screen == nil && len(lines) == 0 && len(shown.Retired) == 0 && len(tools) == 0 {
 		return out
 	}
 	order := make([]int, len(lines))
@@ -324,9 +359,25 @@ func (s *Service) contextBlock(screen string, cached []memory.CacheEntry, screen
 			b.WriteString(ln)
 		}
 	}
+	if len(tools) > 0 {
+		b.WriteString(toolsHeader)
+		for _, sp := range tools {
+			ln := "- " + sp.Name + ": " + sp.Description + "\n  arguments: " + describedSchema(sp.Parameters) + "\n"
+			out.used += s.countTokens(ln)
+			b.WriteString(ln)
+		}
+	}
 	b.WriteString(contextClose)
 	out.text, out.shown = b.String(), shown
 	return out
+}
+
+// describedSchema is a tool's argument schema as a data block describes
+// it: compact, without the "additionalProperties": false of its objects,
+// which tells the model nothing it needs (the tool refuses unknown
+// arguments with a clear error either way).
+func describedSchema(raw json.RawMessage) string {
+	return strings.ReplaceAll(compactJSON(raw), `,"additionalProperties":false`, "")
 }
 
 func compactJSON(raw json.RawMessage) string {
@@ -347,6 +398,21 @@ func (s *Service) messageTokens(m llm.Message) int {
 	return n
 }
 
+// historyTokens counts a stored message's tokens as the budget does: the
+// tool schemas its data block describes (TOOL_SELECTION=deferred) are
+// left out, as the budget leaves out the schemas of the offered tools.
+func (s *Service) historyTokens(m memory.Message) int {
+	n := s.messageTokens(historyMessage(m))
+	if i := strings.Index(m.Context, toolsHeader); i >= 0 && m.Shown != nil && len(m.Shown.Tools) > 0 {
+		section := m.Context[i:]
+		if j := strings.LastIndex(section, contextClose); j >= 0 {
+			section = section[:j]
+		}
+		n -= s.countTokens(section)
+	}
+	return n
+}
+
 // windowHistory keeps the newest whole exchanges of history whose messages
 // fit in budget tokens, dropping the oldest exchanges first; it returns
 // them and their tokens.
@@ -363,7 +429,7 @@ func (s *Service) windowHistory(history []memory.Message, budget int) ([]memory.
 		cost := 0
 		for i > 0 && history[i-1].Exchange == ex {
 			i--
-			cost += s.messageTokens(historyMessage(history[i]))
+			cost += s.historyTokens(history[i])
 		}
 		if used+cost > budget {
 			break

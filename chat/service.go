@@ -101,8 +101,11 @@ type Options struct {
 	// FinishTimeout bounds recording a finished turn and releasing the lock
 	// after the caller's context ended (default 5 s).
 	FinishTimeout time.Duration
-	// ToolSelection is toolselect.ModeAuto (default: a subset per call) or
-	// toolselect.ModeAll (every tool on every call).
+	// ToolSelection is toolselect.ModeAuto (default: a subset per call),
+	// toolselect.ModeAll (every tool on every call) or
+	// toolselect.ModeDeferred (the core, find_tools, use_tool and
+	// search_conversation on every call; the turn's selection described in
+	// its data block and called through use_tool).
 	ToolSelection string
 	// MaxToolsPerCall caps the tools offered per LLM call, find_tools
 	// included (default toolselect.DefaultMax).
@@ -237,7 +240,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		store: deps.Store, llm: deps.LLM, screens: deps.Screens,
 		obs: obs, log: log, runner: runner, offline: resp, opts: opts,
 		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, emb: emb,
-		own: map[string]tool.Spec{toolselect.FindToolsName: toolselect.FindToolsSpec(), SearchConversationName: searchConversationSpec()},
+		own: map[string]tool.Spec{toolselect.FindToolsName: toolselect.FindToolsSpec(), SearchConversationName: searchConversationSpec(), toolselect.UseToolName: useToolSpec()},
 	}
 	if st, ok := deps.Screens.(ScreenTooler); ok {
 		svc.screenTools = st

@@ -88,7 +88,7 @@ func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []mem
 	for _, m := range history {
 		if m.Exchange > through {
 			window = append(window, m)
-			cost += s.messageTokens(historyMessage(m))
+			cost += s.historyTokens(m)
 		}
 	}
 	if cost <= share {
@@ -99,7 +99,7 @@ func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []mem
 	for i := 0; i < len(window) && cost > share/4; {
 		ex := window[i].Exchange
 		for i < len(window) && window[i].Exchange == ex {
-			cost -= s.messageTokens(historyMessage(window[i]))
+			cost -= s.historyTokens(window[i])
 			folded = append(folded, window[i])
 			i++
 		}

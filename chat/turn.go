@@ -15,6 +15,7 @@ import (
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/toolselect"
 )
 
 // lockRefreshEvery is how often a running turn renews its session lock.
@@ -177,12 +178,15 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	if turn.Meta.Screen != nil {
 		injection = turn.Meta.Screen.Injection
 	}
+	sel := s.selector()
+	q := s.turnQuery(turn, message)
 	p := s.buildPrompt(promptInput{
-		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, screenTools: s.screenToolsOf(turn.Meta), cached: scope.Cached(),
+		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, screenTools: q.Screen, cached: scope.Cached(),
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
+		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)),
 	})
 	msgs := p.msgs
-	tt := s.newTurnTools(turn, message, p)
+	tt := s.newTurnTools(sel, q, turn, p)
 	a := answered{block: p.block, shown: p.shown}
 	streamed := false
 	// The LLM loop, retries included, runs inside the turn's deadline with
@@ -240,10 +244,19 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 				continue
 			}
 			calls[i] = c
-			batch = append(batch, tool.Call{Name: c.Name, Arguments: []byte(c.Arguments)})
+			call := tool.Call{Name: c.Name, Arguments: []byte(c.Arguments)}
+			if c.Name == toolselect.UseToolName && sel.Deferred() {
+				// A tool described in the conversation: run as the tool it
+				// names (events, cache and stats see that tool). A
+				// malformed one is answered by turnTools.run.
+				if inner, bad := unwrapUseTool(normalizeArgs(call.Arguments)); bad == nil {
+					call = inner
+				}
+			}
+			batch = append(batch, call)
 			if emit != nil {
 				emit(Event{Type: EventToolCall, Data: ToolCallEvent{
-					ID: c.ID, Name: c.Name, DisplayName: s.displayName(c.Name, turn.Meta.Locale),
+					ID: c.ID, Name: call.Name, DisplayName: s.displayName(call.Name, turn.Meta.Locale),
 					Arguments: argsJSON(normalizeArgs(batch[i].Arguments)),
 				}})
 			}

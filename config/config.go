@@ -48,7 +48,7 @@ type Config struct {
 	CacheRefresh         time.Duration
 	MCPToken             string // empty: /mcp refuses everything
 	MCPRatePerMinute     int    // /mcp requests per client IP per minute
-	ToolSelection        string // auto: a selected subset of tools per LLM call; all: every tool
+	ToolSelection        string // auto: a selected subset of tools per LLM call; all: every tool; deferred: a fixed few, the others described in the conversation
 	MaxToolsPerCall      int    // tools offered per LLM call in auto mode, find_tools included
 	// MaxToolCallsPerRound caps the tool calls run from one LLM answer.
 	MaxToolCallsPerRound int
@@ -130,7 +130,7 @@ func Load(getenv func(string) string) (Config, error) {
 		CacheRefresh:         p.duration("CACHE_REFRESH", time.Minute),
 		MCPToken:             p.str("MCP_TOKEN", ""),
 		MCPRatePerMinute:     p.integer("MCP_RATE_PER_MINUTE", 300, 1, 100_000),
-		ToolSelection:        p.oneOf("TOOL_SELECTION", "auto", "auto", "all"),
+		ToolSelection:        p.oneOf("TOOL_SELECTION", "auto", "auto", "all", "deferred"),
 		MaxToolsPerCall:      p.integer("MAX_TOOLS_PER_CALL", 10, 2, 128),
 		MaxToolCallsPerRound: p.integer("MAX_TOOL_CALLS_PER_ROUND", 16, 1, 128),
 		WebhookTolerance:     p.duration("WEBHOOK_TOLERANCE", 5*time.Minute),

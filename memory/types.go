@@ -90,6 +90,10 @@ type Shown struct {
 	// Retired are results of earlier blocks this one marks as no longer
 	// current (expired, or computed from older game data).
 	Retired []ShownResult `json:"retired,omitempty"`
+	// Tools are the tools the block described, to be called through
+	// use_tool (TOOL_SELECTION=deferred): a name, with "@v" and the
+	// version for a versioned tool.
+	Tools []string `json:"tools,omitempty"`
 }
 
 // ShownResult names one cached tool result a data block held: its cache

@@ -117,6 +117,7 @@ func TestNewRefuses(t *testing.T) {
 		{name: "bad mode", specs: sample, opts: Options{Mode: "some"}, want: `mode "some"`},
 		{name: "cap too small", specs: sample, opts: Options{Max: 1}, want: "under 2"},
 		{name: "name clash", specs: specs("find_tools"), want: "named find_tools"},
+		{name: "use_tool clash", specs: specs("use_tool"), want: "named use_tool"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -301,5 +302,56 @@ func TestKeepOrder(t *testing.T) {
 				t.Errorf("keepOrder = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// In ModeDeferred find_tools answers with the argument schemas the model
+// needs to call the tools through use_tool; in ModeAuto without them.
+func TestAnswerFindDeferred(t *testing.T) {
+	for _, mode := range []string{ModeAuto, ModeDeferred} {
+		s := newSel(t, Options{Mode: mode})
+		res, got := s.AnswerFind(json.RawMessage(`{"need":"gear set bonus"}`))
+		if res.Status != tool.StatusSuccess || !slices.Contains(got, "gear_sets") {
+			t.Fatalf("%s: %+v, names %v", mode, res, got)
+		}
+		b, err := json.Marshal(res.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hasArgs := strings.Contains(string(b), `"arguments"`)
+		if hasArgs != (mode == ModeDeferred) || strings.Contains(res.Message, UseToolName) != (mode == ModeDeferred) {
+			t.Errorf("%s: arguments given %v, summary %q", mode, hasArgs, res.Message)
+		}
+		if strings.Contains(s.FindToolsSpec().Description, UseToolName) != (mode == ModeDeferred) {
+			t.Errorf("%s: find_tools description %q", mode, s.FindToolsSpec().Description)
+		}
+	}
+}
+
+// Described lists found tools, clear matches and the screen's tools, never
+// the core (offered on every call) nor a name twice, nor an unknown name.
+func TestDescribed(t *testing.T) {
+	s := newSel(t, Options{Mode: ModeDeferred})
+	if !s.Deferred() || !slices.Equal(names(s.Core()), []string{"a_core"}) {
+		t.Fatalf("deferred %v, core %v", s.Deferred(), names(s.Core()))
+	}
+	got := names(s.Described(Query{
+		Message: "what does the warlord set do",
+		Screen:  []string{"screen_help", "a_core", "gone_tool", "gear_sets"},
+		Found:   []string{"patch_notes"},
+	}))
+	if len(got) == 0 || got[0] != "patch_notes" || !slices.Contains(got, "gear_sets") || !slices.Contains(got, "screen_help") ||
+		slices.Contains(got, "a_core") || slices.Contains(got, "gone_tool") {
+		t.Errorf("Described = %v", got)
+	}
+	seen := map[string]bool{}
+	for _, n := range got {
+		if seen[n] {
+			t.Errorf("Described repeats %s: %v", n, got)
+		}
+		seen[n] = true
+	}
+	if small := s.Described(Query{Message: "thanks!"}); len(small) > DescribedMatches {
+		t.Errorf("small talk describes %v", names(small))
 	}
 }

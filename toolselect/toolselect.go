@@ -28,7 +28,17 @@ const (
 	ModeAuto = "auto"
 	// ModeAll offers every tool on every call.
 	ModeAll = "all"
+	// ModeDeferred offers the same few tools on every call (the core,
+	// find_tools, use_tool and search_conversation) and describes the
+	// selected others in the conversation, where the model calls them
+	// through use_tool: the tool list never changes, so a provider's
+	// prefix cache keeps the whole conversation.
+	ModeDeferred = "deferred"
 )
+
+// UseToolName is the tool that calls a tool described in the
+// conversation (ModeDeferred).
+const UseToolName = "use_tool"
 
 // DefaultMax is the default cap of tools offered per call, find_tools
 // included.
@@ -94,15 +104,16 @@ type Options struct {
 
 // Selector picks tools per call. It is safe for concurrent use.
 type Selector struct {
-	specs []tool.Spec
-	pos   map[string]int
-	vecs  [][][]float32 // per spec: description vector, then one per example
-	emb   *embed.Hashing
-	core  []string
-	max   int
-	all   bool
-	names []entityName // longest first
-	kinds map[string][]string
+	specs    []tool.Spec
+	pos      map[string]int
+	vecs     [][][]float32 // per spec: description vector, then one per example
+	emb      *embed.Hashing
+	core     []string
+	max      int
+	all      bool
+	deferred bool
+	names    []entityName // longest first
+	kinds    map[string][]string
 }
 
 // entityName is one lower-cased entity name and its kind.
@@ -114,9 +125,9 @@ type entityName struct {
 // refuses an unknown mode and a cap under 2 (find_tools and one tool).
 func New(specs []tool.Spec, opts Options) (*Selector, error) {
 	switch opts.Mode {
-	case "", ModeAuto, ModeAll:
+	case "", ModeAuto, ModeAll, ModeDeferred:
 	default:
-		return nil, fmt.Errorf("toolselect: mode %q is not %s or %s", opts.Mode, ModeAuto, ModeAll)
+		return nil, fmt.Errorf("toolselect: mode %q is not %s, %s or %s", opts.Mode, ModeAuto, ModeAll, ModeDeferred)
 	}
 	if opts.Max == 0 {
 		opts.Max = DefaultMax
@@ -138,10 +149,10 @@ func New(specs []tool.Spec, opts Options) (*Selector, error) {
 	if err != nil {
 		return nil, fmt.Errorf("toolselect: %w", err)
 	}
-	s := &Selector{emb: emb, max: opts.Max, all: opts.Mode == ModeAll, pos: map[string]int{}}
+	s := &Selector{emb: emb, max: opts.Max, all: opts.Mode == ModeAll, deferred: opts.Mode == ModeDeferred, pos: map[string]int{}}
 	for _, sp := range specs {
-		if sp.Name == FindToolsName {
-			return nil, errors.New("toolselect: a registered tool is named " + FindToolsName)
+		if sp.Name == FindToolsName || sp.Name == UseToolName {
+			return nil, errors.New("toolselect: a registered tool is named " + sp.Name)
 		}
 		s.pos[sp.Name] = len(s.specs)
 		s.specs = append(s.specs, sp)
@@ -203,6 +214,20 @@ type Query struct {
 // All reports whether every tool is offered on every call.
 func (s *Selector) All() bool { return s.all }
 
+// Deferred reports ModeDeferred: a fixed list of tools on every call (the
+// core, see Core, and the caller's own) and the selected others described
+// in the conversation.
+func (s *Selector) Deferred() bool { return s.deferred }
+
+// Core returns the core tools' specs, in the core's order.
+func (s *Selector) Core() []tool.Spec {
+	out := make([]tool.Spec, 0, len(s.core))
+	for _, c := range s.core {
+		out = append(out, s.specs[s.pos[c]])
+	}
+	return out
+}
+
 // Max is the cap of tools per call, find_tools included.
 func (s *Selector) Max() int { return s.max }
 
@@ -252,6 +277,38 @@ func (s *Selector) Select(q Query, n int) []tool.Spec {
 	}
 	slices.Sort(idx)
 	for _, i := range idx {
+		out = append(out, s.specs[i])
+	}
+	return out
+}
+
+// What Described takes from the message's matches: at most
+// DescribedMatches, the best when its similarity reaches describedFloor
+// and the next ones while theirs stays within describedClose of the best.
+// Looser than a sticky call's matches: a described tool stays in the
+// conversation, so describing one more costs its schema once.
+const (
+	DescribedMatches = 5
+	describedFloor   = 0.05
+	describedClose   = 0.5
+)
+
+// Described returns the tools a turn describes in the conversation in
+// ModeDeferred, where the core is offered on every call: the tools
+// find_tools found, the message's clear matches (at most
+// DescribedMatches) and the screen's tools, less the core, in that order
+// without repeats, so many that with the core and find_tools they stay
+// within Max.
+func (s *Selector) Described(q Query) []tool.Spec {
+	var out []tool.Spec
+	for _, n := range slices.Concat(q.Found, s.Confident(q.Message, DescribedMatches, describedFloor, describedClose), q.Screen) {
+		i, ok := s.pos[n]
+		if !ok || slices.Contains(s.core, n) || slices.ContainsFunc(out, func(sp tool.Spec) bool { return sp.Name == n }) {
+			continue
+		}
+		if len(out) >= s.max-1-len(s.core) {
+			break
+		}
 		out = append(out, s.specs[i])
 	}
 	return out
@@ -484,11 +541,22 @@ func dot(a, b []float32) float32 {
 }
 
 // FindToolsSpec is the schema of find_tools.
-func FindToolsSpec() tool.Spec {
+func FindToolsSpec() tool.Spec { return findToolsSpec(false) }
+
+// FindToolsSpec is the schema of find_tools in the selector's mode: in
+// ModeDeferred the tools found are called through use_tool.
+func (s *Selector) FindToolsSpec() tool.Spec { return findToolsSpec(s.deferred) }
+
+func findToolsSpec(deferred bool) tool.Spec {
+	desc := "Find more tools when none of the offered tools fits the question: describe what you need; " +
+		"the matching tools are offered on your next call."
+	if deferred {
+		desc = "Find more tools when none of the tools offered or described fits the question: describe what you need; " +
+			"you get their argument schemas, to call through " + UseToolName + "."
+	}
 	return tool.Spec{
-		Name: FindToolsName,
-		Description: "Find more tools when none of the offered tools fits the question: describe what you need; " +
-			"the matching tools are offered on your next call.",
+		Name:         FindToolsName,
+		Description:  desc,
 		Category:     tool.CategoryRAG,
 		Parameters:   json.RawMessage(`{"type":"object","properties":{"need":{"type":"string","minLength":1,"maxLength":300,"description":"What the tool should do, e.g. 'gear set bonus' or 'champions that stun'."}},"required":["need"],"additionalProperties":false}`),
 		DisplayNames: tool.DisplayNames{"en": "Tool search", "fr": "Recherche d'outils", "de": "Werkzeugsuche"},
@@ -503,10 +571,12 @@ type FindArgs struct {
 	Need string `json:"need"`
 }
 
-// FoundTool is one tool find_tools returns.
+// FoundTool is one tool find_tools returns; in ModeDeferred with its
+// argument schema.
 type FoundTool struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Arguments   json.RawMessage `json:"arguments,omitempty"`
 }
 
 // AnswerFind answers a find_tools call: the envelope the model reads and
@@ -526,9 +596,18 @@ func (s *Selector) AnswerFind(args json.RawMessage) (tool.Result, []string) {
 	for i, f := range found {
 		names[i] = f.Name
 		list[i] = FoundTool{Name: f.Name, Description: f.Description}
+		if s.deferred {
+			list[i].Arguments = f.Parameters
+			if len(list[i].Arguments) == 0 {
+				list[i].Arguments = json.RawMessage(`{"type":"object","properties":{}}`)
+			}
+		}
 	}
 	if len(found) == 0 {
 		return tool.Success("No tool matches; answer with what you have.", map[string]any{"tools": list}), nil
+	}
+	if s.deferred {
+		return tool.Success("Call these tools through "+UseToolName+" with their name and arguments.", map[string]any{"tools": list}), names
 	}
 	return tool.Success("These tools are offered on your next call.", map[string]any{"tools": list}), names
 }

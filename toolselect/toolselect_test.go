@@ -218,3 +218,33 @@ func TestFirstCallOfferRate(t *testing.T) {
 		t.Errorf("first-call offer rate %.3f, want >= 0.98", rate)
 	}
 }
+
+// TestDeferredFirstCallOfferRate is TestFirstCallOfferRate for
+// TOOL_SELECTION=deferred: the tool a labelled question needs is offered
+// when it is in the core (on every call) or among the tools the turn's data
+// block describes; fails under 0.98.
+func TestDeferredFirstCallOfferRate(t *testing.T) {
+	reg, ents := realRegistry(t)
+	sel, err := toolselect.New(offered(reg), toolselect.Options{Entities: ents, Mode: toolselect.ModeDeferred})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := screenEngine(t, reg)
+	qs := loadQuestions(t)
+	hits, described := 0, 0
+	for _, q := range qs {
+		got := append(sel.Core(), sel.Described(toolselect.Query{Message: q.Question, Screen: eng.Tools(q.Screen)})...)
+		described += len(got) - len(sel.Core())
+		if slices.ContainsFunc(got, func(s tool.Spec) bool { return s.Name == q.Tool }) {
+			hits++
+		} else {
+			t.Logf("miss: %q (screen %q) needs %s", q.Question, q.Screen, q.Tool)
+		}
+	}
+	rate := float64(hits) / float64(len(qs))
+	t.Logf("deferred first-call offer rate %.3f (%d/%d); %d core tools and %.1f described per question",
+		rate, hits, len(qs), len(sel.Core()), float64(described)/float64(len(qs)))
+	if rate < 0.98 {
+		t.Errorf("deferred first-call offer rate %.3f, want >= 0.98", rate)
+	}
+}

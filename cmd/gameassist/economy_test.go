@@ -79,8 +79,34 @@ func isSummaryRequest(r openai.ChatCompletionRequest) bool {
 	return len(r.Messages) > 0 && strings.HasPrefix(r.Messages[0].Content, "You maintain the running summary")
 }
 
+// offers reports whether r offers the tool name: in its tool list, or
+// described in a data block of its messages (TOOL_SELECTION=deferred).
 func offers(r openai.ChatCompletionRequest, name string) bool {
+	return offersNative(r, name) || describes(r, name)
+}
+
+func offersNative(r openai.ChatCompletionRequest, name string) bool {
 	return slices.ContainsFunc(r.Tools, func(t openai.Tool) bool { return t.Function != nil && t.Function.Name == name })
+}
+
+// describes reports whether a data block of r's messages describes the
+// tool name, to be called through use_tool.
+func describes(r openai.ChatCompletionRequest, name string) bool {
+	return offersNative(r, "use_tool") && slices.ContainsFunc(r.Messages, func(m openai.ChatCompletionMessage) bool {
+		i := strings.Index(m.Content, "## Tools to call through use_tool")
+		return m.Role == openai.ChatMessageRoleUser && i >= 0 && strings.Contains(m.Content[i:], "\n- "+name+": ")
+	})
+}
+
+// calls reports whether m calls the tool name, directly or through use_tool.
+func calls(m openai.ChatCompletionMessage, name string) bool {
+	return slices.ContainsFunc(m.ToolCalls, func(c openai.ToolCall) bool {
+		if c.Function.Name == "use_tool" {
+			var a struct{ Name string }
+			return json.Unmarshal([]byte(c.Function.Arguments), &a) == nil && a.Name == name
+		}
+		return c.Function.Name == name
+	})
 }
 
 // scriptedModel answers as a model that calls the turn's scripted tool
@@ -103,16 +129,18 @@ func scriptedModel(script economyScript) func(openai.ChatCompletionRequest) llmt
 			if !strings.HasSuffix(user, t.Message) || t.Call == nil {
 				continue
 			}
-			called := slices.ContainsFunc(after, func(m openai.ChatCompletionMessage) bool {
-				return slices.ContainsFunc(m.ToolCalls, func(c openai.ToolCall) bool { return c.Function.Name == t.Call.Name })
-			})
-			askedFind := slices.ContainsFunc(after, func(m openai.ChatCompletionMessage) bool {
-				return slices.ContainsFunc(m.ToolCalls, func(c openai.ToolCall) bool { return c.Function.Name == "find_tools" })
+			called := slices.ContainsFunc(after, func(m openai.ChatCompletionMessage) bool { return calls(m, t.Call.Name) })
+			askedFind := slices.ContainsFunc(after, func(m openai.ChatCompletionMessage) bool { return calls(m, "find_tools") })
+			foundIt := slices.ContainsFunc(after, func(m openai.ChatCompletionMessage) bool {
+				return m.Role == openai.ChatMessageRoleTool && strings.Contains(m.Content, `"name":"`+t.Call.Name+`"`)
 			})
 			switch {
 			case called:
-			case offers(r, t.Call.Name):
+			case offersNative(r, t.Call.Name):
 				return llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("c", i), Name: t.Call.Name, Arguments: string(t.Call.Arguments)})
+			case describes(r, t.Call.Name) || foundIt && offersNative(r, "use_tool"):
+				return llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("c", i), Name: "use_tool",
+					Arguments: fmt.Sprintf(`{"name":%q,"arguments":%s}`, t.Call.Name, t.Call.Arguments)})
 			case !askedFind && offers(r, "find_tools"):
 				return llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("f", i), Name: "find_tools", Arguments: fmt.Sprintf(`{"need":%q}`, t.Message)})
 			}
@@ -314,6 +342,18 @@ func TestContextEconomyTargets(t *testing.T) {
 	if share := st.prefixProvider / float64(st.prefixN); share < 0.5 {
 		t.Errorf("prefix-stable share %.2f, want >= 0.50", share)
 	}
+	// With the selected tools described in the conversation, the tool
+	// list never changes: the share target is met at the same request size.
+	def := runEconomyScript(t, script, map[string]string{"TOOL_SELECTION": "deferred"})
+	def.log(t, "TOOL_SELECTION=deferred")
+	if share := def.prefixProvider / float64(def.prefixN); share < 0.70 || def.toolBreaks != 0 || def.msgBreaks != 0 || def.followBreaks != 0 {
+		t.Errorf("deferred: prefix-stable share %.2f, want >= 0.70; %d tool-list, %d history and %d follow-up breaks",
+			share, def.toolBreaks, def.msgBreaks, def.followBreaks)
+	}
+	if mean := float64(def.firstBytes) / float64(def.turns); mean > 16*1024 || def.offeredFirst*100 < def.needed*98 || def.screenPresent != def.screenAsked {
+		t.Errorf("deferred: mean first request %.0f bytes (want <= 16 KB), needed tool offered first %d/%d, screen data %d/%d",
+			mean, def.offeredFirst, def.needed, def.screenPresent, def.screenAsked)
+	}
 	// With one tool list for the session, the rest of the request is
 	// append-only but at fold points.
 	all := runEconomyScript(t, script, map[string]string{"TOOL_SELECTION": "all"})
@@ -333,6 +373,7 @@ func BenchmarkContextEconomy(b *testing.B) {
 		env  map[string]string
 	}{
 		{"all_on", nil},
+		{"deferred", map[string]string{"TOOL_SELECTION": "deferred"}},
 		{"selection_off", map[string]string{"TOOL_SELECTION": "all"}},
 		{"budget_off", map[string]string{"MAX_CONTEXT_TOKENS": "1000000"}},
 		{"selection_and_budget_off", map[string]string{"TOOL_SELECTION": "all", "MAX_CONTEXT_TOKENS": "1000000"}},

@@ -1,0 +1,141 @@
+package chat
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/gameassist/gameassist/llm/llmtest"
+	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/toolselect"
+)
+
+// lastUser is the content of r's last user message.
+func lastUser(r openai.ChatCompletionRequest) string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == openai.ChatMessageRoleUser {
+			return r.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+// TestDeferredToolsDescribedOnce: in TOOL_SELECTION=deferred every call
+// offers the same tools; a selected tool is described once in a data block
+// and called through use_tool, and runs (events, outcome) as itself.
+func TestDeferredToolsDescribedOnce(t *testing.T) {
+	e := newEnv(t, envConfig{opts: Options{ToolSelection: toolselect.ModeDeferred}})
+	id, _ := e.session(t)
+	counters := e.box.get("gcs_find_counters_for_boss")
+	e.fake.SetResponder(func(r openai.ChatCompletionRequest) llmtest.Reply {
+		if r.Messages[len(r.Messages)-1].Role == openai.ChatMessageRoleUser {
+			return llmtest.ToolCalls(llmtest.Call{ID: "u", Name: toolselect.UseToolName,
+				Arguments: `{"name":"gcs_find_counters_for_boss","arguments":{"boss_name":"Fire Knight"}}`})
+		}
+		return llmtest.Text("Bring Kaelith.")
+	})
+	n := e.fake.RequestCount()
+	var events []Event
+	r, err := e.svc.Turn(t.Context(), TurnRequest{SessionID: id, Message: "which champions counter the Fire Knight boss?"}, func(ev Event) { events = append(events, ev) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.svc.Wait()
+	first := e.fake.Requests()[n]
+	want := []string{toolselect.FindToolsName, toolselect.UseToolName, SearchConversationName}
+	for _, w := range want {
+		if !slices.Contains(offered(first), w) {
+			t.Errorf("first call offers %v, without %s", offered(first), w)
+		}
+	}
+	if slices.Contains(offered(first), "gcs_find_counters_for_boss") {
+		t.Errorf("a described tool is in the tool list: %v", offered(first))
+	}
+	block := lastUser(first)
+	if !strings.Contains(block, toolsHeader) || !strings.Contains(block, "\n- gcs_find_counters_for_boss: ") ||
+		!strings.Contains(block, `arguments: {"type":"object","properties":{"boss_name":`) {
+		t.Fatalf("the data block does not describe the tool:\n%s", block)
+	}
+	if len(r.ToolCalls) != 1 || r.ToolCalls[0].Name != "gcs_find_counters_for_boss" || r.ToolCalls[0].Status != tool.StatusSuccess || counters.count() != 1 {
+		t.Fatalf("tool calls %+v, runs %d", r.ToolCalls, counters.count())
+	}
+	if i := slices.IndexFunc(events, func(ev Event) bool { return ev.Type == EventToolCall }); i < 0 ||
+		events[i].Data.(ToolCallEvent).Name != "gcs_find_counters_for_boss" {
+		t.Errorf("tool_call event does not name the tool: %+v", events)
+	}
+
+	// The next turn: same tool list, byte for byte; the tool is not
+	// described again; the previous turn's first request is a prefix.
+	n = e.fake.RequestCount()
+	e.turn(t, id, "and which champions counter the Fire Knight boss now?")
+	next := e.fake.Requests()[n]
+	a, _ := json.Marshal(first.Tools)
+	b, _ := json.Marshal(next.Tools)
+	if string(a) != string(b) {
+		t.Errorf("tool list changed:\n%s\n%s", a, b)
+	}
+	if strings.Contains(lastUser(next), "- gcs_find_counters_for_boss: ") {
+		t.Errorf("described again:\n%s", lastUser(next))
+	}
+	if !sameMessages(first.Messages, next.Messages[:len(first.Messages)]) {
+		t.Error("the previous turn's first request is not a prefix of the next one's messages")
+	}
+	if counters.count() != 2 {
+		t.Errorf("the tool described in an earlier block did not run through use_tool: %d runs", counters.count())
+	}
+}
+
+// TestUseToolRefusesBadCalls: use_tool's arguments come from the model; a
+// malformed call is answered with an error and guidance, runs nothing and
+// panics nothing.
+func TestUseToolRefusesBadCalls(t *testing.T) {
+	tests := []struct{ name, args, want string }{
+		{"not JSON", `call counters`, "Invalid arguments"},
+		{"no name", `{"arguments":{}}`, "Invalid arguments"},
+		{"itself", `{"name":"use_tool","arguments":{"name":"x"}}`, "Invalid arguments"},
+		{"arguments not an object", `{"name":"gcs_find_counters_for_boss","arguments":[1]}`, "Invalid arguments"},
+		{"unknown field", `{"name":"gcs_find_counters_for_boss","arguments":{},"x":1}`, "Invalid arguments"},
+		{"unknown tool", `{"name":"no_such_tool","arguments":{}}`, ""},
+		{"bad inner arguments", `{"name":"gcs_find_counters_for_boss","arguments":{"boss_name":7}}`, ""},
+	}
+	e := newEnv(t, envConfig{opts: Options{ToolSelection: toolselect.ModeDeferred}})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, _ := e.session(t)
+			e.fake.Enqueue(llmtest.ToolCalls(llmtest.Call{ID: "u", Name: toolselect.UseToolName, Arguments: tt.args}), llmtest.Text("ok"))
+			r := e.turn(t, id, "hello")
+			if len(r.ToolCalls) != 1 || r.ToolCalls[0].Status != tool.StatusError || r.ToolCalls[0].Result.Guidance == "" {
+				t.Fatalf("tool calls %+v", r.ToolCalls)
+			}
+			if tt.want != "" && !strings.Contains(r.ToolCalls[0].Result.Message, tt.want) {
+				t.Errorf("message %q, want %q", r.ToolCalls[0].Result.Message, tt.want)
+			}
+		})
+	}
+	if n := e.box.get("gcs_find_counters_for_boss").count(); n != 0 {
+		t.Errorf("a refused call ran the tool %d times", n)
+	}
+}
+
+// FuzzUnwrapUseTool: any bytes give a call with a name and an object, or
+// a failure with guidance.
+func FuzzUnwrapUseTool(f *testing.F) {
+	for _, s := range []string{`{"name":"a","arguments":{}}`, `{"name":"","arguments":null}`, `[]`, `{"name":"use_tool"}`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		c, bad := unwrapUseTool(json.RawMessage(args))
+		if bad != nil {
+			if bad.Status != tool.StatusError || bad.Guidance == "" {
+				t.Fatalf("failure %+v", bad)
+			}
+			return
+		}
+		if c.Name == "" || c.Name == toolselect.UseToolName || len(c.Arguments) == 0 || c.Arguments[0] != '{' {
+			t.Fatalf("call %+v from %q", c, args)
+		}
+	})
+}
