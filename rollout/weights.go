@@ -155,11 +155,11 @@ func unit(session, tool string, version int) float64 {
 	for i := 0; i < len(session); i++ {
 		h = (h ^ uint64(session[i])) * prime
 	}
-	h = (h ^ 0) * prime
+	h *= prime // a zero byte between the fields (h ^ 0 is h)
 	for i := 0; i < len(tool); i++ {
 		h = (h ^ uint64(tool[i])) * prime
 	}
-	h = (h ^ 0) * prime
+	h *= prime // a zero byte between the fields (h ^ 0 is h)
 	for v := uint64(version); ; v /= 10 {
 		h = (h ^ (v%10 + '0')) * prime
 		if v < 10 {
