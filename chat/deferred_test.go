@@ -139,3 +139,21 @@ func FuzzUnwrapUseTool(f *testing.F) {
 		}
 	})
 }
+
+// TestDeferredDirectCall: a model that calls a described tool by its own
+// name, not through use_tool, still gets it run.
+func TestDeferredDirectCall(t *testing.T) {
+	e := newEnv(t, envConfig{opts: Options{ToolSelection: toolselect.ModeDeferred}})
+	id, _ := e.session(t)
+	e.fake.Enqueue(
+		llmtest.ToolCalls(llmtest.Call{ID: "d", Name: "gcs_find_counters_for_boss", Arguments: `{"boss_name":"Fire Knight"}`}),
+		llmtest.Text("Bring Kaelith."),
+	)
+	r := e.turn(t, id, "which champions counter the Fire Knight boss?")
+	if len(r.ToolCalls) != 1 || r.ToolCalls[0].Name != "gcs_find_counters_for_boss" || r.ToolCalls[0].Status != tool.StatusSuccess {
+		t.Fatalf("tool calls %+v", r.ToolCalls)
+	}
+	if n := e.box.get("gcs_find_counters_for_boss").count(); n != 1 {
+		t.Errorf("runs %d", n)
+	}
+}
