@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
 	"github.com/gameassist/gameassist/tools_rag/embed"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
@@ -14,6 +15,7 @@ import (
 // OpenEmbedded builds the default, server-free index: the hashing embedder
 // and the in-memory store, filled from contentDir. It is what runs when no
 // Qdrant URL is configured; progress (nil discards) gets Ingest's lines.
+// The glossary at the root of contentDir, if any, expands queries.
 func OpenEmbedded(ctx context.Context, contentDir string, logger *slog.Logger, progress io.Writer) (*Retriever, Summary, error) {
 	if logger == nil {
 		return nil, Summary{}, errors.New("toolsrag: open embedded index: nil logger")
@@ -30,7 +32,11 @@ func OpenEmbedded(ctx context.Context, contentDir string, logger *slog.Logger, p
 	if err != nil {
 		return nil, sum, err
 	}
-	r, err := NewRetriever(emb, store, logger, RetrieverOptions{})
+	g, err := LoadGlossary(os.DirFS(contentDir), contentDir)
+	if err != nil {
+		return nil, sum, err
+	}
+	r, err := NewRetriever(emb, store, logger, RetrieverOptions{Glossary: g})
 	if err != nil {
 		return nil, sum, err
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"log/slog"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/tools_rag/chunk"
+	"github.com/gameassist/gameassist/tools_rag/glossary"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 
@@ -33,6 +37,9 @@ type RetrieverOptions struct {
 	// Locale is preferred when an entity has documents in several locales
 	// (default "en").
 	Locale string
+	// Glossary adds the documents' terms for the game words of other
+	// languages a query holds (see package glossary); nil adds none.
+	Glossary *glossary.Glossary
 }
 
 // Retriever answers RAG queries over one store with one embedder; the RAG
@@ -79,7 +86,8 @@ func storeErr(op string, err error) error {
 	return err
 }
 
-// Search embeds text and runs a hybrid search with filter f for k hits.
+// Search embeds text and runs a hybrid search with filter f for k hits;
+// the glossary's terms for the game words text holds are searched with it.
 // It refuses a store built by another embedder.
 func (r *Retriever) Search(ctx context.Context, text string, f vectorstore.Filter, k int) ([]vectorstore.Hit, error) {
 	info, err := r.store.Info(ctx)
@@ -89,6 +97,7 @@ func (r *Retriever) Search(ctx context.Context, text string, f vectorstore.Filte
 	if err := vectorstore.CheckInfo(info, r.emb.Name(), r.emb.Dim()); err != nil {
 		return nil, fmt.Errorf("toolsrag: search: %w", err)
 	}
+	text = r.opts.Glossary.Expand(text)
 	vecs, err := r.emb.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, fmt.Errorf("toolsrag: embed query: %w", err)
@@ -148,4 +157,27 @@ func (r *Retriever) Documents(ctx context.Context, keep func(DocumentInfo) bool)
 		}
 	}
 	return out, nil
+}
+
+// LoadGlossary reads the glossary at the root of a content directory
+// (glossary.FileName); name labels it in errors. A directory without one
+// gives nil: no expansion.
+func LoadGlossary(fsys fs.FS, name string) (*glossary.Glossary, error) {
+	f, err := fsys.Open(glossary.FileName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("toolsrag: glossary: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, glossary.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("toolsrag: glossary: %w", err)
+	}
+	g, err := glossary.Parse(path.Join(name, glossary.FileName), data)
+	if err != nil {
+		return nil, fmt.Errorf("toolsrag: glossary: %w", err)
+	}
+	return g, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
 	"github.com/qdrant/go-client/qdrant"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/gameassist/gameassist/tool"
 	toolsrag "github.com/gameassist/gameassist/tools_rag"
 	"github.com/gameassist/gameassist/tools_rag/embed"
+	"github.com/gameassist/gameassist/tools_rag/glossary"
 	"github.com/gameassist/gameassist/tools_rag/qdrantstore"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
@@ -92,7 +94,12 @@ func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger) (*ragS
 		}
 		logger.Info("embedded RAG index built", "content_dir", contentName(cfg), "summary", sum)
 	}
-	retriever, err := toolsrag.NewRetriever(emb, store, logger, toolsrag.RetrieverOptions{})
+	gloss, err := loadGlossary(cfg)
+	if err != nil {
+		closeStore()
+		return nil, err
+	}
+	retriever, err := toolsrag.NewRetriever(emb, store, logger, toolsrag.RetrieverOptions{Glossary: gloss})
 	if err != nil {
 		closeStore()
 		return nil, err
@@ -112,6 +119,15 @@ func ingestContent(ctx context.Context, cfg config.Config, emb toolsrag.Embedder
 		return toolsrag.IngestFS(ctx, content.FS(), contentName(cfg), emb, store, progress)
 	}
 	return toolsrag.Ingest(ctx, cfg.ContentDir, emb, store, progress)
+}
+
+// loadGlossary reads CONTENT_DIR's glossary.json (none: no expansion), or
+// the sample game's when CONTENT_DIR is unset.
+func loadGlossary(cfg config.Config) (*glossary.Glossary, error) {
+	if cfg.ContentDir == "" {
+		return toolsrag.LoadGlossary(content.FS(), contentName(cfg))
+	}
+	return toolsrag.LoadGlossary(os.DirFS(cfg.ContentDir), cfg.ContentDir)
 }
 
 func contentName(cfg config.Config) string {
