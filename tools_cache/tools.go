@@ -22,26 +22,26 @@ const (
 // that accepts no arguments.
 func (s *Snapshot) Tools() []tool.Tool {
 	return []tool.Tool{
-		list("cache_get_champions_list",
+		list("cache_get_champions_list", tool.DisplayNames{"en": "Champion list", "fr": "Liste des champions", "de": "Championliste"},
 			"Every champion with id, faction, rarity, affinity and role, from an in-memory snapshot (fast). "+
 				"Filter by name_prefix, faction, rarity, affinity or role. Use it to find a champion's exact name or id, or to list a group.",
 			s.champions),
-		list("cache_get_bosses_list",
+		list("cache_get_bosses_list", tool.DisplayNames{"en": "Boss list", "fr": "Liste des boss", "de": "Bossliste"},
 			"Every boss with id, affinity, difficulty and dungeon, from an in-memory snapshot (fast). Filter by name_prefix, affinity or difficulty.",
 			s.bosses),
-		list("cache_get_factions_list",
+		list("cache_get_factions_list", tool.DisplayNames{"en": "Faction list", "fr": "Liste des factions", "de": "Fraktionsliste"},
 			"Every faction with id, alignment and how many champions it has, from an in-memory snapshot (fast).",
 			s.factions),
-		list("cache_get_dungeons_list",
+		list("cache_get_dungeons_list", tool.DisplayNames{"en": "Dungeon list", "fr": "Liste des donjons", "de": "Dungeonliste"},
 			"Every dungeon and campaign area with id, kind, stages and boss, from an in-memory snapshot (fast). Filter by name_prefix or kind.",
 			s.dungeons),
-		list("cache_get_gear_sets_list",
+		list("cache_get_gear_sets_list", tool.DisplayNames{"en": "Gear set list", "fr": "Liste des sets", "de": "Setliste"},
 			"Every gear set with id, pieces, stat bonus and the role it suits, from an in-memory snapshot (fast). Filter by name_prefix or best_for.",
 			s.gearSets),
 	}
 }
 
-func list[A any](name, desc string, run func(context.Context, A) (tool.Result, error)) tool.Tool {
+func list[A any](name string, names tool.DisplayNames, desc string, run func(context.Context, A) (tool.Result, error)) tool.Tool {
 	params, err := schemas.Tool(name)
 	if err != nil {
 		params = nil
@@ -49,7 +49,7 @@ func list[A any](name, desc string, run func(context.Context, A) (tool.Result, e
 	return &tool.Def[A]{
 		Name: name, Description: desc, Category: tool.CategoryCache, Instruction: instruction, Schema: params,
 		Paging:       &tool.Paging{LimitParam: "limit", OffsetParam: "offset", MaxLimit: maxLimit},
-		DisplayNames: displayNames(name),
+		DisplayNames: names,
 		Run:          run,
 	}
 }

@@ -36,7 +36,9 @@ func (g *gcs) championResult(ctx context.Context, id int64) (tool.Result, error)
 
 func (g *gcs) championDetails() tool.Tool {
 	const name = "gcs_get_champion_details"
-	return def(g, name, 3, statsInstruction,
+	return def(g, name,
+		tool.DisplayNames{"en": "Champion", "fr": "Champion", "de": "Champion"},
+		3, statsInstruction,
 		"Exact data of one champion by name: faction, rarity, affinity, role, base stats, skills with effects, "+
 			"bosses it is strong against, display names. Use for any question about a named champion's stats or kit.",
 		func(ctx context.Context, a ChampionArgs) (tool.Result, error) {
@@ -50,7 +52,9 @@ func (g *gcs) championDetails() tool.Tool {
 
 func (g *gcs) characterDetailsByID() tool.Tool {
 	const name = "gcs_get_character_details_by_id"
-	return def(g, name, 3, statsInstruction,
+	return def(g, name,
+		tool.DisplayNames{"en": "Champion", "fr": "Champion", "de": "Champion"},
+		3, statsInstruction,
 		"Exact data of one champion by config id (the id the game client shows, 1001-1999); same data as gcs_get_champion_details.",
 		func(ctx context.Context, a CharacterIDArgs) (tool.Result, error) {
 			if a.CharacterID == nil {
@@ -84,7 +88,9 @@ func (s ChampionSkills) Entities() []tool.EntityRef {
 
 func (g *gcs) championSkills() tool.Tool {
 	const name = "gcs_get_champion_skills"
-	return def(g, name, 0, statsInstruction+" Cooldown 0 means a default attack.",
+	return def(g, name,
+		tool.DisplayNames{"en": "Skills", "fr": "Compétences", "de": "Fähigkeiten"},
+		0, statsInstruction+" Cooldown 0 means a default attack.",
 		"The skills of one champion by name: slot, cooldown, description and effects.",
 		func(ctx context.Context, a ChampionArgs) (tool.Result, error) {
 			id, r, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)
@@ -148,7 +154,9 @@ func summaryRefs(cs []gcsdb.ChampionSummary) []tool.EntityRef {
 
 func (g *gcs) findChampions() tool.Tool {
 	const name = "gcs_find_champions"
-	return def(g, name, 0, statsInstruction,
+	return def(g, name,
+		tool.DisplayNames{"en": "Champion search", "fr": "Recherche de champions", "de": "Championsuche"},
+		0, statsInstruction,
 		"Search champions by faction, rarity, affinity, role and minimum base stats, sorted by a stat. "+
 			"Use for questions like 'fastest Legendary Support' or 'Force champions with over 1500 ATK'.",
 		func(ctx context.Context, a FindArgs) (tool.Result, error) {
@@ -253,7 +261,9 @@ func (c Comparison) Summary() string {
 
 func (g *gcs) compareCharacters() tool.Tool {
 	const name = "gcs_compare_characters"
-	return def(g, name, 0, statsInstruction+" Affinity: Magic beats Force, Force beats Spirit, Spirit beats Magic; Void is neutral.",
+	return def(g, name,
+		tool.DisplayNames{"en": "Comparison", "fr": "Comparaison", "de": "Vergleich"},
+		0, statsInstruction+" Affinity: Magic beats Force, Force beats Spirit, Spirit beats Magic; Void is neutral.",
 		"Compare 2-5 champions side by side: stats, who wins each stat, skill summaries and affinity matchups.",
 		func(ctx context.Context, a CompareArgs) (tool.Result, error) {
 			if len(a.Names) < 2 || len(a.Names) > 5 {
@@ -374,7 +384,9 @@ func (m FactionMembers) Entities() []tool.EntityRef {
 
 func (g *gcs) championsByFaction() tool.Tool {
 	const name = "gcs_list_champions_by_faction"
-	return def(g, name, 0, "List champion names exactly as given.",
+	return def(g, name,
+		tool.DisplayNames{"en": "Faction roster", "fr": "Champions de la faction", "de": "Champions der Fraktion"},
+		0, "List champion names exactly as given.",
 		"The champions of one faction by faction name, optionally of one rarity.",
 		func(ctx context.Context, a FactionMembersArgs) (tool.Result, error) {
 			fid, r, err := g.byNameOrID(ctx, gcsdb.KindFaction, name, &a.FactionName, nil)
@@ -432,7 +444,9 @@ func normEffect(s string) string {
 
 func (g *gcs) championsByEffect() tool.Tool {
 	const name = "gcs_find_champions_by_effect"
-	return def(g, name, 0, "Name the champions and the skills exactly as given.",
+	return def(g, name,
+		tool.DisplayNames{"en": "Champions by effect", "fr": "Champions par effet", "de": "Champions nach Effekt"},
+		0, "Name the champions and the skills exactly as given.",
 		"Champions whose skills apply an effect such as decrease_def, stun, heal or poison.",
 		func(ctx context.Context, a EffectArgs) (tool.Result, error) {
 			effect := normEffect(a.Effect)
@@ -480,7 +494,9 @@ func (a GearAdvice) Entities() []tool.EntityRef {
 
 func (g *gcs) recommendGear() tool.Tool {
 	const name = "gcs_recommend_gear"
-	return def(g, name, 0, "Recommend these sets with their reasons; name the dungeons to farm exactly as given.",
+	return def(g, name,
+		tool.DisplayNames{"en": "Gear advice", "fr": "Conseils d'équipement", "de": "Ausrüstungstipps"},
+		0, "Recommend these sets with their reasons; name the dungeons to farm exactly as given.",
 		"Gear sets that suit one champion (by name), each with the reason and where to farm it.",
 		func(ctx context.Context, a ChampionArgs) (tool.Result, error) {
 			id, r, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)

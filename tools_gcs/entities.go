@@ -48,10 +48,10 @@ type MasteryArgs struct {
 }
 
 // details builds a {x_name | x_id} details tool over one read-model query.
-func details[A any, V any](g *gcs, name, desc string, k gcsdb.Kind, pick func(A) (*string, *int64),
+func details[A any, V any](g *gcs, name string, names tool.DisplayNames, desc string, k gcsdb.Kind, pick func(A) (*string, *int64),
 	load func(context.Context, int64) (V, bool, error), message func(V) string,
 ) tool.Tool {
-	return def(g, name, 0, factsInstruction, desc, func(ctx context.Context, a A) (tool.Result, error) {
+	return def(g, name, names, 0, factsInstruction, desc, func(ctx context.Context, a A) (tool.Result, error) {
 		n, i := pick(a)
 		id, r, err := g.byNameOrID(ctx, k, name, n, i)
 		if err != nil || r != nil {
@@ -70,6 +70,7 @@ func details[A any, V any](g *gcs, name, desc string, k gcsdb.Kind, pick func(A)
 
 func (g *gcs) bossDetails() tool.Tool {
 	return details(g, "gcs_get_boss_details",
+		tool.DisplayNames{"en": "Boss", "fr": "Boss", "de": "Boss"},
 		"Exact data of one boss by name or id: affinity, HP, difficulty, phases, mechanics, weaknesses, "+
 			"immunities, its dungeon and recommended counters.",
 		gcsdb.KindBoss, func(a BossArgs) (*string, *int64) { return a.BossName, a.BossID }, g.game.Boss,
@@ -80,6 +81,7 @@ func (g *gcs) bossDetails() tool.Tool {
 
 func (g *gcs) factionDetails() tool.Tool {
 	return details(g, "gcs_get_faction_details",
+		tool.DisplayNames{"en": "Faction", "fr": "Faction", "de": "Fraktion"},
 		"One faction by name or id: alignment, homeland, description and its member champions.",
 		gcsdb.KindFaction, func(a FactionArgs) (*string, *int64) { return a.FactionName, a.FactionID }, g.game.Faction,
 		func(f gcsdb.Faction) string {
@@ -89,6 +91,7 @@ func (g *gcs) factionDetails() tool.Tool {
 
 func (g *gcs) dungeonDetails() tool.Tool {
 	return details(g, "gcs_get_dungeon_details",
+		tool.DisplayNames{"en": "Dungeon", "fr": "Donjon", "de": "Dungeon"},
 		"One dungeon or campaign area by name or id: kind, stages, energy cost, boss and the gear sets it drops.",
 		gcsdb.KindDungeon, func(a DungeonArgs) (*string, *int64) { return a.DungeonName, a.DungeonID }, g.game.Dungeon,
 		func(d gcsdb.Dungeon) string {
@@ -98,6 +101,7 @@ func (g *gcs) dungeonDetails() tool.Tool {
 
 func (g *gcs) gearSetDetails() tool.Tool {
 	return details(g, "gcs_get_gear_set_details",
+		tool.DisplayNames{"en": "Gear set", "fr": "Set d'équipement", "de": "Ausrüstungsset"},
 		"One gear set by name or id: pieces, set bonus, stat bonus, the role it suits and where it drops.",
 		gcsdb.KindGearSet, func(a GearSetArgs) (*string, *int64) { return a.GearSetName, a.GearSetID }, g.game.GearSet,
 		func(x gcsdb.GearSet) string {
@@ -107,6 +111,7 @@ func (g *gcs) gearSetDetails() tool.Tool {
 
 func (g *gcs) masteryDetails() tool.Tool {
 	return details(g, "gcs_get_mastery_details",
+		tool.DisplayNames{"en": "Masteries", "fr": "Maîtrises", "de": "Meisterschaften"},
 		"One mastery by name or id: tree, tier, effect and the other masteries of its tree.",
 		gcsdb.KindMastery, func(a MasteryArgs) (*string, *int64) { return a.MasteryName, a.MasteryID }, g.game.Mastery,
 		func(m gcsdb.Mastery) string {
@@ -143,7 +148,9 @@ func (l CounterList) Summary() string {
 
 func (g *gcs) countersForBoss() tool.Tool {
 	const name = "gcs_find_counters_for_boss"
-	return def(g, name, 0, "Present the counters in this order with their reasons; do not add champions that are not listed.",
+	return def(g, name,
+		tool.DisplayNames{"en": "Counters", "fr": "Contres", "de": "Konter"},
+		0, "Present the counters in this order with their reasons; do not add champions that are not listed.",
 		"Champions that counter a boss (by name or id), ranked, each with the reason: recommended counter, "+
 			"strong against it, skills applying its weaknesses, affinity advantage.",
 		func(ctx context.Context, a CountersArgs) (tool.Result, error) {

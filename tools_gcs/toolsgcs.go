@@ -41,9 +41,13 @@ func New(db *sql.DB, logger *slog.Logger) ([]tool.Tool, error) {
 		g.championDetails(), g.characterDetailsByID(), g.findChampions(), g.compareCharacters(),
 		g.championSkills(), g.bossDetails(), g.countersForBoss(), g.factionDetails(), g.championsByFaction(),
 		g.dungeonDetails(), g.gearSetDetails(), g.masteryDetails(), g.recommendGear(), g.championsByEffect(),
-		sqlDef(g, "gcs_db_tables", "List the tables of the GCS game database with their row counts, optionally filtered by name.",
+		sqlDef(g, "gcs_db_tables",
+			tool.DisplayNames{"en": "Database tables", "fr": "Tables de la base", "de": "Datenbanktabellen"},
+			"List the tables of the GCS game database with their row counts, optionally filtered by name.",
 			(&DBTables{b}).answer),
-		sqlDef(g, "gcs_db_schema", "Columns of GCS database tables: type, primary key, nullability and foreign keys (column -> table.column).",
+		sqlDef(g, "gcs_db_schema",
+			tool.DisplayNames{"en": "Database schema", "fr": "Schéma de la base", "de": "Datenbankschema"},
+			"Columns of GCS database tables: type, primary key, nullability and foreign keys (column -> table.column).",
 			(&DBSchema{b}).answer),
 		g.queryDef(&DBQuery{base: b, queryTimeout: defaultQueryTimeout, rowCap: defaultRowCap}),
 	}
@@ -70,26 +74,28 @@ func (g *gcs) schema(name string) json.RawMessage {
 	return s
 }
 
-// def builds one gcs-category definition.
-func def[A any](g *gcs, name string, cache int, instruction, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
+// def builds one gcs-category definition; names are its chip labels.
+func def[A any](g *gcs, name string, names tool.DisplayNames, cache int, instruction, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
 	return &tool.Def[A]{
 		Name: name, Description: desc, Category: tool.CategoryGCS, CacheFor: cache, Instruction: instruction,
-		Schema: g.schema(name), DisplayNames: displayNames(name), Run: run,
+		Schema: g.schema(name), DisplayNames: names, Run: run,
 	}
 }
 
-// sqlDef builds one sql-category definition.
-func sqlDef[A any](g *gcs, name, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
+// sqlDef builds one sql-category definition; names are its chip labels.
+func sqlDef[A any](g *gcs, name string, names tool.DisplayNames, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
 	return &tool.Def[A]{
 		Name: name, Description: desc, Category: tool.CategorySQL, Schema: g.schema(name),
-		DisplayNames: displayNames(name), Run: run,
+		DisplayNames: names, Run: run,
 	}
 }
 
 // queryDef defines gcs_db_query over q.
 func (g *gcs) queryDef(q *DBQuery) tool.Tool {
-	return sqlDef(g, "gcs_db_query", "Run one read-only SELECT on the GCS game database with named parameters (:name). "+
-		"Returns at most 50 rows in a numbered vertical format. Check gcs_db_schema first.", q.answer)
+	return sqlDef(g, "gcs_db_query",
+		tool.DisplayNames{"en": "Database query", "fr": "Requête en base", "de": "Datenbankabfrage"},
+		"Run one read-only SELECT on the GCS game database with named parameters (:name). "+
+			"Returns at most 50 rows in a numbered vertical format. Check gcs_db_schema first.", q.answer)
 }
 
 // base carries what the SQL tools need.

@@ -96,21 +96,45 @@ func NewTools(retriever *Retriever, logger *slog.Logger, opts ToolsOptions) ([]t
 	}
 	b := &builder{r: retriever, log: logger, cfgs: cfgs}
 	out := []tool.Tool{
-		entityDef[ChampionNameArgs](b, "rag_get_champion_details", "champion_name", "champion", "Lore, abilities and guide text of one champion, by name."),
-		entityDef[BossNameArgs](b, "rag_get_boss_details", "boss_name", "boss", "Lore, phases, mechanics and strategy text of one boss, by name."),
-		entityDef[FactionNameArgs](b, "rag_get_faction_lore", "faction_name", "faction", "History and lore of one faction, by name."),
-		entityDef[DungeonNameArgs](b, "rag_get_dungeon_guide", "dungeon_name", "dungeon", "Guide to one dungeon or campaign area: stages, strategy, rewards."),
-		searchDef[QueryArgs](b, "db_get_ux_details", "query", "ux", 2,
+		entityDef[ChampionNameArgs](b, "rag_get_champion_details",
+			tool.DisplayNames{"en": "Champion lore", "fr": "Histoire du champion", "de": "Champion-Hintergrund"},
+			"champion_name", "champion", "Lore, abilities and guide text of one champion, by name."),
+		entityDef[BossNameArgs](b, "rag_get_boss_details",
+			tool.DisplayNames{"en": "Boss guide", "fr": "Guide du boss", "de": "Boss-Guide"},
+			"boss_name", "boss", "Lore, phases, mechanics and strategy text of one boss, by name."),
+		entityDef[FactionNameArgs](b, "rag_get_faction_lore",
+			tool.DisplayNames{"en": "Faction lore", "fr": "Histoire de la faction", "de": "Fraktionsgeschichte"},
+			"faction_name", "faction", "History and lore of one faction, by name."),
+		entityDef[DungeonNameArgs](b, "rag_get_dungeon_guide",
+			tool.DisplayNames{"en": "Dungeon guide", "fr": "Guide du donjon", "de": "Dungeon-Guide"},
+			"dungeon_name", "dungeon", "Guide to one dungeon or campaign area: stages, strategy, rewards."),
+		searchDef[QueryArgs](b, "db_get_ux_details",
+			tool.DisplayNames{"en": "Screen help", "fr": "Aide de l'écran", "de": "Bildschirmhilfe"},
+			"query", "ux", 2,
 			"How a screen or feature of the game's interface works; pass a screen name such as ChampionFeatureModelsPresenter or a question."),
-		searchDef[QueryArgs](b, "db_get_lore_details", "query", "lore", 3,
+		searchDef[QueryArgs](b, "db_get_lore_details",
+			tool.DisplayNames{"en": "Lore", "fr": "Histoire", "de": "Hintergrund"},
+			"query", "lore", 3,
 			"Search the game's lore (champions, bosses, factions, dungeons) for a person, place or event."),
-		searchDef[QueryArgs](b, "rag_search_faq", "query", "faq", 0, "Search the frequently asked questions."),
-		searchDef[TopicArgs](b, "rag_get_game_mechanics", "topic", "mechanics", 0, "Explain a game mechanic (e.g. speed, turn meter, buffs, affinities)."),
-		searchDef[QueryArgs](b, "rag_search_patch_notes", "query", "patch_notes", 0, "Search the patch notes for changes, fixes and balance updates."),
-		ragDef(b, "rag_semantic_search", 0, "Semantic and keyword search over every game document, with optional filters; use when no specialised tool fits.",
+		searchDef[QueryArgs](b, "rag_search_faq",
+			tool.DisplayNames{"en": "FAQ", "fr": "FAQ", "de": "FAQ"},
+			"query", "faq", 0, "Search the frequently asked questions."),
+		searchDef[TopicArgs](b, "rag_get_game_mechanics",
+			tool.DisplayNames{"en": "Game mechanics", "fr": "Mécaniques de jeu", "de": "Spielmechanik"},
+			"topic", "mechanics", 0, "Explain a game mechanic (e.g. speed, turn meter, buffs, affinities)."),
+		searchDef[QueryArgs](b, "rag_search_patch_notes",
+			tool.DisplayNames{"en": "Patch notes", "fr": "Notes de version", "de": "Patchnotes"},
+			"query", "patch_notes", 0, "Search the patch notes for changes, fixes and balance updates."),
+		ragDef(b, "rag_semantic_search",
+			tool.DisplayNames{"en": "Document search", "fr": "Recherche documentaire", "de": "Dokumentsuche"},
+			0, "Semantic and keyword search over every game document, with optional filters; use when no specialised tool fits.",
 			b.semantic(cfgs["rag_semantic_search"])),
-		ragDefWith(b, "rag_list_documents", 0, "", "List the indexed documents (id, title, category, entity), optionally filtered.", b.list),
-		ragDef(b, "rag_get_document", 0, "The full text of one document, by document_id (from a citation or rag_list_documents).", b.document),
+		ragDefWith(b, "rag_list_documents",
+			tool.DisplayNames{"en": "Document list", "fr": "Liste des documents", "de": "Dokumentliste"},
+			0, "", "List the indexed documents (id, title, category, entity), optionally filtered.", b.list),
+		ragDef(b, "rag_get_document",
+			tool.DisplayNames{"en": "Document", "fr": "Document", "de": "Dokument"},
+			0, "The full text of one document, by document_id (from a citation or rag_list_documents).", b.document),
 	}
 	if b.err != nil {
 		return nil, b.err
@@ -126,18 +150,18 @@ type builder struct {
 	err  error
 }
 
-func ragDef[A any](b *builder, name string, cache int, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
-	return ragDefWith(b, name, cache, instruction, desc, run)
+func ragDef[A any](b *builder, name string, names tool.DisplayNames, cache int, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
+	return ragDefWith(b, name, names, cache, instruction, desc, run)
 }
 
-func ragDefWith[A any](b *builder, name string, cache int, instr, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
+func ragDefWith[A any](b *builder, name string, names tool.DisplayNames, cache int, instr, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
 	params, err := schemas.Tool(name)
 	if err != nil && b.err == nil {
 		b.err = fmt.Errorf("toolsrag: %w", err)
 	}
 	return &tool.Def[A]{
 		Name: name, Description: desc, Category: tool.CategoryRAG, CacheFor: cache, Instruction: instr,
-		Schema: params, DisplayNames: displayNames(name), Run: run,
+		Schema: params, DisplayNames: names, Run: run,
 	}
 }
 
@@ -233,9 +257,9 @@ func (e EntityPassages) Summary() string {
 }
 
 // entityDef defines a tool looking up one named entity's document.
-func entityDef[A texter](b *builder, name, param, kind, desc string) tool.Tool {
+func entityDef[A texter](b *builder, name string, names tool.DisplayNames, param, kind, desc string) tool.Tool {
 	cfg := b.cfgs[name]
-	return ragDef(b, name, 0, desc, func(ctx context.Context, a A) (tool.Result, error) {
+	return ragDef(b, name, names, 0, desc, func(ctx context.Context, a A) (tool.Result, error) {
 		entity, r, ok := requireText(name, param, a.text(), 100)
 		if !ok {
 			return r, nil
@@ -367,9 +391,9 @@ type SearchPassages struct {
 }
 
 // searchDef defines a tool searching one category (or a few) with free text.
-func searchDef[A texter](b *builder, name, param, kind string, cache int, desc string) tool.Tool {
+func searchDef[A texter](b *builder, name string, names tool.DisplayNames, param, kind string, cache int, desc string) tool.Tool {
 	cfg := b.cfgs[name]
-	return ragDef(b, name, cache, desc, func(ctx context.Context, a A) (tool.Result, error) {
+	return ragDef(b, name, names, cache, desc, func(ctx context.Context, a A) (tool.Result, error) {
 		q, r, ok := requireText(name, param, a.text(), 500)
 		if !ok {
 			return r, nil
