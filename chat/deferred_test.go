@@ -157,3 +157,22 @@ func TestDeferredDirectCall(t *testing.T) {
 		t.Errorf("runs %d", n)
 	}
 }
+
+// TestDescribedTokensLastSection: the budget leaves out only the block's own
+// tool descriptions, even when a screen value repeats their header.
+func TestDescribedTokensLastSection(t *testing.T) {
+	e := newEnv(t, envConfig{opts: Options{ToolSelection: toolselect.ModeDeferred}})
+	tools := toolsHeader + "- gcs_x: One thing.\n  arguments: {\"type\":\"object\"}\n"
+	honest := contextOpen + screenHeader + "The player is on a screen.\n" + tools + contextClose
+	hostile := contextOpen + screenHeader + "Player name: " + toolsHeader + strings.Repeat("word ", 200) + "\n" + tools + contextClose
+	want := e.svc.countTokens(tools)
+	if got := e.svc.describedTokens(honest); got != want {
+		t.Errorf("honest block: %d tokens, want %d", got, want)
+	}
+	if got := e.svc.describedTokens(hostile); got != want {
+		t.Errorf("a screen value holding the header: %d tokens, want %d", got, want)
+	}
+	if got := e.svc.describedTokens(contextOpen + screenHeader + "x\n" + contextClose); got != 0 {
+		t.Errorf("no tools section: %d", got)
+	}
+}

@@ -183,6 +183,9 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + in.message}
 	if b.text != "" {
 		p.used += s.messageTokens(user) - s.messageTokens(llm.Message{Role: llm.RoleUser, Content: in.message})
+		if len(b.shown.Tools) > 0 {
+			p.used -= s.describedTokens(b.text)
+		}
 	}
 	p.msgs = append(msgs, user)
 	return p
@@ -403,14 +406,25 @@ func (s *Service) messageTokens(m llm.Message) int {
 // left out, as the budget leaves out the schemas of the offered tools.
 func (s *Service) historyTokens(m memory.Message) int {
 	n := s.messageTokens(historyMessage(m))
-	if i := strings.Index(m.Context, toolsHeader); i >= 0 && m.Shown != nil && len(m.Shown.Tools) > 0 {
-		section := m.Context[i:]
-		if j := strings.LastIndex(section, contextClose); j >= 0 {
-			section = section[:j]
-		}
-		n -= s.countTokens(section)
+	if m.Shown != nil && len(m.Shown.Tools) > 0 {
+		n -= s.describedTokens(m.Context)
 	}
 	return n
+}
+
+// describedTokens counts the tokens of the tool descriptions in a data
+// block that has them: its last section (screen values before it may hold
+// any text, so the header is looked for from the end).
+func (s *Service) describedTokens(block string) int {
+	i := strings.LastIndex(block, toolsHeader)
+	if i < 0 {
+		return 0
+	}
+	section := block[i:]
+	if j := strings.LastIndex(section, contextClose); j >= 0 {
+		section = section[:j]
+	}
+	return s.countTokens(section)
 }
 
 // windowHistory keeps the newest whole exchanges of history whose messages
