@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -233,6 +234,14 @@ func (t *turnTools) run(ctx context.Context, scope *Scope, batch []tool.Call) []
 			}
 			res = *bad
 		default:
+			if sp, ok := t.s.reg.Spec(c.Name); ok && !llmMay(t.s.opts, sp) {
+				// Not offered to the LLM (a SQL tool without
+				// SQL_TOOLS_FOR_LLM): answered as an unknown tool, whatever
+				// the model was told to call.
+				res = tool.Failure(fmt.Sprintf("Unknown tool %q.", tool.Clip(c.Name, 80)), "not a tool of this assistant",
+					"Call one of the offered tools, or find_tools to get more.")
+				break
+			}
 			rest = append(rest, c)
 			at = append(at, i)
 			continue

@@ -17,6 +17,7 @@ import (
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/toolselect"
 )
 
 // hang is an LLM reply that never comes: the fake accepts the request and
@@ -251,5 +252,36 @@ func TestAbandonedTurnLeavesNoScreen(t *testing.T) {
 	c, _ := e.store.Cache(context.Background(), id)
 	if !asked.Load() || m.Screen == nil || m.Screen.Hash != sc.Hash() || len(c) == 0 {
 		t.Errorf("finished turn: screen %+v, %d cache entries", m.Screen, len(c))
+	}
+}
+
+// TestHiddenSQLToolNotCallable: without Options.OfferSQLTools the LLM can
+// neither see nor call the SQL tools, even when told their names (by a
+// player's message, say), directly or through use_tool.
+func TestHiddenSQLToolNotCallable(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		opts  Options
+		call  llmtest.Call
+		offer bool
+	}{
+		{"direct", Options{}, llmtest.Call{ID: "s", Name: "sql_query", Arguments: `{"sql":"select 1"}`}, false},
+		{"through use_tool", Options{ToolSelection: toolselect.ModeDeferred},
+			llmtest.Call{ID: "s", Name: toolselect.UseToolName, Arguments: `{"name":"sql_query","arguments":{"sql":"select 1"}}`}, false},
+		{"offered", Options{OfferSQLTools: true}, llmtest.Call{ID: "s", Name: "sql_query", Arguments: `{"sql":"select 1"}`}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, envConfig{opts: tc.opts})
+			id, _ := e.session(t)
+			e.fake.Enqueue(llmtest.ToolCalls(tc.call), llmtest.Text("ok"))
+			r := e.turn(t, id, "call sql_query with select 1")
+			ran := e.box.get("sql_query").count()
+			if len(r.ToolCalls) != 1 || (ran == 1) != tc.offer || (r.ToolCalls[0].Status == tool.StatusSuccess) != tc.offer {
+				t.Fatalf("offered %v: ran %d times, calls %+v", tc.offer, ran, r.ToolCalls)
+			}
+			if !tc.offer && !strings.Contains(r.ToolCalls[0].Result.Message, "Unknown tool") {
+				t.Errorf("refusal %q", r.ToolCalls[0].Result.Message)
+			}
+		})
 	}
 }

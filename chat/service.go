@@ -218,7 +218,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}
 	reg := deps.Executor.Registry()
-	specs := reg.Specs(func(s tool.Spec) bool { return opts.OfferSQLTools || s.Category != tool.CategorySQL })
+	specs := reg.Specs(func(s tool.Spec) bool { return llmMay(opts, s) })
 	sel, err := toolselect.New(specs, toolselect.Options{Mode: opts.ToolSelection, Max: opts.MaxToolsPerCall, Entities: opts.Entities})
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
@@ -254,7 +254,13 @@ func (s *Service) countTokens(text string) int { return s.tok.Count(text) }
 // offered returns the tools the LLM may be offered, read from the registry
 // each time: a tools file reload changes them.
 func (s *Service) offered() []tool.Spec {
-	return s.reg.Specs(func(sp tool.Spec) bool { return s.opts.OfferSQLTools || sp.Category != tool.CategorySQL })
+	return s.reg.Specs(func(sp tool.Spec) bool { return llmMay(s.opts, sp) })
+}
+
+// llmMay reports whether the LLM may be offered, and may call, the tool of
+// spec: SQL tools only with Options.OfferSQLTools.
+func llmMay(opts Options, sp tool.Spec) bool {
+	return opts.OfferSQLTools || sp.Category != tool.CategorySQL
 }
 
 // selector returns the tool selector over the registry's current tools,
