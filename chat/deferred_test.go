@@ -176,3 +176,11 @@ func TestDescribedTokensLastSection(t *testing.T) {
 		t.Errorf("no tools section: %d", got)
 	}
 }
+
+// The scripted model of llmtest reads described tools the way this package
+// writes them.
+func TestDescribedFormatMatchesScriptedModel(t *testing.T) {
+	if toolsHeader != llmtest.DescribedHeader || toolselect.UseToolName != llmtest.UseTool {
+		t.Errorf("chat writes %q and %q; llmtest reads %q and %q", toolsHeader, toolselect.UseToolName, llmtest.DescribedHeader, llmtest.UseTool)
+	}
+}

@@ -82,20 +82,11 @@ func isSummaryRequest(r openai.ChatCompletionRequest) bool {
 // offers reports whether r offers the tool name: in its tool list, or
 // described in a data block of its messages (TOOL_SELECTION=deferred).
 func offers(r openai.ChatCompletionRequest, name string) bool {
-	return offersNative(r, name) || describes(r, name)
+	return offersNative(r, name) || llmtest.Describes(r, name)
 }
 
 func offersNative(r openai.ChatCompletionRequest, name string) bool {
 	return slices.ContainsFunc(r.Tools, func(t openai.Tool) bool { return t.Function != nil && t.Function.Name == name })
-}
-
-// describes reports whether a data block of r's messages describes the
-// tool name, to be called through use_tool.
-func describes(r openai.ChatCompletionRequest, name string) bool {
-	return offersNative(r, "use_tool") && slices.ContainsFunc(r.Messages, func(m openai.ChatCompletionMessage) bool {
-		i := strings.Index(m.Content, "## Tools to call through use_tool")
-		return m.Role == openai.ChatMessageRoleUser && i >= 0 && strings.Contains(m.Content[i:], "\n- "+name+": ")
-	})
 }
 
 // calls reports whether m calls the tool name, directly or through use_tool.
@@ -138,7 +129,7 @@ func scriptedModel(script economyScript) func(openai.ChatCompletionRequest) llmt
 			case called:
 			case offersNative(r, t.Call.Name):
 				return llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("c", i), Name: t.Call.Name, Arguments: string(t.Call.Arguments)})
-			case describes(r, t.Call.Name) || foundIt && offersNative(r, "use_tool"):
+			case llmtest.Describes(r, t.Call.Name) || foundIt && offersNative(r, "use_tool"):
 				return llmtest.ToolCalls(llmtest.Call{ID: fmt.Sprint("c", i), Name: "use_tool",
 					Arguments: fmt.Sprintf(`{"name":%q,"arguments":%s}`, t.Call.Name, t.Call.Arguments)})
 			case !askedFind && offers(r, "find_tools"):

@@ -418,3 +418,35 @@ steps:
 		t.Errorf("degraded %d; stderr %s", rep.Summary.DegradedTurns, stderr)
 	}
 }
+
+// TestEvalSuiteToolSelectionModes runs the eval suite live against the
+// scripted model with TOOL_SELECTION=auto and =deferred: the selected tools
+// described in the conversation (and called through use_tool or by name)
+// must answer the suite as well as the same tools offered as schemas.
+func TestEvalSuiteToolSelectionModes(t *testing.T) {
+	fake := llmtest.New(t)
+	respond, err := sampleGameModel().Responder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.SetResponder(respond)
+	reports := map[string]evalJSON{}
+	for _, mode := range []string{"auto", "deferred"} {
+		env := evalEnv(t, map[string]string{"OPENAI_BASE_URL": fake.URL(), "OPENAI_API_KEY": "sk-fake", "TOOL_SELECTION": mode})
+		rep, stderr, err := runEvalJSON(t, env, suiteDir)
+		if err != nil {
+			logFailures(t, rep)
+			t.Fatalf("%s: %v\n%s", mode, err, stderr)
+		}
+		t.Logf("TOOL_SELECTION=%s: %d/%d scenarios passed, %.1f prompt tokens per turn, %d degraded turns",
+			mode, rep.Summary.Passed, rep.Summary.Scenarios, rep.Summary.PromptTokens, rep.Summary.DegradedTurns)
+		if rep.Summary.DegradedTurns != 0 {
+			t.Errorf("%s: %d degraded turns", mode, rep.Summary.DegradedTurns)
+		}
+		reports[mode] = rep
+	}
+	if a, d := reports["auto"].Summary, reports["deferred"].Summary; d.Passed < a.Passed || d.PassRate < cassetteMinPass {
+		logFailures(t, reports["deferred"])
+		t.Errorf("deferred passed %d scenarios, auto %d (minimum rate %.2f)", d.Passed, a.Passed, cassetteMinPass)
+	}
+}

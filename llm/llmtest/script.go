@@ -147,12 +147,18 @@ func (s Script) Responder() (func(openai.ChatCompletionRequest) Reply, error) {
 }
 
 // offered fills in the arguments of a round's calls and keeps those the
-// request offers as tools.
+// request offers: as tools, or described in a user message's data block
+// to be called through use_tool (TOOL_SELECTION=deferred), which is how
+// such a call is made.
 func offered(req openai.ChatCompletionRequest, calls []Call, groups, ctxGroups []string, round int) []Call {
 	var out []Call
 	for i, c := range calls {
-		if !slices.ContainsFunc(req.Tools, func(t openai.Tool) bool { return t.Function != nil && t.Function.Name == c.Name }) {
-			continue
+		native, described := offersTool(req, c.Name), false
+		if !native {
+			described = Describes(req, c.Name)
+			if !described {
+				continue
+			}
 		}
 		args := expand(expand(c.Arguments, "$c", ctxGroups), "$", groups)
 		if args == "" {
@@ -162,9 +168,37 @@ func offered(req openai.ChatCompletionRequest, calls []Call, groups, ctxGroups [
 		if id == "" {
 			id = "call_s" + strconv.Itoa(round) + "_" + strconv.Itoa(i)
 		}
+		if described {
+			out = append(out, Call{ID: id, Name: UseTool, Arguments: `{"name":"` + c.Name + `","arguments":` + args + `}`})
+			continue
+		}
 		out = append(out, Call{ID: id, Name: c.Name, Arguments: args})
 	}
 	return out
+}
+
+// UseTool is the tool that calls a tool described in the conversation;
+// DescribedHeader starts the data block section that describes them, one
+// "- name: description" line each.
+const (
+	UseTool         = "use_tool"
+	DescribedHeader = "## Tools to call through use_tool\n"
+)
+
+func offersTool(req openai.ChatCompletionRequest, name string) bool {
+	return slices.ContainsFunc(req.Tools, func(t openai.Tool) bool { return t.Function != nil && t.Function.Name == name })
+}
+
+// Describes reports whether a user message of req describes the tool name
+// to be called through use_tool, and use_tool is offered.
+func Describes(req openai.ChatCompletionRequest, name string) bool {
+	if !offersTool(req, UseTool) {
+		return false
+	}
+	return slices.ContainsFunc(req.Messages, func(m openai.ChatCompletionMessage) bool {
+		i := strings.LastIndex(m.Content, DescribedHeader)
+		return m.Role == openai.ChatMessageRoleUser && i >= 0 && strings.Contains(m.Content[i:], "\n- "+name+": ")
+	})
 }
 
 // expand replaces prefix+N (N from 9 down to 1) with group N, JSON-escaped.

@@ -85,3 +85,25 @@ func TestScriptContextAndFallback(t *testing.T) {
 		t.Error("a bad rule compiled")
 	}
 }
+
+// A tool the request describes in a data block, rather than offers, is
+// called through use_tool, and only when use_tool is offered.
+func TestScriptCallsDescribedToolThroughUseTool(t *testing.T) {
+	respond, err := Script{Rules: []Rule{{Match: `gear for (\w+)`, Rounds: [][]Call{{{Name: "gear", Arguments: `{"name":"$1"}`}}}}}}.Responder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := "<context>\n" + DescribedHeader + "- gear: Gear advice.\n  arguments: {}\n</context>\n\ngear for Kaelith"
+	req := openai.ChatCompletionRequest{
+		Tools:    tools("find_tools", UseTool),
+		Messages: []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: block}},
+	}
+	r := respond(req)
+	if r.kind != kindToolCalls || len(r.calls) != 1 || r.calls[0].Name != UseTool || r.calls[0].Arguments != `{"name":"gear","arguments":{"name":"Kaelith"}}` {
+		t.Fatalf("described tool: %+v", r)
+	}
+	req.Tools = tools("find_tools")
+	if r := respond(req); r.kind != kindText {
+		t.Fatalf("without use_tool offered: %+v", r)
+	}
+}
