@@ -19,6 +19,11 @@ type Rollouts interface {
 	// returns the canonical name; errors wrap rollout.ErrUnknownTool or
 	// rollout.ErrInvalid.
 	Set(ctx context.Context, name string, w rollout.Weights) (string, error)
+	// Clear removes the weights set at run time for the tool under name
+	// (or alias), so the tools file's (or the default) apply again, and
+	// returns the canonical name; errors wrap rollout.ErrUnknownTool or,
+	// for an unversioned tool, rollout.ErrInvalid.
+	Clear(ctx context.Context, name string) (string, error)
 	// Weights returns the weights in force for a tool and their source.
 	Weights(ctx context.Context, tool string) (rollout.Weights, rollout.Source)
 }
@@ -63,6 +68,33 @@ func (s *Server) setRollout(c *gin.Context) {
 		return
 	}
 	name, err := s.deps.Rollouts.Set(c.Request.Context(), c.Param("name"), w)
+	switch {
+	case errors.Is(err, rollout.ErrUnknownTool):
+		s.fail(c, httpErr(http.StatusNotFound, "unknown_tool", "no tool is registered under this name", err))
+		return
+	case errors.Is(err, rollout.ErrInvalid):
+		s.fail(c, httpErr(http.StatusUnprocessableEntity, "invalid_rollout", rolloutMessage(err), err))
+		return
+	case err != nil:
+		s.fail(c, err)
+		return
+	}
+	cur, src := s.deps.Rollouts.Weights(c.Request.Context(), name)
+	c.JSON(http.StatusOK, gin.H{"tool": name, "weights": cur, "source": src})
+}
+
+// clearRollout answers DELETE /admin/tools/:name/rollout: it removes the
+// weights set at run time, so the tools file's weights (or the default,
+// the highest version for every session) apply again; 200 with the
+// weights now in force, as PUT answers, 404 for an unknown tool, 422 for
+// an unversioned tool (it has no rollout). Deleting weights that are not
+// set is fine.
+func (s *Server) clearRollout(c *gin.Context) {
+	if s.deps.Rollouts == nil {
+		s.fail(c, errUnavailable("tool rollouts"))
+		return
+	}
+	name, err := s.deps.Rollouts.Clear(c.Request.Context(), c.Param("name"))
 	switch {
 	case errors.Is(err, rollout.ErrUnknownTool):
 		s.fail(c, httpErr(http.StatusNotFound, "unknown_tool", "no tool is registered under this name", err))

@@ -4,13 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gameassist/gameassist/api"
+	"github.com/gameassist/gameassist/internal/openapitest"
+	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/rollout"
 	"github.com/gameassist/gameassist/tool"
 )
@@ -44,6 +49,15 @@ func (m *memRollouts) Set(_ context.Context, name string, w rollout.Weights) (st
 		return c, fmt.Errorf("rollout: set %s: %w", c, err)
 	}
 	m.w[c] = w
+	return c, nil
+}
+
+func (m *memRollouts) Clear(_ context.Context, name string) (string, error) {
+	c, ok := m.reg.Resolve(name)
+	if !ok {
+		return "", fmt.Errorf("clear %s: %w", name, rollout.ErrUnknownTool)
+	}
+	delete(m.w, c)
 	return c, nil
 }
 
@@ -138,4 +152,168 @@ func TestRolloutRoute(t *testing.T) {
 	if resp, _ := do(t, http.MethodPut, ts2.URL+"/admin/tools/gcs_cards/rollout", "adm", strings.NewReader(`{"weights":{"1":100}}`)); resp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("no rollouts: %d", resp.StatusCode)
 	}
+	if resp, _ := do(t, http.MethodDelete, ts2.URL+"/admin/tools/gcs_cards/rollout", "adm", nil); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("DELETE without rollouts: %d", resp.StatusCode)
+	}
+}
+
+// handClock is the rollout clock of a test, moved by hand.
+type handClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *handClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *handClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// TestClearRolloutRoute: DELETE /admin/tools/:name/rollout on two
+// instances sharing a real Redis (a single node, then a cluster) with the
+// tools file's weights 80/20. The admin's 0/100 is cleared through one
+// instance: it answers the file's weights at once, the other after its
+// refresh interval; sessions on version 2 keep it (its weight stays
+// above 0); deleting again answers the same. Every answer is checked
+// against the OpenAPI document.
+func TestClearRolloutRoute(t *testing.T) {
+	redistest.EachFresh(t, func(t *testing.T, b redistest.Backend) {
+		ctx := context.Background()
+		reg := tool.NewRegistry()
+		if err := reg.Register(versionTool{1}, versionTool{2}, echoTool{}); err != nil {
+			t.Fatal(err)
+		}
+		ex, err := tool.NewExecutor(reg, tool.ExecutorOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock := &handClock{now: time.Unix(1_800_000_000, 0)}
+		prefix := b.Prefix(t)
+		v := openapitest.Load(t)
+		type instance struct {
+			ro  *rollout.Assigner
+			url string
+		}
+		start := func(file map[string]rollout.Weights) instance {
+			ro, err := rollout.New(b.UniversalClient(t), reg, rollout.Options{Prefix: prefix, Now: clock.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ro.SetFileWeights(file)
+			srv, err := api.New(api.Deps{Executor: ex, Rollouts: ro, Logger: slog.New(slog.DiscardHandler)}, api.Options{AdminToken: "adm"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(srv.Handler())
+			t.Cleanup(ts.Close)
+			return instance{ro: ro, url: ts.URL}
+		}
+		file := map[string]rollout.Weights{"gcs_cards": {1: 80, 2: 20}}
+		one, two := start(file), start(file)
+
+		// call sends one admin request, checks the exchange against the
+		// OpenAPI document and decodes a 200 answer.
+		type answer struct {
+			Tool    string          `json:"tool"`
+			Weights rollout.Weights `json:"weights"`
+			Source  rollout.Source  `json:"source"`
+		}
+		call := func(method, url, token, body string, want int) answer {
+			t.Helper()
+			var rd io.Reader
+			if body != "" {
+				rd = strings.NewReader(body)
+			}
+			resp, got := do(t, method, url, token, rd)
+			req := httptest.NewRequest(method, url, nil)
+			if body != "" {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			v.Check(t, req, []byte(body), resp, got)
+			if resp.StatusCode != want {
+				t.Fatalf("%s %s: %d %s, want %d", method, url, resp.StatusCode, got, want)
+			}
+			var a answer
+			if want == http.StatusOK {
+				if err := json.Unmarshal(got, &a); err != nil {
+					t.Fatalf("%s %s answered %s", method, url, got)
+				}
+			}
+			return a
+		}
+		path := func(in instance, name string) string { return in.url + "/admin/tools/" + name + "/rollout" }
+
+		if a := call(http.MethodPut, path(one, "gcs_cards"), "adm", `{"weights":{"1":0,"2":100}}`, http.StatusOK); a.Source != rollout.SourceAdmin {
+			t.Fatalf("PUT answered %+v", a)
+		}
+		// Instance two reads the admin's 0/100; its sessions go to 2.
+		clock.Add(rollout.DefaultRefresh)
+		ids := make([]string, 200)
+		for i := range ids {
+			ids[i] = fmt.Sprintf("session-%d", i)
+			if got := two.ro.Version(ctx, ids[i], "gcs_cards", []int{1, 2}, 0); got != 2 {
+				t.Fatalf("under 0/100 %s runs %d", ids[i], got)
+			}
+		}
+
+		// Refused: no token, an unknown tool, an unversioned tool.
+		call(http.MethodDelete, path(one, "gcs_cards"), "", "", http.StatusUnauthorized)
+		call(http.MethodDelete, path(one, "nope"), "adm", "", http.StatusNotFound)
+		call(http.MethodDelete, path(one, "gcs_echo"), "adm", "", http.StatusUnprocessableEntity)
+		if w, src := one.ro.Weights(ctx, "gcs_cards"); src != rollout.SourceAdmin || w[2] != 100 {
+			t.Fatalf("refused deletes changed the weights: %v from %s", w, src)
+		}
+
+		// Cleared through the alias on instance one: the file's 80/20 there
+		// at once.
+		a := call(http.MethodDelete, path(one, "cards_old"), "adm", "", http.StatusOK)
+		if a.Tool != "gcs_cards" || a.Source != rollout.SourceFile || a.Weights[1] != 80 || a.Weights[2] != 20 || len(a.Weights) != 2 {
+			t.Fatalf("DELETE answered %+v", a)
+		}
+		// Instance two still has the admin's weights until its refresh.
+		if w, src := two.ro.Weights(ctx, "gcs_cards"); src != rollout.SourceAdmin || w[2] != 100 {
+			t.Fatalf("before its refresh instance two has %v from %s", w, src)
+		}
+		clock.Add(rollout.DefaultRefresh)
+		if w, src := two.ro.Weights(ctx, "gcs_cards"); src != rollout.SourceFile || w[1] != 80 || w[2] != 20 {
+			t.Fatalf("after its refresh instance two has %v from %s", w, src)
+		}
+		// Version 2 is still above 0: the sessions on it keep it, while
+		// new sessions follow 80/20.
+		onTwo := 0
+		for i, id := range ids {
+			if got := two.ro.Version(ctx, id, "gcs_cards", []int{1, 2}, 2); got != 2 {
+				t.Fatalf("after the clear %s moved from 2 to %d", id, got)
+			}
+			if two.ro.Version(ctx, fmt.Sprintf("new-%d", i), "gcs_cards", []int{1, 2}, 0) == 2 {
+				onTwo++
+			}
+		}
+		if onTwo == 0 || onTwo == len(ids) {
+			t.Fatalf("new sessions on version 2: %d of %d under 80/20", onTwo, len(ids))
+		}
+
+		// Idempotent: a second DELETE, on either instance, answers the same.
+		for _, in := range []instance{one, two} {
+			again := call(http.MethodDelete, path(in, "gcs_cards"), "adm", "", http.StatusOK)
+			if again.Source != rollout.SourceFile || again.Weights[1] != 80 || again.Weights[2] != 20 {
+				t.Fatalf("a second DELETE answered %+v", again)
+			}
+		}
+
+		// Without file weights a clear gives the default: the highest
+		// version for every session.
+		bare := start(nil)
+		call(http.MethodPut, path(bare, "gcs_cards"), "adm", `{"weights":{"1":100,"2":0}}`, http.StatusOK)
+		a = call(http.MethodDelete, path(bare, "gcs_cards"), "adm", "", http.StatusOK)
+		if a.Source != rollout.SourceDefault || a.Weights[2] != 100 || len(a.Weights) != 1 {
+			t.Fatalf("DELETE without file weights answered %+v", a)
+		}
+	})
 }

@@ -125,7 +125,7 @@ type Deps struct {
 	// Tools reloads the tools file; nil when TOOLS_FILE is unset.
 	Tools ToolsReloader
 	// Rollouts keeps the weights of tool versions; nil answers 503 on
-	// PUT /admin/tools/:name/rollout and shows no weights.
+	// PUT and DELETE /admin/tools/:name/rollout and shows no weights.
 	Rollouts Rollouts
 	Stats    StatsReader
 	Limiter  Limiter
@@ -256,6 +256,7 @@ func (s *Server) routes() {
 	admin.POST("/screens/reload", s.reloadScreens)
 	admin.POST("/tools/reload", s.reloadTools)
 	admin.PUT("/tools/:name/rollout", s.setRollout)
+	admin.DELETE("/tools/:name/rollout", s.clearRollout)
 
 	// MCP streamable HTTP: POST carries JSON-RPC; GET and DELETE are
 	// answered by the handler (405 in stateless mode).

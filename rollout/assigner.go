@@ -224,6 +224,38 @@ func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, err
 	return tool, nil
 }
 
+// Clear removes the weights set at run time for the tool under name (or
+// alias) from Redis and from this instance's copy, so the tools file's
+// weights (or the default: the highest version takes every session) apply
+// again: here at once, on other instances after their refresh interval.
+// Sessions keep their stored version while its weight stays above 0, as
+// after Set. Clearing a tool with no admin weights is not an error. It
+// returns the canonical name; ErrUnknownTool for an unknown name, and an
+// error wrapping ErrInvalid for an unversioned tool, which has no rollout
+// (Set refuses it too).
+func (a *Assigner) Clear(ctx context.Context, name string) (string, error) {
+	tool, ok := a.tools.Resolve(name)
+	if !ok {
+		return "", fmt.Errorf("rollout: clear %s: %w", clip(name, 80), ErrUnknownTool)
+	}
+	if vs := a.tools.Versions(tool); len(vs) == 0 || vs[len(vs)-1] == 0 {
+		return tool, fmt.Errorf("rollout: clear %s: %w: the tool is unversioned, it has no rollout", tool, ErrInvalid)
+	}
+	if err := a.rdb.Del(ctx, a.key(tool)).Err(); err != nil {
+		return tool, fmt.Errorf("rollout: clear %s: %w", tool, err)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	cur := a.admin.Load()
+	if cur == nil {
+		return tool, nil
+	}
+	next := &adminSnapshot{weights: maps.Clone(cur.weights), readAt: cur.readAt}
+	delete(next.weights, tool)
+	a.admin.Store(next)
+	return tool, nil
+}
+
 // adminWeights returns the weights set at run time for tool, refreshing
 // the instance's copy from Redis when it is older than the refresh
 // interval. The first read waits; later, while one caller refreshes, the

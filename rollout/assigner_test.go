@@ -302,3 +302,124 @@ func TestAssignerKeepsStoredVersion(t *testing.T) {
 		}
 	})
 }
+
+// TestAssignerClear: clearing the admin weights brings back the tools
+// file's (or the default) on the instance that clears at once and on the
+// others after their refresh interval; sessions keep a version whose
+// weight stays above 0; clearing twice, or a tool never set, is fine.
+func TestAssignerClear(t *testing.T) {
+	redistest.Each(t, backends, func(t *testing.T, b redistest.Backend) {
+		ctx := context.Background()
+		reg := registry(t)
+		prefix := b.Prefix(t)
+		clock := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+		newInstance := func(file map[string]rollout.Weights) *rollout.Assigner {
+			a, err := rollout.New(b.UniversalClient(t), reg, rollout.Options{Prefix: prefix, Refresh: time.Second, Now: clock.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.SetFileWeights(file)
+			return a
+		}
+		file := map[string]rollout.Weights{"cards_get_card": {1: 80, 2: 20}}
+		one, two := newInstance(file), newInstance(file)
+		vs := []int{1, 2}
+		ids := sessions(2000)
+
+		if _, err := one.Set(ctx, "cards_get_card", rollout.Weights{1: 0, 2: 100}); err != nil {
+			t.Fatal(err)
+		}
+		held := map[string]int{}
+		for _, id := range ids {
+			if held[id] = two.Version(ctx, id, "cards_get_card", vs, 0); held[id] != 2 {
+				t.Fatalf("under 0/100 session %s runs %d", id, held[id])
+			}
+		}
+
+		// Cleared through the alias on instance one: the file's weights
+		// there at once.
+		if name, err := one.Clear(ctx, "get_card"); err != nil || name != "cards_get_card" {
+			t.Fatalf("Clear = %q, %v", name, err)
+		}
+		if w, src := one.Weights(ctx, "cards_get_card"); src != rollout.SourceFile || w[1] != 80 || w[2] != 20 || len(w) != 2 {
+			t.Fatalf("after clear instance one sees %v from %s", w, src)
+		}
+		if got := share(one, ids, 2); got < 20-3 || got > 20+3 {
+			t.Fatalf("the file's 80/20 gives new sessions v2 %.1f%%", got)
+		}
+		// Instance two keeps the admin weights until its refresh.
+		if w, src := two.Weights(ctx, "cards_get_card"); src != rollout.SourceAdmin || w[2] != 100 {
+			t.Fatalf("before the refresh instance two sees %v from %s", w, src)
+		}
+		clock.Add(time.Second)
+		if w, src := two.Weights(ctx, "cards_get_card"); src != rollout.SourceFile || w[1] != 80 || w[2] != 20 {
+			t.Fatalf("after the refresh instance two sees %v from %s", w, src)
+		}
+		// Version 2 keeps a weight above 0 (20): its sessions stay on it.
+		for _, id := range ids {
+			if v := two.Version(ctx, id, "cards_get_card", vs, held[id]); v != 2 {
+				t.Fatalf("after clear session %s moved from 2 to %d", id, v)
+			}
+		}
+		// A new instance reads nothing from Redis: the file's weights.
+		if w, src := newInstance(file).Weights(ctx, "cards_get_card"); src != rollout.SourceFile || w[1] != 80 {
+			t.Fatalf("a new instance sees %v from %s", w, src)
+		}
+
+		// Clearing again changes nothing.
+		if _, err := two.Clear(ctx, "cards_get_card"); err != nil {
+			t.Fatalf("second Clear: %v", err)
+		}
+		if w, src := two.Weights(ctx, "cards_get_card"); src != rollout.SourceFile || w[1] != 80 {
+			t.Fatalf("after a second clear %v from %s", w, src)
+		}
+		if _, err := two.Clear(ctx, "no_such_tool"); !errors.Is(err, rollout.ErrUnknownTool) {
+			t.Fatalf("unknown tool: %v", err)
+		}
+		// An unversioned tool has no rollout, as Set says too.
+		if _, err := two.Clear(ctx, "cards_count"); !errors.Is(err, rollout.ErrInvalid) {
+			t.Fatalf("unversioned tool: %v", err)
+		}
+
+		// Without file weights a clear falls back to the default: the
+		// highest version takes every session, and a session held on
+		// version 1 moves (its weight is now 0).
+		bare := newInstance(nil)
+		if _, err := bare.Set(ctx, "cards_get_card", rollout.Weights{1: 100, 2: 0}); err != nil {
+			t.Fatal(err)
+		}
+		if v := bare.Version(ctx, "s", "cards_get_card", vs, 0); v != 1 {
+			t.Fatalf("under 100/0 version %d", v)
+		}
+		if _, err := bare.Clear(ctx, "cards_get_card"); err != nil {
+			t.Fatal(err)
+		}
+		if w, src := bare.Weights(ctx, "cards_get_card"); src != rollout.SourceDefault || w[2] != 100 || len(w) != 1 {
+			t.Fatalf("cleared without file weights: %v from %s", w, src)
+		}
+		if v := bare.Version(ctx, "s", "cards_get_card", vs, 1); v != 2 {
+			t.Fatalf("default after clear: session held on 1 runs %d, want 2", v)
+		}
+	})
+}
+
+// TestAssignerClearRedisDown: a clear that cannot reach Redis is an
+// error and leaves the weights in force.
+func TestAssignerClearRedisDown(t *testing.T) {
+	srv := redistest.Start(t)
+	a, err := rollout.New(srv.UniversalClient(t), registry(t), rollout.Options{Prefix: srv.Prefix(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 100}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Stop()
+	if _, err := a.Clear(ctx, "cards_get_card"); err == nil {
+		t.Fatal("Clear succeeded with Redis down")
+	}
+	if w, src := a.Weights(ctx, "cards_get_card"); src != rollout.SourceAdmin || w[1] != 100 {
+		t.Fatalf("a failed clear changed the weights: %v from %s", w, src)
+	}
+}

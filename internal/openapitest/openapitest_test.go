@@ -379,8 +379,8 @@ func TestEveryOperationIsRoutable(t *testing.T) {
 			}
 		}
 	}
-	if n != 22 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET / + PUT /admin/tools/{name}/rollout
-		t.Errorf("%d operations, want 22", n)
+	if n != 23 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET / + PUT and DELETE /admin/tools/{name}/rollout
+		t.Errorf("%d operations, want 23", n)
 	}
 }
 
