@@ -58,7 +58,7 @@ func (c *Chain) Spec() tool.Spec {
 	return tool.Spec{
 		Name: c.def.Name, Description: c.def.Description, Category: c.def.Category,
 		Parameters: c.def.Parameters, CacheDuration: c.cacheFor, Aliases: c.def.Aliases,
-		Instruction: c.def.LLMInstruction, DisplayNames: c.def.DisplayNames,
+		Instruction: c.def.LLMInstruction, DisplayNames: c.def.DisplayNames, Version: c.def.Version,
 	}
 }
 

@@ -45,6 +45,10 @@ type ChainDef struct {
 	// DisplayNames are the chain's names for players by locale, from
 	// display_name (nil when the file gives none).
 	DisplayNames tool.DisplayNames
+	// Version is the chain's version, from version: (0, unversioned, when
+	// the file gives none). Several definitions of one name, each with its
+	// own version, are the versions of one chain, rolled out like a tool's.
+	Version int
 	// Parameters is the JSON Schema of the chain's arguments.
 	Parameters json.RawMessage
 	Steps      []StepDef
@@ -88,6 +92,7 @@ type chainYAML struct {
 	LLMInstruction string         `yaml:"llm_instruction"`
 	Aliases        []string       `yaml:"aliases"`
 	DisplayName    any            `yaml:"display_name"`
+	Version        *int           `yaml:"version"`
 	Parameters     map[string]any `yaml:"parameters"`
 	Steps          []ast.Node     `yaml:"steps"`
 }
@@ -150,11 +155,18 @@ func parseChains(file string, data []byte, tools []*SQLTool, taken func(string) 
 		}
 	}
 	chainNames := map[string]bool{}
+	versions := map[string]map[int]int{} // chain name -> version -> line
+	aliasOf := map[string]string{}       // alias -> chain name
 	var defs []ChainDef
 	for i, n := range top.Chains {
 		d, errs := parseChain(file, i, n)
-		for _, nm := range append([]string{d.Name}, d.Aliases...) {
-			if nm == "" {
+		if d.Name != "" && chainNames[d.Name] {
+			// Another version of a chain defined above: its name (and
+			// the aliases it shares with it) are its own.
+			errs = append(errs, chainVersionProblems(file, d, versions[d.Name])...)
+		}
+		for j, nm := range append([]string{d.Name}, d.Aliases...) {
+			if nm == "" || (j == 0 && chainNames[nm]) || (j > 0 && aliasOf[nm] == d.Name) {
 				continue
 			}
 			if prev, dup := names[nm]; dup {
@@ -163,8 +175,19 @@ func parseChains(file string, data []byte, tools []*SQLTool, taken func(string) 
 				errs = append(errs, chainProblem(file, d.Line, d.Name, "", fmt.Errorf("name %q is taken by a built-in tool", nm)))
 			}
 			names[nm] = fmt.Sprintf("chain %s (line %d)", d.Name, d.Line)
+			if j > 0 {
+				aliasOf[nm] = d.Name
+			}
 		}
-		chainNames[d.Name] = true
+		if d.Name != "" {
+			chainNames[d.Name] = true
+			if versions[d.Name] == nil {
+				versions[d.Name] = map[int]int{}
+			}
+			if _, seen := versions[d.Name][d.Version]; !seen {
+				versions[d.Name][d.Version] = d.Line
+			}
+		}
 		problems = append(problems, errs...)
 		if len(errs) == 0 {
 			defs = append(defs, d)
@@ -180,6 +203,20 @@ func parseChains(file string, data []byte, tools []*SQLTool, taken func(string) 
 		}
 	}
 	return defs, problems
+}
+
+// chainVersionProblems checks a chain defined again under a name already
+// used by a chain (whose versions are seen, version to line): each
+// definition of one name needs its own version:.
+func chainVersionProblems(file string, d ChainDef, seen map[int]int) []error {
+	if at, dup := seen[d.Version]; dup && d.Version > 0 {
+		return []error{chainProblem(file, d.Line, d.Name, "", fmt.Errorf("version %d of chain %s is already defined at line %d (give each version of a chain its own version:)", d.Version, d.Name, at))}
+	}
+	if _, unversioned := seen[0]; unversioned || d.Version == 0 {
+		lines := slices.Sorted(maps.Values(seen))
+		return []error{chainProblem(file, d.Line, d.Name, "", fmt.Errorf("chain %s is also defined at line %d: give each version of a chain its own version:", d.Name, lines[0]))}
+	}
+	return nil
 }
 
 func chainYAMLError(err error) string {
@@ -213,6 +250,12 @@ func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 	}
 	if !namePattern.MatchString(d.Name) {
 		bad("", at, "name %q must match %s", clipText(d.Name, 80), namePattern)
+	}
+	if y.Version != nil {
+		d.Version = *y.Version
+		if d.Version < 1 {
+			bad("", at, "version %d must be 1 or more", d.Version)
+		}
 	}
 	if d.Description == "" || len(d.Description) > maxDescription {
 		bad("", at, "description is required, up to %d bytes", maxDescription)

@@ -131,9 +131,9 @@ func invalid(problems []error) error {
 // Parse reads a tools file's text (file names it in errors) and returns its
 // definitions, checked for form: field names and types (unknown fields are
 // refused), name pattern, unique names and aliases (one name may be
-// defined once per version), the rollouts: section, category, result shape,
-// limits and parameter schemas that compile. Statements are checked against
-// the database by Build.
+// defined once per version), the rollouts: section (against the file's
+// tools and chains), category, result shape, limits and parameter schemas
+// that compile. Statements are checked against the database by Build.
 func Parse(file string, data []byte) ([]Def, error) {
 	defs, _, err := parse(file, data)
 	return defs, err
@@ -180,7 +180,16 @@ func parse(file string, data []byte) ([]Def, map[string]Rollout, error) {
 		}
 		defs = append(defs, d)
 	}
-	rollouts, errs := parseRollouts(file, top.Rollouts, defs)
+	versions := map[string][]int{}
+	for _, d := range defs {
+		versions[d.Name] = append(versions[d.Name], d.Version)
+	}
+	for name, vs := range chainVersions(top.Chains) {
+		if _, clash := versions[name]; !clash { // parseChains reports the clash
+			versions[name] = vs
+		}
+	}
+	rollouts, errs := parseRollouts(file, top.Rollouts, versions)
 	problems = append(problems, errs...)
 	if err := invalid(problems); err != nil {
 		return nil, nil, err
@@ -318,6 +327,40 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 	}
 	d.Parameters = params
 	return d, errs
+}
+
+// chainVersions reads the name: and version: of each chain of the chains:
+// section (0 for a chain without version:), for the rollouts: section;
+// parseChains checks the chains themselves and reports their problems.
+func chainVersions(n ast.Node) map[string][]int {
+	seq, ok := n.(*ast.SequenceNode)
+	if !ok {
+		return nil
+	}
+	out := map[string][]int{}
+	for _, item := range seq.Values {
+		if item == nil {
+			continue
+		}
+		var y struct {
+			Name    string `yaml:"name"`
+			Version *int   `yaml:"version"`
+		}
+		if yaml.NodeToValue(item, &y) != nil || !namePattern.MatchString(y.Name) {
+			continue
+		}
+		v := 0
+		if y.Version != nil {
+			v = *y.Version
+		}
+		if !slices.Contains(out[y.Name], v) {
+			out[y.Name] = append(out[y.Name], v)
+		}
+	}
+	for _, vs := range out {
+		slices.Sort(vs)
+	}
+	return out
 }
 
 // peekName reads the name: of a definition that failed to decode, so the

@@ -23,10 +23,11 @@ type Rollout map[int]int
 //	rollouts:
 //	  cards_get_card: {"1": 80, "2": 20}
 //
-// and checks it against defs: every tool named is defined in the file with
+// and checks it against versions (the versions of each tool and chain of
+// the file, by name): every tool or chain named is defined in the file with
 // several versions, every version exists, every weight is a whole number
-// from 0 to RolloutTotal, and each tool's weights sum to RolloutTotal.
-func parseRollouts(file string, n ast.Node, defs []Def) (map[string]Rollout, []error) {
+// from 0 to RolloutTotal, and each one's weights sum to RolloutTotal.
+func parseRollouts(file string, n ast.Node, versions map[string][]int) (map[string]Rollout, []error) {
 	if n == nil {
 		return nil, nil
 	}
@@ -37,10 +38,6 @@ func parseRollouts(file string, n ast.Node, defs []Def) (map[string]Rollout, []e
 	mapping, ok := n.(*ast.MappingNode)
 	if !ok {
 		return nil, []error{&Problem{File: file, Line: at, Err: errors.New(`rollouts: must map tool names to weights, like cards_get_card: {"1": 80, "2": 20}`)}}
-	}
-	versions := map[string][]int{}
-	for _, d := range defs {
-		versions[d.Name] = append(versions[d.Name], d.Version)
 	}
 	var problems []error
 	out := map[string]Rollout{}
@@ -68,11 +65,15 @@ func parseRollouts(file string, n ast.Node, defs []Def) (map[string]Rollout, []e
 		}
 		vs, known := versions[name]
 		if !known {
-			bad("no tool of that name is defined in this file")
+			bad("no tool of that name is defined in this file, nor a chain")
 			continue
 		}
 		if len(vs) < 2 {
-			bad("the tool has only version %d; a rollout needs several versions", vs[0])
+			if vs[0] == 0 {
+				bad("the chain is not versioned; a rollout needs several versions (version: on each definition)")
+			} else {
+				bad("the tool has only version %d; a rollout needs several versions", vs[0])
+			}
 			continue
 		}
 		r, errs := rolloutWeights(raw, vs)

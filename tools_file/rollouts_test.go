@@ -185,6 +185,8 @@ func FuzzParseVersions(f *testing.F) {
 	f.Add("tools:\n  - {name: abc, description: d, statement: SELECT 1}\nrollouts: {abc: null}\n")
 	f.Add("tools:\n  - {name: abc, description: d, statement: SELECT 1}\nrollouts: {abc: {\"1\": 9223372036854775807}}\n")
 	f.Add("tools:\n  - {name: abc, description: d, statement: SELECT 1}\nrollouts: 7\n")
+	f.Add("tools:\n  - {name: abc, description: d, statement: SELECT 1}\nchains:\n  - {name: duo, version: 1}\n  - {name: duo, version: x}\n  - 7\n  -\nrollouts: {duo: {1: 50, 2: 50}}\n")
+	f.Add("tools:\n  - {name: abc, description: d, statement: SELECT 1}\nchains: {duo: 1}\nrollouts: {duo: {1: 100}}\n")
 	f.Fuzz(func(t *testing.T, file string) {
 		defs, err := toolsfile.Parse("fuzz.yaml", []byte(file))
 		if err != nil {

@@ -11,7 +11,8 @@
 // tools (built-in or the file's) with arguments taken from the chain's
 // arguments or earlier steps' data, run concurrently where they do not
 // depend on each other, each through the caller's session cache (see
-// Chain and Set.Link).
+// Chain and Set.Link). Tools and chains alike may have several versions
+// (version:), which the rollouts: section splits sessions between.
 package toolsfile
 
 import (
@@ -63,7 +64,8 @@ func (s *Set) List() []tool.Tool {
 }
 
 // Names returns the canonical names of the set's tools, each once (a tool
-// with several versions is one name), then of its linked chains.
+// with several versions is one name), then of its linked chains, each once
+// too.
 func (s *Set) Names() []string {
 	out := make([]string, 0, len(s.Tools)+len(s.Chains))
 	for _, t := range s.Tools {
@@ -72,7 +74,9 @@ func (s *Set) Names() []string {
 		}
 	}
 	for _, c := range s.Chains {
-		out = append(out, c.def.Name)
+		if !slices.Contains(out, c.def.Name) {
+			out = append(out, c.def.Name)
+		}
 	}
 	return out
 }
