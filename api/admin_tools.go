@@ -39,6 +39,8 @@ type versionView struct {
 	Description   string          `json:"description"`
 	Parameters    json.RawMessage `json:"parameters"`
 	CacheDuration int             `json:"cache_duration"`
+	// Steps are a chain version's steps (absent for a tool).
+	Steps []tool.StepInfo `json:"steps,omitempty"`
 }
 
 func (s *Server) listTools(c *gin.Context) {
@@ -73,7 +75,11 @@ func (s *Server) listTools(c *gin.Context) {
 				if len(vp) == 0 {
 					vp = json.RawMessage(`{"type":"object"}`)
 				}
-				v.Versions = append(v.Versions, versionView{Version: n, Description: vsp.Description, Parameters: vp, CacheDuration: vsp.CacheDuration})
+				vv := versionView{Version: n, Description: vsp.Description, Parameters: vp, CacheDuration: vsp.CacheDuration}
+				if steps, ok := reg.StepInfosVersion(sp.Name, n); ok {
+					vv.Steps = steps
+				}
+				v.Versions = append(v.Versions, vv)
 			}
 			if s.deps.Rollouts != nil {
 				w, src := s.deps.Rollouts.Weights(c.Request.Context(), sp.Name)

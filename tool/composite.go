@@ -84,9 +84,16 @@ type StepDescriber interface {
 }
 
 // StepInfos lists the steps of the composite tool registered under name (or
-// alias); ok is false for a tool that is not a StepDescriber.
+// alias), its default (highest) version; ok is false for a tool that is not
+// a StepDescriber.
 func (r *Registry) StepInfos(name string) (steps []StepInfo, ok bool) {
-	e, found := r.lookup(name)
+	return r.StepInfosVersion(name, 0)
+}
+
+// StepInfosVersion is StepInfos for one version of a composite tool with
+// several (0: the default), so operators see what each version runs.
+func (r *Registry) StepInfosVersion(name string, version int) (steps []StepInfo, ok bool) {
+	e, found := r.lookupVersion(name, version)
 	if !found {
 		return nil, false
 	}

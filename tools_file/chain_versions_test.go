@@ -86,6 +86,11 @@ func TestChainVersions(t *testing.T) {
 	if !b.reg.IsComposite("brief_new") {
 		t.Fatal("a versioned chain is not composite")
 	}
+	for v, want := range map[int]int{0: 2, 1: 1, 2: 2} {
+		if steps, ok := b.reg.StepInfosVersion("brief_old", v); !ok || len(steps) != want {
+			t.Fatalf("version %d lists steps %+v", v, steps)
+		}
+	}
 
 	tests := []struct {
 		name      string

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -172,8 +174,41 @@ func TestChainVersionsInChat(t *testing.T) {
 			t.Fatalf("a second DELETE answered %v from %s", w, src)
 		}
 
+		// The admin tool list shows each version's own steps and the
+		// weights in force.
+		resp, body := f.do(t, request{method: http.MethodGet, path: "/admin/tools", token: testAdminToken})
+		expect(t, resp, body, http.StatusOK)
+		type step struct {
+			ID   string `json:"id"`
+			Tool string `json:"tool"`
+		}
+		type listed struct {
+			Name     string `json:"name"`
+			Steps    []step `json:"steps"`
+			Versions []struct {
+				Version int    `json:"version"`
+				Steps   []step `json:"steps"`
+			} `json:"versions"`
+			Rollout *struct {
+				Source string `json:"source"`
+			} `json:"rollout"`
+		}
+		list := decode[struct {
+			Tools []listed `json:"tools"`
+		}](t, body)
+		i := slices.IndexFunc(list.Tools, func(x listed) bool { return x.Name == "probe_brief" })
+		if i < 0 {
+			t.Fatalf("probe_brief not listed: %s", body)
+		}
+		got := list.Tools[i]
+		if len(got.Versions) != 2 || fmt.Sprint(got.Versions[0].Steps) != "[{echo probe_echo}]" ||
+			fmt.Sprint(got.Versions[1].Steps) != "[{echo probe_echo} {shout probe_shout}]" ||
+			fmt.Sprint(got.Steps) != fmt.Sprint(got.Versions[1].Steps) || got.Rollout == nil || got.Rollout.Source != "file" {
+			t.Fatalf("probe_brief listed as %+v", got)
+		}
+
 		// One cached result per version of the chain.
-		resp, body := f.do(t, request{method: http.MethodGet, path: "/admin/sessions/" + s.ID + "/cache", token: testAdminToken})
+		resp, body = f.do(t, request{method: http.MethodGet, path: "/admin/sessions/" + s.ID + "/cache", token: testAdminToken})
 		expect(t, resp, body, http.StatusOK)
 		cv := decode[struct {
 			Entries []struct {
