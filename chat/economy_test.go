@@ -17,6 +17,7 @@ import (
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/tools_rag/embed"
+	"github.com/gameassist/gameassist/toolselect"
 )
 
 // promptTokens counts a request's messages as the service budgets them.
@@ -326,5 +327,47 @@ func TestPromptIsPrefixOfNext(t *testing.T) {
 				t.Fatalf("screen data in a system message: %q", m.Content)
 			}
 		}
+	}
+}
+
+// heldSummary keeps the summary the previous prompt used only while the
+// stored one has just replaced it, and only in TOOL_SELECTION=auto.
+func TestHeldSummary(t *testing.T) {
+	newSel := func(mode string) *toolselect.Selector {
+		s, err := toolselect.New(nil, toolselect.Options{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s1 := &memory.Summary{Text: "one", Through: 3}
+	s2 := &memory.Summary{Text: "two", Through: 6, Prev: &memory.Summary{Text: "one", Through: 3}}
+	first := &memory.Summary{Text: "one", Through: 3}
+	user := func(through int) []memory.Message {
+		return []memory.Message{{Role: "user", SummaryThrough: through}, {Role: "assistant"}}
+	}
+	tests := []struct {
+		name    string
+		mode    string
+		sm      *memory.Summary
+		history []memory.Message
+		want    *memory.Summary
+		ok      bool
+	}{
+		{"no summary", toolselect.ModeAuto, nil, user(0), nil, false},
+		{"first summary, previous prompt had none", toolselect.ModeAuto, first, user(0), nil, true},
+		{"rewritten since the previous prompt", toolselect.ModeAuto, s2, user(3), s2.Prev, true},
+		{"already in use", toolselect.ModeAuto, s1, user(3), nil, false},
+		{"two rewrites behind", toolselect.ModeAuto, s2, user(0), nil, false},
+		{"deferred takes the new one", toolselect.ModeDeferred, s2, user(3), nil, false},
+		{"all takes the new one", toolselect.ModeAll, s2, user(3), nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := heldSummary(newSel(tt.mode), memory.Turn{Meta: memory.Meta{Summary: tt.sm}, History: tt.history})
+			if ok != tt.ok || got != tt.want {
+				t.Errorf("heldSummary = %v, %v; want %v, %v", got, ok, tt.want, tt.ok)
+			}
+		})
 	}
 }

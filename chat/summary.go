@@ -120,7 +120,11 @@ func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []mem
 	if text == "" {
 		text = extractiveSummary(prev, folded)
 	}
-	if _, err := s.store.SaveSummary(ctx, meta.ID, memory.Summary{Text: clipRunes(text, maxSummaryChars), Through: newThrough}); err != nil {
+	next := memory.Summary{Text: clipRunes(text, maxSummaryChars), Through: newThrough}
+	if meta.Summary != nil {
+		next.Prev = &memory.Summary{Text: meta.Summary.Text, Through: meta.Summary.Through}
+	}
+	if _, err := s.store.SaveSummary(ctx, meta.ID, next); err != nil {
 		s.log.LogAttrs(ctx, slog.LevelWarn, "chat: save summary", slog.String("session_id", meta.ID), slog.String("error", err.Error()))
 	}
 }

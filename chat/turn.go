@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,7 +94,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	now := time.Now().UTC()
 	fin := memory.Finish{
 		Messages: []memory.Message{
-			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown},
+			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough},
 			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered},
 		},
 		Put:     append(screenPuts, scope.Puts()...),
@@ -164,6 +165,34 @@ type answered struct {
 	// shown what it told the model (none when no LLM was asked).
 	block string
 	shown *memory.Shown
+	// summaryThrough is what the prompt's summary covered (0: none).
+	summaryThrough int
+}
+
+// heldSummary returns the summary the session's previous prompt used, when
+// the stored one has replaced it since and a prompt may go on with it
+// (nil: no summary); TOOL_SELECTION=auto only, where the tool list changes
+// at most turns and takes the new summary in with it. With a list that
+// never changes the window would only grow.
+func heldSummary(sel *toolselect.Selector, turn memory.Turn) (*memory.Summary, bool) {
+	sm := turn.Meta.Summary
+	if sel.All() || sel.Deferred() || sm == nil {
+		return nil, false
+	}
+	used := -1
+	for i := len(turn.History) - 1; i >= 0; i-- {
+		if turn.History[i].Role == llm.RoleUser {
+			used = turn.History[i].SummaryThrough
+			break
+		}
+	}
+	switch {
+	case sm.Prev == nil && used == 0:
+		return nil, true
+	case sm.Prev != nil && used == sm.Prev.Through && used != sm.Through:
+		return sm.Prev, true
+	}
+	return nil, false
 }
 
 // answer produces the reply text: the LLM tool loop, or the offline
@@ -180,14 +209,27 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	}
 	sel := s.selector()
 	q := s.turnQuery(turn, message)
-	p := s.buildPrompt(promptInput{
+	in := promptInput{
 		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, screenTools: q.Screen, cached: scope.Cached(),
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
 		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)),
-	})
-	msgs := p.msgs
+	}
+	p := s.buildPrompt(in)
 	tt := s.newTurnTools(sel, q, turn, p)
-	a := answered{block: p.block, shown: p.shown}
+	if prev, ok := heldSummary(sel, turn); ok {
+		// The summary was rewritten after the last turn. Rewriting it in
+		// the prompt changes the request from the summary on, so the
+		// previous one stays while the rest of the request is kept too:
+		// same tool list, and the longer window still fits.
+		in.summary = prev
+		hp := s.buildPrompt(in)
+		ht := s.newTurnTools(sel, q, turn, hp)
+		if !hp.cut && slices.Equal(specNames(ht.offer()), lastOffered(turn.History)) {
+			p, tt = hp, ht
+		}
+	}
+	msgs := p.msgs
+	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough}
 	streamed := false
 	// The LLM loop, retries included, runs inside the turn's deadline with
 	// time kept back, so a hung LLM still leaves time to answer offline.

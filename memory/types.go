@@ -55,6 +55,10 @@ type Summary struct {
 	// Through is the last exchange the summary covers; the prompt's history
 	// starts after it.
 	Through int `json:"through"`
+	// Prev is the summary this one replaced (nil: none), without its own
+	// Prev: a prompt may go on using it, with the longer history window
+	// after it, until its prefix changes anyway.
+	Prev *Summary `json:"prev,omitempty"`
 }
 
 // Message is one history entry: the player's message or the assistant's reply.
@@ -77,6 +81,9 @@ type Message struct {
 	// Shown records what Context told the model, so a later turn's block
 	// adds only what changed since.
 	Shown *Shown `json:"shown,omitempty"`
+	// SummaryThrough is the last exchange the summary in a user message's
+	// prompt covered (0: no summary).
+	SummaryThrough int `json:"summary_through,omitempty"`
 }
 
 // Shown is what a user message's data block told the model.

@@ -314,8 +314,9 @@ func TestContextEconomyTargets(t *testing.T) {
 	script := loadEconomyScript(t)
 	st := runEconomyScript(t, script, nil)
 	st.log(t, "defaults")
-	if st.msgBreaks != 0 || st.followBreaks != 0 || st.foldBreaks > st.summaryCalls {
-		t.Errorf("requests not a prefix of the next: %d times in the history, %d follow-up calls, %d fold points for %d summaries",
+	// A rewritten summary waits for a turn whose tool list changes anyway.
+	if st.msgBreaks != 0 || st.followBreaks != 0 || st.foldBreaks != 0 {
+		t.Errorf("requests not a prefix of the next: %d times in the history, %d follow-up calls, %d fold points (%d summaries)",
 			st.msgBreaks, st.followBreaks, st.foldBreaks, st.summaryCalls)
 	}
 	if mean := float64(st.firstBytes) / float64(st.turns); mean > 16*1024 {
@@ -330,8 +331,8 @@ func TestContextEconomyTargets(t *testing.T) {
 	// The tool list changes with the questions (a new tool is needed on 10
 	// of the 15 tool turns), and providers render it before the messages:
 	// each change leaves only the leading schemas cached.
-	if share := st.prefixProvider / float64(st.prefixN); share < 0.5 {
-		t.Errorf("prefix-stable share %.2f, want >= 0.50", share)
+	if share := st.prefixProvider / float64(st.prefixN); share < 0.55 {
+		t.Errorf("prefix-stable share %.2f, want >= 0.55", share)
 	}
 	// With the selected tools described in the conversation, the tool
 	// list never changes: the share target is met at the same request size.
