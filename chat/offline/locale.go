@@ -67,6 +67,15 @@ const (
 	mEnergy
 	mBestFor
 	mOtherResults
+	mNoName
+	mNoChampion
+	mNoBoss
+	mNoFaction
+	mNoDungeon
+	mNoGearSet
+	mNoMastery
+	mDidYouMean
+	mBrowse
 )
 
 var templates = map[string]map[msg]string{
@@ -125,6 +134,15 @@ var templates = map[string]map[msg]string{
 		mEnergy:               "Energy: %s",
 		mBestFor:              "Best for: %s",
 		mOtherResults:         "%s more match.",
+		mNoName:               "There is nothing named \"%s\" in the game.",
+		mNoChampion:           "There is no champion named \"%s\" in the game.",
+		mNoBoss:               "There is no boss named \"%s\" in the game.",
+		mNoFaction:            "There is no faction named \"%s\" in the game.",
+		mNoDungeon:            "There is no dungeon named \"%s\" in the game.",
+		mNoGearSet:            "There is no gear set named \"%s\" in the game.",
+		mNoMastery:            "There is no mastery named \"%s\" in the game.",
+		mDidYouMean:           "Did you mean %s?",
+		mBrowse:               "The game's %s:",
 	},
 	"fr": {
 		mHelpIntro:            "Je réponds aux questions sur les champions, les boss, les donjons et l'équipement du jeu.",
@@ -181,6 +199,15 @@ var templates = map[string]map[msg]string{
 		mEnergy:               "Énergie : %s",
 		mBestFor:              "Idéal pour : %s",
 		mOtherResults:         "%s autres correspondent.",
+		mNoName:               "Le jeu n'a rien qui s'appelle « %s ».",
+		mNoChampion:           "Le jeu n'a aucun champion nommé « %s ».",
+		mNoBoss:               "Le jeu n'a aucun boss nommé « %s ».",
+		mNoFaction:            "Le jeu n'a aucune faction nommée « %s ».",
+		mNoDungeon:            "Le jeu n'a aucun donjon nommé « %s ».",
+		mNoGearSet:            "Le jeu n'a aucun ensemble d'équipement nommé « %s ».",
+		mNoMastery:            "Le jeu n'a aucune maîtrise nommée « %s ».",
+		mDidYouMean:           "Vouliez-vous dire %s ?",
+		mBrowse:               "Les %s du jeu :",
 	},
 	"de": {
 		mHelpIntro:            "Ich beantworte Fragen zu den Champions, Bossen, Verliesen und der Ausrüstung des Spiels.",
@@ -237,6 +264,15 @@ var templates = map[string]map[msg]string{
 		mEnergy:               "Energie: %s",
 		mBestFor:              "Ideal für: %s",
 		mOtherResults:         "%s weitere passen.",
+		mNoName:               "Im Spiel gibt es nichts namens „%s“.",
+		mNoChampion:           "Im Spiel gibt es keinen Champion namens „%s“.",
+		mNoBoss:               "Im Spiel gibt es keinen Boss namens „%s“.",
+		mNoFaction:            "Im Spiel gibt es keine Fraktion namens „%s“.",
+		mNoDungeon:            "Im Spiel gibt es kein Verlies namens „%s“.",
+		mNoGearSet:            "Im Spiel gibt es kein Ausrüstungsset namens „%s“.",
+		mNoMastery:            "Im Spiel gibt es keine Meisterschaft namens „%s“.",
+		mDidYouMean:           "Meintest du %s?",
+		mBrowse:               "Die %s des Spiels:",
 	},
 }
 
@@ -303,6 +339,27 @@ func (l lang) and(xs []string) string {
 		out += x
 	}
 	return out + " " + word + " " + xs[len(xs)-1]
+}
+
+// or joins items as alternatives: "a, b or c".
+func (l lang) or(xs []string) string {
+	word := map[string]string{"en": "or", "fr": "ou", "de": "oder"}[l.loc]
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " " + word + " " + xs[len(xs)-1]
+}
+
+// kindPlural names a kind's entities in the plural, for "the game's
+// dungeons".
+func (l lang) kindPlural(k Kind) string {
+	return kindPlurals[l.loc][k]
+}
+
+var kindPlurals = map[string]map[Kind]string{
+	"en": {KindChampion: "champions", KindBoss: "bosses", KindFaction: "factions", KindDungeon: "dungeons", KindGearSet: "gear sets"},
+	"fr": {KindChampion: "champions", KindBoss: "boss", KindFaction: "factions", KindDungeon: "donjons", KindGearSet: "ensembles d'équipement"},
+	"de": {KindChampion: "Champions", KindBoss: "Bosse", KindFaction: "Fraktionen", KindDungeon: "Verliese", KindGearSet: "Ausrüstungssets"},
 }
 
 // words translates the game's fixed vocabulary (affinities, roles,

@@ -3,6 +3,7 @@ package offline
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/gameassist/gameassist/tool"
@@ -80,6 +81,8 @@ type Plan struct {
 	Filters map[string]any
 	// Team are the champions of the player's team on the screen.
 	Team []Entity
+	// Unknown is the name an unknown-name question asks about.
+	Unknown *UnknownName
 	// names are the game's names as read for this answer.
 	names entities
 }
@@ -95,6 +98,14 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	ents := names.Resolve(strings.Join(toks, " "))
 	sc := screenContext(req, names)
 	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names}
+	unknown, partial, named := names.unknownName(req.Message)
+	gameQuestion := len(ents) > 0 || has(text, wordsGame) || has(text, wordsAsk) || has(text, wordsClear) || unknown.Kind != ""
+	if named {
+		// A word of a longer name the game lacks names nothing ("Shadow
+		// Hydra" is not the Shadow Twins).
+		ents = slices.DeleteFunc(ents, func(e Entity) bool { return slices.Contains(partial, e.ID) })
+	}
+	named = named && gameQuestion && (len(ents) == 0 || len(partial) > 0)
 	champs, bosses := ofKind(ents, KindChampion), ofKind(ents, KindBoss)
 	factions, dungeons, sets := ofKind(ents, KindFaction), ofKind(ents, KindDungeon), ofKind(ents, KindGearSet)
 	deictic := has(text, wordsDeictic)
@@ -116,6 +127,14 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	switch {
 	case len(ents) == 0 && has(text, wordsGreeting) && len(toks) <= 6 && !has(text, wordsGame):
 		p.Intent = IntentGreeting
+	case named:
+		p.Intent = IntentUnknownName
+		p.Unknown = &unknown
+		if len(unknown.Suggestions) == 0 {
+			if name, ok := listTools[unknown.Kind]; ok {
+				c.add(name, map[string]any{"limit": maxFacts})
+			}
+		}
 	case has(text, wordsPatch):
 		p.Intent = IntentPatchNotes
 		q := strings.TrimSpace(req.Message)
@@ -240,7 +259,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	default:
 		p.Intent = IntentHelp
 	}
-	if p.Entities == nil && len(ents) > 0 && p.Intent != IntentFind && p.Intent != IntentEffect {
+	if p.Entities == nil && len(ents) > 0 && p.Intent != IntentFind && p.Intent != IntentEffect && p.Intent != IntentUnknownName {
 		p.Entities = ents
 	}
 	for _, e := range p.Entities {

@@ -44,6 +44,8 @@ func (r *Responder) render(p Plan, outs []tool.Outcome) string {
 		rp = reply{lead: rd.l.t(mOffTopic) + " " + rd.l.t(mHelpIntro)}
 	case IntentHelp:
 		rp = rd.help(rd.l.t(mNotRecognised))
+	case IntentUnknownName:
+		rp = rd.unknown()
 	default:
 		if len(outs) == 0 {
 			rp = rd.help(rd.l.t(mNotRecognised))
@@ -216,6 +218,44 @@ func (rd renderer) help(intro string) reply {
 			l.t(mHelpFind), l.t(mHelpFarm, set), l.t(mHelpScreen),
 		},
 	}
+}
+
+// unknown says the game has no entity by the name asked about: the closest
+// real names when some are near, else the list of that kind to browse
+// (else what the assistant can do). The name is quoted as the player wrote it.
+func (rd renderer) unknown() reply {
+	u := rd.p.Unknown
+	if u == nil {
+		return rd.help(rd.l.t(mNotRecognised))
+	}
+	m, ok := map[Kind]msg{
+		KindChampion: mNoChampion, KindBoss: mNoBoss, KindFaction: mNoFaction,
+		KindDungeon: mNoDungeon, KindGearSet: mNoGearSet, KindMastery: mNoMastery,
+	}[u.Kind]
+	if !ok {
+		m = mNoName
+	}
+	lead := rd.l.t(m, u.Name)
+	if len(u.Suggestions) > 0 {
+		names := displayAll(u.Suggestions, maxSuggestions, func(e Entity) string { return bold(e.Display(rd.l.loc)) })
+		return reply{lead: lead + " " + rd.l.t(mDidYouMean, rd.l.or(names))}
+	}
+	o, ok := rd.one(listTools[u.Kind])
+	if !ok || !o.Result.OK() {
+		return rd.help(lead)
+	}
+	f := o.Result.Facts()
+	rp := reply{lead: lead + " " + rd.l.t(mBrowse, rd.l.kindPlural(u.Kind))}
+	for _, e := range f.Entities {
+		if len(rp.facts) == maxFacts-1 {
+			break
+		}
+		rp.facts = append(rp.facts, bold(rd.display(e.ID, e.Name, nil)))
+	}
+	if f.Page != nil && f.Page.Total > len(rp.facts) {
+		rp.facts = append(rp.facts, rd.l.t(mOtherResults, rd.l.num(strconv.Itoa(f.Page.Total-len(rp.facts)))))
+	}
+	return rp
 }
 
 func (rd renderer) screenTitle() string {

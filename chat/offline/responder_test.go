@@ -264,7 +264,8 @@ func TestNewRefusesNil(t *testing.T) {
 
 // FuzzPlan checks that no message, however odd, breaks planning.
 func FuzzPlan(f *testing.F) {
-	for _, s := range []string{"Kaelith vs Sylva", "who counters the fire knigt", "", "'s ’s ''", "ǅ\u0000\xff", strings.Repeat("kaelith ", 200)} {
+	for _, s := range []string{"Kaelith vs Sylva", "who counters the fire knigt", "", "'s ’s ''", "ǅ\u0000\xff", strings.Repeat("kaelith ", 200),
+		"who is \"Zor\u202eblax\x07\"?", "how do I beat the Shadow Hydra?", strings.Repeat("\"A\" ", 300), "das Verlies „Drachen“ der Boss"} {
 		f.Add(s)
 	}
 	w := newWorld(f)
