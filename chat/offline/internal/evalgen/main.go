@@ -92,7 +92,7 @@ func run(out, content string) error {
 	for _, f := range []func() error{
 		gn.details, gn.typos, gn.counters, gn.superlatives, gn.farm, gn.energy, gn.screens,
 		gn.offTopic, gn.howTo, gn.lore, gn.compare, gn.matchup, gn.gear, gn.partial, gn.gearScreen,
-		func() error { return gn.knowledge(content) },
+		func() error { return gn.knowledge(content) }, gn.unknownNames,
 	} {
 		if err := f(); err != nil {
 			return err
@@ -489,6 +489,72 @@ func (g *gen) offTopic() error {
 		g.say("off_topic", "off-topic "+q.q, q.loc, q.q, nil, Expect{
 			Facts: []string{facts[q.loc]}, Forbid: []string{"Faction", "Legion", "HP ", "The game sends"},
 		})
+	}
+	return nil
+}
+
+// unknownNames asks about names the sample game does not have: the answer
+// names the kind and the name, then the game's closest real name (one sharing
+// a word with it, found by SQL) or, with none near, the kind's list.
+func (g *gen) unknownNames() error {
+	forbid := []string{"only help with questions about the game", "questions sur le jeu", "Fragen zum Spiel"}
+	noName := map[string]string{"en": `There is no %s named "%s" in the game.`, "fr": "Le jeu n'a aucun %s nommé « %s ».", "de": "Im Spiel gibt es %s namens „%s“."}
+	didYouMean := map[string]string{"en": "Did you mean **%s**", "fr": "Vouliez-vous dire **%s**", "de": "Meintest du **%s**"}
+	kinds := map[string]map[string]string{
+		"dungeons":  {"en": "dungeon", "fr": "donjon", "de": "kein Verlies"},
+		"bosses":    {"en": "boss", "fr": "boss", "de": "keinen Boss"},
+		"factions":  {"en": "faction"},
+		"gear_sets": {"en": "gear set"},
+	}
+	lists := map[string]string{"dungeons": "cache_get_dungeons_list", "gear_sets": "cache_get_gear_sets_list"}
+	for _, q := range []struct {
+		loc, msg, name, table string
+		// near is the LIKE pattern of the real name the answer offers
+		// ("" when none is near: the answer lists the kind).
+		near string
+	}{
+		{"en", "what do I get for clearing Dragon's Lair?", "Dragon's Lair", "dungeons", ""},
+		{"en", "how do I beat the Shadow Hydra?", "Shadow Hydra", "bosses", "Shadow %"},
+		{"en", "is Kaelith good against the Shadow Hydra?", "Shadow Hydra", "bosses", "Shadow %"},
+		{"en", "what does the Frostpeak Tribes faction do?", "Frostpeak Tribes", "factions", "Frostpeak %"},
+		{"en", "where can I farm the Stormweave set?", "Stormweave", "gear_sets", ""},
+		{"fr", "que rapporte le donjon Antre du Dragon ?", "Antre du Dragon", "dungeons", ""},
+		{"fr", "comment battre le Roi Araignée ?", "Roi Araignée", "bosses", "Spider %"},
+		{"de", "wie besiege ich den Schattendrachen?", "Schattendrachen", "bosses", "Shadow %"},
+		{"de", "Was bringt das Verlies Drachenhort?", "Drachenhort", "dungeons", ""},
+	} {
+		// The name must be one the game does not have, in any locale.
+		n, err := g.rows(`SELECT count(*) FROM display_names WHERE lower(name) = lower(?)`, q.name)
+		if err != nil {
+			return err
+		}
+		if n[0][0] != "0" {
+			return fmt.Errorf("unknown names: the sample game has %q", q.name)
+		}
+		e := Expect{Facts: []string{fmt.Sprintf(noName[q.loc], kinds[q.table][q.loc], q.name)}, Forbid: forbid}
+		if q.near != "" {
+			// The table name is one of the fixed names above.
+			rs, err := g.rows(`SELECT id FROM `+q.table+` WHERE name LIKE ? ORDER BY id`, q.near) //nolint:gosec // fixed table names
+			if err != nil {
+				return err
+			}
+			if len(rs) != 1 {
+				return fmt.Errorf("unknown names: %d %s like %q, want 1", len(rs), q.table, q.near)
+			}
+			e.Facts = append(e.Facts, fmt.Sprintf(didYouMean[q.loc], g.name(rs[0][0], q.loc)))
+		} else {
+			rs, err := g.rows(`SELECT id FROM ` + q.table) //nolint:gosec // fixed table names
+			if err != nil {
+				return err
+			}
+			var names []string
+			for _, r := range rs {
+				names = append(names, regexp.QuoteMeta(g.name(r[0], q.loc)))
+			}
+			e.Tools = []string{lists[q.table]}
+			e.Facts = append(e.Facts, "/^- \\*\\*("+strings.Join(names, "|")+")\\*\\*$/m")
+		}
+		g.say("unknown_names", "unknown name "+q.msg, q.loc, q.msg, nil, e)
 	}
 	return nil
 }
