@@ -52,13 +52,17 @@ func tokens(s string) []string {
 	for _, f := range fields {
 		f = dropElision(f)
 		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
-		f = strings.NewReplacer("'", "", "’", "").Replace(f)
+		f = apostrophes.Replace(f)
 		if f != "" {
 			out = append(out, f)
 		}
 	}
 	return out
 }
+
+// apostrophes removes apostrophes inside words (built once: a Replacer
+// builds its lookup table on first use).
+var apostrophes = strings.NewReplacer("'", "", "’", "")
 
 // elisions are French elided words that an apostrophe joins to the next
 // one ("d'énergie", "l'affinité", "qu'est").

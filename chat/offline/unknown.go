@@ -71,40 +71,44 @@ type word struct {
 // dropped so the name's own capital counts.
 func messageWords(msg string) []word {
 	var out []word
-	start := true
-	var cur strings.Builder
-	flush := func() {
-		w := strings.Trim(cur.String(), "'’-")
-		cur.Reset()
-		if w == "" {
+	sentence := true
+	begin := -1 // byte offset of the current word, -1 between words
+	flush := func(end int) {
+		if begin < 0 {
 			return
 		}
-		if i := strings.IndexAny(w, "'’"); i > 0 && i <= 3 {
-			if rest := strings.TrimLeft(w[i:], "'’"); rest != "" && isElision(strings.ToLower(w[:i])) {
+		w := strings.Trim(msg[begin:end], "'’-")
+		begin = -1
+		if i := strings.IndexAny(w, "'’"); i > 0 && i <= 3 && isElision(strings.ToLower(w[:i])) {
+			if rest := strings.TrimLeft(w[i:], "'’"); rest != "" {
 				w = rest
 			}
 		}
+		if w == "" {
+			return
+		}
 		r, _ := utf8.DecodeRuneInString(w)
-		out = append(out, word{text: w, cap: unicode.IsUpper(r), sentenceStart: start})
-		start = false
+		out = append(out, word{text: w, cap: unicode.IsUpper(r), sentenceStart: sentence})
+		sentence = false
 	}
-	for _, r := range msg {
+	for i, r := range msg {
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
-			cur.WriteRune(r)
-		case (r == '\'' || r == '’' || r == '-') && cur.Len() > 0:
-			cur.WriteRune(r)
+			if begin < 0 {
+				begin = i
+			}
+		case (r == '\'' || r == '’' || r == '-') && begin >= 0:
 		default:
-			flush()
+			flush(i)
 			if r == '.' || r == '!' || r == '?' || r == '\n' || r == ':' {
-				start = true
+				sentence = true
 			}
 		}
 		if len(out) > maxTokens {
-			break
+			return out
 		}
 	}
-	flush()
+	flush(len(msg))
 	return out
 }
 
@@ -181,9 +185,28 @@ func properNames(msg string, ws []word) []nameSpan {
 	return out
 }
 
+// asciiKey is the comparison form of one plain ASCII word (letters and
+// digits only), as tokens gives it, without tokens' work; ok is false for
+// any other word.
+func asciiKey(w string) (string, bool) {
+	if w == "" {
+		return "", false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return "", false
+		}
+	}
+	return strings.ToLower(w), true
+}
+
 // isKindNoun reports a word naming a kind ("Verlies", "Boss", "dungeon").
 func isKindNoun(w string) bool {
-	f := strings.Join(tokens(w), " ")
+	f, ok := asciiKey(w)
+	if !ok {
+		f = strings.Join(tokens(w), " ")
+	}
 	for _, kn := range kindNouns {
 		for _, p := range kn.words {
 			if p == f {
@@ -235,6 +258,10 @@ func isConnector(w string) bool { return connectors[strings.ToLower(w)] }
 // (every phrase list of words.go and the stop words), which names nothing by
 // itself: "Boss", "Verlies", "Extra Turn", "HP".
 func inVocabulary(w string) bool {
+	if k, ok := asciiKey(w); ok {
+		_, voc := vocabulary[k]
+		return voc || isStopWord(k)
+	}
 	for _, t := range tokens(w) {
 		if _, ok := vocabulary[t]; !ok && !isStopWord(t) {
 			return false
@@ -295,9 +322,6 @@ func (e entities) unknownName(msg string) (u UnknownName, partial []string, ok b
 	}
 	ws := messageWords(msg)
 	for _, s := range properNames(msg, ws) {
-		if _, found := e.idx.Lookup("", s.text); found {
-			continue
-		}
 		known, ids := false, []string(nil)
 		for _, m := range e.idx.FindAll("", s.text) {
 			whole := strings.Join(tokens(m.Text), " ") == strings.Join(s.words, " ")
@@ -308,6 +332,11 @@ func (e entities) unknownName(msg string) (u UnknownName, partial []string, ok b
 			ids = append(ids, idString(m.ID))
 		}
 		if known {
+			continue
+		}
+		// The whole run as one name, by every rule (a partial name, a
+		// typo): the slower reading, for the runs FindAll did not settle.
+		if _, found := e.idx.Lookup("", s.text); found {
 			continue
 		}
 		folded := make([]string, len(ws))
