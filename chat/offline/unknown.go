@@ -310,12 +310,13 @@ var vocabulary = func() map[string]struct{} {
 }()
 
 // unknownName finds the first proper name of msg that the resolver does
-// not know: no part of it resolves, or only one word of a longer name does
-// ("Shadow Hydra" is not the Shadow Twins) and the rest is not the game's
-// vocabulary; one word of it alone may also be a near miss of another name
-// ("Hydra" is one letter from the champion Hadra). It returns the name with the kind the question says and the
-// closest real names; partial lists the ids of entities matched only by a
-// word of that name, which it names no more than the whole does.
+// not know, whole or in part: no word of it resolves as a whole name, and
+// the run itself is no name by any rule. A word of a longer name ("Shadow"
+// of the Shadow Twins) or a near miss of another ("Hydra", one letter from
+// the champion Hadra) does not make "Shadow Hydra" known. It returns the
+// name with the kind the question says and the closest real names; partial
+// lists the ids of entities matched only by a word of that name, which it
+// names no more than the whole does.
 func (e entities) unknownName(msg string) (u UnknownName, partial []string, ok bool) {
 	if e.idx == nil {
 		return UnknownName{}, nil, false
