@@ -335,9 +335,10 @@ func (e entities) unknownName(msg string) (u UnknownName, partial []string, ok b
 		if known {
 			continue
 		}
-		// The whole run as one name, by every rule (a partial name, a
-		// typo): the slower reading, for the runs FindAll did not settle.
-		if _, found := e.idx.Lookup("", s.text); found {
+		// The whole run as part of a longer name ("Knight's Castle") or a
+		// prefix of one; typos of the run are FindAll's, as for every name
+		// the responder reads.
+		if _, found := e.idx.LookupUpTo("", s.text, resolve.Partial); found {
 			continue
 		}
 		folded := make([]string, len(ws))
