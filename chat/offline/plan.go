@@ -105,7 +105,11 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		// Hydra" is not the Shadow Twins).
 		ents = slices.DeleteFunc(ents, func(e Entity) bool { return slices.Contains(partial, e.ID) })
 	}
-	named = named && gameQuestion && (len(ents) == 0 || len(partial) > 0)
+	// Next to names the game has, the unknown one counts when it was read as
+	// part of a real name, or when the question says a kind none of the
+	// real ones is ("is Kaelith good against Zorblax?" asks about a boss).
+	named = named && gameQuestion &&
+		(len(ents) == 0 || len(partial) > 0 || unknown.Kind != "" && len(ofKind(ents, unknown.Kind)) == 0)
 	champs, bosses := ofKind(ents, KindChampion), ofKind(ents, KindBoss)
 	factions, dungeons, sets := ofKind(ents, KindFaction), ofKind(ents, KindDungeon), ofKind(ents, KindGearSet)
 	deictic := has(text, wordsDeictic)

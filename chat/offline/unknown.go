@@ -126,8 +126,9 @@ func isElision(s string) bool {
 // capitalised word follows it) joined by the small words names hold ("of",
 // "du", "der"). A run made only of the game's or the questions' vocabulary
 // ("Decrease DEF", German nouns such as "Verlies") is no name, and a kind
-// noun at either end is not part of the name ("das Verlies Drachenhort" is
-// "Drachenhort"); one-letter words ("I") start no run.
+// noun before it is not part of the name ("das Verlies Drachenhort" is
+// "Drachenhort"); one-letter words ("I") start no run. In a message with no
+// lower-case letter only quoted text counts.
 func properNames(msg string, ws []word) []nameSpan {
 	var out []nameSpan
 	for _, q := range quoted(msg) {
@@ -138,6 +139,10 @@ func properNames(msg string, ws []word) []nameSpan {
 		if ws := tokens(q); len(ws) > 0 {
 			out = append(out, nameSpan{text: q, start: -1, words: ws})
 		}
+	}
+	if !hasLower(msg) {
+		// A message in capitals says nothing about which words are names.
+		return out
 	}
 	capital := func(i int) bool {
 		return i < len(ws) && ws[i].cap && utf8.RuneCountInString(ws[i].text) > 1
@@ -164,7 +169,7 @@ func properNames(msg string, ws []word) []nameSpan {
 		for first <= last && isKindNoun(ws[first].text) {
 			first++
 		}
-		for last >= first && (isKindNoun(ws[last].text) || isConnector(ws[last].text)) {
+		for last >= first && isConnector(ws[last].text) {
 			last--
 		}
 		next := j - 1
@@ -199,6 +204,16 @@ func asciiKey(w string) (string, bool) {
 		}
 	}
 	return strings.ToLower(w), true
+}
+
+// hasLower reports whether s has a lower-case letter.
+func hasLower(s string) bool {
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // isKindNoun reports a word naming a kind ("Verlies", "Boss", "dungeon").
@@ -363,7 +378,7 @@ var kindNouns = []struct {
 	{KindDungeon, phrases(`dungeon|dungeons|donjon|donjons|verlies|verliese|verlieses|dungeons`)},
 	{KindBoss, phrases(`boss|bosses|raid boss|endboss|endgegner|bosse|bossen`)},
 	{KindChampion, phrases(`champion|champions|hero|heroes|heros|held|helden|heldin`)},
-	{KindFaction, phrases(`faction|factions|fraktion|fraktionen|clan|clans`)},
+	{KindFaction, phrases(`faction|factions|fraktion|fraktionen`)},
 	{KindGearSet, phrases(`gear set|gear sets|set|sets|artifact set|ensemble|ensembles|panoplie|panoplies|ausrustungsset|ausrustungssets|ausruestungsset`)},
 	{KindMastery, phrases(`mastery|masteries|maitrise|maitrises|meisterschaft|meisterschaften`)},
 }

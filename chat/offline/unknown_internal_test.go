@@ -24,6 +24,8 @@ func TestProperNames(t *testing.T) {
 		{"quoted at the start", `"zorblax" who is it`, []string{"zorblax"}},
 		{"german quotes", "wer ist „Zorblax“?", []string{"Zorblax", "Zorblax"}},
 		{"trailing connector dropped", "who beats Frost of?", []string{"Frost"}},
+		{"kind noun after the name kept", "is Kaelith good for Clan Boss?", []string{"Kaelith", "Clan Boss"}},
+		{"all capitals: only quotes", `WHO IS "ZORBLAX" OR DRAGON'S LAIR?`, []string{"ZORBLAX"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string

@@ -48,6 +48,11 @@ func TestUnknownNameIsNamedNotOffTopic(t *testing.T) {
 			want: []string{`There is no boss named "Shadow Hydra" in the game. Did you mean **Shadow Twins**?`},
 		},
 		{
+			name: "unknown boss next to a real champion, by the question's kind", locale: "en", msg: "Is Kaelith good against Zorblax?",
+			want: []string{`There is no boss named "Zorblax" in the game.`, "The game's bosses:"},
+			list: "cache_get_bosses_list",
+		},
+		{
 			name: "faction near a real one", locale: "en", msg: "what does the Frostpeak Tribes faction do?",
 			want: []string{`There is no faction named "Frostpeak Tribes" in the game. Did you mean **Frostpeak Clans**`},
 		},
@@ -144,6 +149,8 @@ func TestUnknownNameLeavesOtherQuestionsAlone(t *testing.T) {
 		{name: "météo", locale: "fr", msg: "Quel temps fait-il à Paris ?", intent: offline.IntentOffTopic},
 		{name: "Pfannkuchen", locale: "de", msg: "gib mir ein Rezept für Pfannkuchen", intent: offline.IntentOffTopic},
 		{name: "Wetter", locale: "de", msg: "Wie ist das Wetter in Berlin?", intent: offline.IntentOffTopic},
+		{name: "a message in capitals names nothing", locale: "en", msg: "WHO IS ZORBLAX?", intent: offline.IntentHelp},
+		{name: "an unknown word of no kind next to a real name", locale: "en", msg: "Is Kaelith good for Clan Wars?", intent: offline.IntentDetails, entity: "Kaelith", kind: gcsdb.KindChampion},
 		{name: "a mechanic in capitals", locale: "en", msg: "How does Decrease DEF work against the Fire Knight?", intent: offline.IntentCounters, entity: "Fire Knight", kind: gcsdb.KindBoss},
 		{name: "real dungeon", locale: "en", msg: "what do I get for clearing Twilight Maze?", intent: offline.IntentDetails, entity: "Twilight Maze", kind: gcsdb.KindDungeon},
 		{name: "real boss sharing the word", locale: "en", msg: "how do I beat the Shadow Twins?", intent: offline.IntentHowToBeat, entity: "Shadow Twins", kind: gcsdb.KindBoss},
