@@ -1,6 +1,7 @@
 package offline_test
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gameassist/gameassist/chat/offline"
 	"github.com/gameassist/gameassist/gcsdb"
+	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -209,5 +211,26 @@ func TestUnknownNameEchoIsCleanedAndCapped(t *testing.T) {
 				t.Errorf("player markup reached the answer:\n%s", a.Text)
 			}
 		})
+	}
+}
+
+// On a boss's battle screen, a question naming a boss the game lacks is
+// about that name, not the screen's boss.
+func TestUnknownNameOnABossScreen(t *testing.T) {
+	w := newSampleWorld(t)
+	sc := &screens.Screen{Name: "BossBattlePresenter", Data: json.RawMessage(`{"BossConfigId": 5001, "Phase": 1, "Team": [1001]}`)}
+	a := w.ask(t, "en", sc, "how do I beat the Shadow Hydra?")
+	if a.Plan.Intent != offline.IntentUnknownName {
+		t.Fatalf("intent %s, want %s; answer:\n%s", a.Plan.Intent, offline.IntentUnknownName, a.Text)
+	}
+	if want := `There is no boss named "Shadow Hydra" in the game. Did you mean **Shadow Twins**?`; !strings.Contains(a.Text, want) {
+		t.Errorf("answer lacks %q:\n%s", want, a.Text)
+	}
+	if strings.Contains(a.Text, "Fire Knight") || len(a.Outcomes) != 0 {
+		t.Errorf("answered from the screen's boss (calls %+v):\n%s", a.Outcomes, a.Text)
+	}
+	// The screen's own question still reads the screen.
+	if a := w.ask(t, "en", sc, "how do I beat this boss?"); a.Plan.Intent != offline.IntentHowToBeat || len(a.Plan.Entities) == 0 || a.Plan.Entities[0].Name != "Fire Knight" {
+		t.Errorf("on the Fire Knight screen, \"how do I beat this boss?\": intent %s, entities %+v", a.Plan.Intent, a.Plan.Entities)
 	}
 }
