@@ -521,8 +521,11 @@ func nearFold(q, f string) bool {
 }
 
 // echoName is player text made safe to quote: control and format
-// characters (bidi overrides, zero-width) and the reply's markup ("*", "`")
-// removed, whitespace collapsed, at most maxUnknownRunes runes.
+// characters (bidi overrides, zero-width), the reply's markup ("*", "`"),
+// quotes and sentence ends removed, whitespace collapsed, at most
+// maxUnknownRunes runes (a cut is marked with "…"). The reply is cut at
+// sentence ends, so nothing in the quoted name may read as one: the French
+// templates quote it as «%s», with no space after a final "…".
 func echoName(s string) string {
 	s = strings.Map(func(r rune) rune {
 		switch {
@@ -533,6 +536,10 @@ func echoName(s string) string {
 		case r == '*' || r == '`' || r == '<' || r == '>' || r == '[' || r == ']' || r == '_':
 			return -1
 		case r == '"' || r == '“' || r == '”' || r == '«' || r == '»' || r == '„':
+			return -1
+		case r == '.' || r == '!' || r == '?' || r == '…':
+			// No sentence ends inside the quoted name: the reply is cut
+			// at sentence ends.
 			return -1
 		}
 		return r

@@ -46,6 +46,7 @@ func TestEchoName(t *testing.T) {
 		{"a\x00b\tc\nd", "a b c d"},
 		{"**bold** `code` <b>[x]</b> _y_", "bold code bx/b y"},
 		{"“quoted” «name»", "quoted name"},
+		{"St. Mary? Yes! Ok…", "St Mary Yes Ok"},
 	} {
 		if got := echoName(tc.in); got != tc.want {
 			t.Errorf("echoName(%q) = %q, want %q", tc.in, got, tc.want)

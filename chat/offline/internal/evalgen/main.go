@@ -498,7 +498,7 @@ func (g *gen) offTopic() error {
 // a word with it, found by SQL) or, with none near, the kind's list.
 func (g *gen) unknownNames() error {
 	forbid := []string{"only help with questions about the game", "questions sur le jeu", "Fragen zum Spiel"}
-	noName := map[string]string{"en": `There is no %s named "%s" in the game.`, "fr": "Le jeu n'a aucun %s nommé « %s ».", "de": "Im Spiel gibt es %s namens „%s“."}
+	noName := map[string]string{"en": `There is no %s named "%s" in the game.`, "fr": "Le jeu n'a aucun %s nommé «%s».", "de": "Im Spiel gibt es %s namens „%s“."}
 	didYouMean := map[string]string{"en": "Did you mean **%s**", "fr": "Vouliez-vous dire **%s**", "de": "Meintest du **%s**"}
 	kinds := map[string]map[string]string{
 		"dungeons":  {"en": "dungeon", "fr": "donjon", "de": "kein Verlies"},
