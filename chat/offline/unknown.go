@@ -333,7 +333,8 @@ var vocabulary = func() map[string]struct{} {
 // lists the ids of entities matched only by a word of that name, which it
 // names no more than the whole does.
 func (e entities) unknownName(msg string) (u UnknownName, partial []string, ok bool) {
-	if e.idx == nil {
+	if e.idx == nil || e.idx.Len() == 0 {
+		// No names to compare with: every name would be unknown.
 		return UnknownName{}, nil, false
 	}
 	ws := messageWords(msg)

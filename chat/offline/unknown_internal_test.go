@@ -3,6 +3,8 @@ package offline
 import (
 	"slices"
 	"testing"
+
+	"github.com/gameassist/gameassist/gcsdb/resolve"
 )
 
 // Proper names are capitalised runs not at a sentence start (or quoted),
@@ -70,4 +72,20 @@ func TestNearFold(t *testing.T) {
 			t.Errorf("nearFold(%q, %q) = %v, want %v", tc.q, tc.f, got, tc.want)
 		}
 	}
+}
+
+// With no names to compare with (a studio's own game), no name is unknown.
+func TestUnknownNameNeedsNames(t *testing.T) {
+	for _, e := range []entities{{}, {idx: resolve.New(nil)}} {
+		if u, _, ok := e.unknownName("how do I beat the Shadow Hydra?"); ok {
+			t.Errorf("unknown name %+v with %d names", u, lenOf(e))
+		}
+	}
+}
+
+func lenOf(e entities) int {
+	if e.idx == nil {
+		return 0
+	}
+	return e.idx.Len()
 }
