@@ -29,6 +29,7 @@ import (
 	"github.com/gameassist/gameassist/tokens"
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/tools_rag/embed"
+	"github.com/gameassist/gameassist/tools_rag/glossary"
 	"github.com/gameassist/gameassist/toolselect"
 )
 
@@ -79,6 +80,10 @@ type Deps struct {
 	// entities with (*gcsdb.Game); nil finds none, as for a studio's own
 	// game without the sample schema.
 	Names offline.Names
+	// Glossary is the game's terms in other languages (the content's
+	// glossary.json), by which the offline responder knows a French or
+	// German question is about the game; nil: none.
+	Glossary *glossary.Glossary
 }
 
 // Options tunes a Service; zero values take the defaults.
@@ -213,7 +218,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if deps.Rollouts != nil {
 		runner.SetRollouts(deps.Rollouts)
 	}
-	resp, err := offline.New(deps.Executor, offline.Options{Names: deps.Names, Logger: log})
+	resp, err := offline.New(deps.Executor, offline.Options{Names: deps.Names, Glossary: deps.Glossary, Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}

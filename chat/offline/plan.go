@@ -99,7 +99,15 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	sc := screenContext(req, names)
 	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names}
 	unknown, partial, named := names.unknownName(req.Message)
-	gameQuestion := len(ents) > 0 || has(text, wordsGame) || has(text, wordsAsk) || has(text, wordsClear) || unknown.Kind != ""
+	if named && r.glossary.Covers(unknown.Name) {
+		// A game term of the glossary ("Zugleiste": German capitalises
+		// nouns) is no name.
+		unknown, partial, named = UnknownName{}, nil, false
+	}
+	// Game words: the generic ones, and the game's own terms in its
+	// glossary's languages ("jauge de tour", "Zugleiste").
+	gameWords := has(text, wordsGame) || r.glossary.Contains(req.Message)
+	gameQuestion := len(ents) > 0 || gameWords || has(text, wordsAsk) || has(text, wordsClear) || unknown.Kind != ""
 	if named {
 		// A word of a longer name the game lacks names nothing ("Shadow
 		// Hydra" is not the Shadow Twins).
@@ -129,7 +137,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	c := caller{r: r, p: &p, priors: req.Context}
 
 	switch {
-	case len(ents) == 0 && has(text, wordsGreeting) && len(toks) <= 6 && !has(text, wordsGame):
+	case len(ents) == 0 && has(text, wordsGreeting) && len(toks) <= 6 && !gameWords:
 		p.Intent = IntentGreeting
 	case named:
 		p.Intent = IntentUnknownName
@@ -251,7 +259,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 			q = clip(strings.TrimSpace(req.Message), 200)
 		}
 		c.reuseOr(toolUX, map[string]any{"query": q}, func(pr Prior) bool { return argString(pr.Arguments, "query") == q })
-	case len(toks) >= 2 && has(text, wordsGame):
+	case len(toks) >= 2 && gameWords:
 		p.Intent = IntentKnowledge
 		q := clip(strings.TrimSpace(req.Message), 300)
 		c.add(toolFAQ, map[string]any{"query": q})

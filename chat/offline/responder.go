@@ -20,6 +20,7 @@ import (
 	"log/slog"
 
 	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/tools_rag/glossary"
 )
 
 // Executor runs tool calls and knows the registry; *tool.Executor satisfies it.
@@ -39,6 +40,10 @@ type Options struct {
 	// Names finds entity names in messages and screen ids (the game's one
 	// resolver: *gcsdb.Game); nil finds none, as for a studio's own game.
 	Names Names
+	// Glossary holds the game's terms in other languages (the content's
+	// glossary.json): a message with one of them is about the game. Nil
+	// adds none.
+	Glossary *glossary.Glossary
 }
 
 // Responder answers messages from tool data alone. It is safe for
@@ -48,6 +53,7 @@ type Responder struct {
 	log       *slog.Logger
 	names     map[string]bool // registered tool names
 	gameNames Names
+	glossary  *glossary.Glossary
 }
 
 // New returns a responder over exec.
@@ -63,7 +69,7 @@ func New(exec Executor, opts Options) (*Responder, error) {
 	for _, s := range exec.Registry().Specs(nil) {
 		names[s.Name] = true
 	}
-	return &Responder{exec: exec, log: log, names: names, gameNames: opts.Names}, nil
+	return &Responder{exec: exec, log: log, names: names, gameNames: opts.Names, glossary: opts.Glossary}, nil
 }
 
 // Request is what the responder knows about a turn.

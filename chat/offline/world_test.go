@@ -3,6 +3,7 @@ package offline_test
 import (
 	"context"
 	"log/slog"
+	"os"
 	"testing"
 
 	"github.com/gameassist/gameassist/chat/offline"
@@ -10,6 +11,7 @@ import (
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
+	toolsrag "github.com/gameassist/gameassist/tools_rag"
 )
 
 // sampleWorld is the sample game served by the real tools: SQLite built
@@ -24,7 +26,11 @@ type sampleWorld struct {
 func newSampleWorld(tb testing.TB) *sampleWorld {
 	tb.Helper()
 	exec, rules, game := sampletools.Build(tb, "../../content")
-	resp, err := offline.New(exec, offline.Options{Names: game, Logger: slog.New(slog.DiscardHandler)})
+	gloss, err := toolsrag.LoadGlossary(os.DirFS("../../content"), "../../content")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	resp, err := offline.New(exec, offline.Options{Names: game, Glossary: gloss, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		tb.Fatal(err)
 	}

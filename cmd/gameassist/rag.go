@@ -25,6 +25,8 @@ type ragStack struct {
 	tools []tool.Tool
 	ping  func(context.Context) error
 	close func()
+	// glossary is the content's (nil: none), for the offline responder.
+	glossary *glossary.Glossary
 	// for ingest
 	embedder toolsrag.Embedder
 	store    toolsrag.Store
@@ -109,7 +111,7 @@ func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger) (*ragS
 		closeStore()
 		return nil, err
 	}
-	return &ragStack{tools: tools, ping: retriever.Ping, close: closeStore, embedder: emb, store: store}, nil
+	return &ragStack{tools: tools, ping: retriever.Ping, close: closeStore, glossary: gloss, embedder: emb, store: store}, nil
 }
 
 // ingestContent indexes CONTENT_DIR, or the embedded sample documents when

@@ -263,6 +263,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 
 	deps := chat.Deps{
 		Store: store, Executor: exec, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
+		Glossary: rag.glossary,
 	}
 	if game != nil {
 		// Not a typed nil: without the sample game the responder finds no names.

@@ -142,12 +142,48 @@ func (g *Glossary) Len() int {
 // contains (whole words, case-insensitive, longest phrase first; each term
 // once), or text unchanged when it contains none.
 func (g *Glossary) Expand(text string) string {
-	if g == nil || g.n == 0 {
+	added := g.terms(text, maxAdded)
+	if len(added) == 0 {
 		return text
+	}
+	return text + "\n" + strings.Join(added, "; ")
+}
+
+// Contains reports whether text contains a phrase of the glossary: it
+// speaks of the game in one of the glossary's languages.
+func (g *Glossary) Contains(text string) bool { return len(g.terms(text, 1)) > 0 }
+
+// Covers reports whether every word of text is part of a glossary phrase
+// (and text has a word): text is one of the game's terms, not a name.
+func (g *Glossary) Covers(text string) bool {
+	if g == nil || g.n == 0 {
+		return false
+	}
+	words := Words(text)
+	for i := 0; i < len(words); {
+		n := 0
+		for _, e := range g.byFirst[words[i]] {
+			if len(e.words) <= len(words)-i && slices.Equal(e.words, words[i:i+len(e.words)]) {
+				n = len(e.words)
+				break
+			}
+		}
+		if n == 0 {
+			return false
+		}
+		i += n
+	}
+	return len(words) > 0
+}
+
+// terms returns the terms of the phrases text contains, at most max.
+func (g *Glossary) terms(text string, max int) []string {
+	if g == nil || g.n == 0 {
+		return nil
 	}
 	words := Words(text)
 	var added []string
-	for i := 0; i < len(words) && len(added) < maxAdded; {
+	for i := 0; i < len(words) && len(added) < max; {
 		n := 1
 		for _, e := range g.byFirst[words[i]] {
 			if len(e.words) <= len(words)-i && slices.Equal(e.words, words[i:i+len(e.words)]) {
@@ -160,10 +196,7 @@ func (g *Glossary) Expand(text string) string {
 		}
 		i += n
 	}
-	if len(added) == 0 {
-		return text
-	}
-	return text + "\n" + strings.Join(added, "; ")
+	return added
 }
 
 // Words splits text into lower-case words of letters and digits; an

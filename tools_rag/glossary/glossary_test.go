@@ -87,3 +87,30 @@ func FuzzExpand(f *testing.F) {
 		}
 	})
 }
+
+func TestContainsAndCovers(t *testing.T) {
+	g := mustParse(t, `{"fr": {"jauge de tour": "turn meter"}, "de": {"Zugleiste": "turn meter", "Energie": "energy"}}`)
+	for _, tt := range []struct {
+		text             string
+		contains, covers bool
+	}{
+		{"comment fonctionne la jauge de tour ?", true, false},
+		{"Zugleiste", true, true},
+		{"Energie Zugleiste", true, true},
+		{"jauge de tour", true, true},
+		{"jauge", false, false},
+		{"Schattendrache", false, false},
+		{"", false, false},
+	} {
+		if got := g.Contains(tt.text); got != tt.contains {
+			t.Errorf("Contains(%q) = %v", tt.text, got)
+		}
+		if got := g.Covers(tt.text); got != tt.covers {
+			t.Errorf("Covers(%q) = %v", tt.text, got)
+		}
+	}
+	var none *Glossary
+	if none.Contains("Zugleiste") || none.Covers("Zugleiste") {
+		t.Error("a nil glossary matches")
+	}
+}
