@@ -68,19 +68,7 @@ func (s *Server) setRollout(c *gin.Context) {
 		return
 	}
 	name, err := s.deps.Rollouts.Set(c.Request.Context(), c.Param("name"), w)
-	switch {
-	case errors.Is(err, rollout.ErrUnknownTool):
-		s.fail(c, httpErr(http.StatusNotFound, "unknown_tool", "no tool is registered under this name", err))
-		return
-	case errors.Is(err, rollout.ErrInvalid):
-		s.fail(c, httpErr(http.StatusUnprocessableEntity, "invalid_rollout", rolloutMessage(err), err))
-		return
-	case err != nil:
-		s.fail(c, err)
-		return
-	}
-	cur, src := s.deps.Rollouts.Weights(c.Request.Context(), name)
-	c.JSON(http.StatusOK, gin.H{"tool": name, "weights": cur, "source": src})
+	s.rolloutAnswer(c, name, err)
 }
 
 // clearRollout answers DELETE /admin/tools/:name/rollout: it removes the
@@ -95,6 +83,12 @@ func (s *Server) clearRollout(c *gin.Context) {
 		return
 	}
 	name, err := s.deps.Rollouts.Clear(c.Request.Context(), c.Param("name"))
+	s.rolloutAnswer(c, name, err)
+}
+
+// rolloutAnswer answers a change of a tool's weights: the error's status,
+// or 200 with the weights now in force and their source.
+func (s *Server) rolloutAnswer(c *gin.Context, name string, err error) {
 	switch {
 	case errors.Is(err, rollout.ErrUnknownTool):
 		s.fail(c, httpErr(http.StatusNotFound, "unknown_tool", "no tool is registered under this name", err))
