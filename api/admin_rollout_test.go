@@ -9,11 +9,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gameassist/gameassist/api"
+	"github.com/gameassist/gameassist/internal/handclock"
 	"github.com/gameassist/gameassist/internal/openapitest"
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/rollout"
@@ -157,24 +157,6 @@ func TestRolloutRoute(t *testing.T) {
 	}
 }
 
-// handClock is the rollout clock of a test, moved by hand.
-type handClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *handClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *handClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 // TestClearRolloutRoute: DELETE /admin/tools/:name/rollout on two
 // instances sharing a real Redis (a single node, then a cluster) with the
 // tools file's weights 80/20. The admin's 0/100 is cleared through one
@@ -193,7 +175,7 @@ func TestClearRolloutRoute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		clock := &handClock{now: time.Unix(1_800_000_000, 0)}
+		clock := handclock.New(time.Unix(1_800_000_000, 0))
 		prefix := b.Prefix(t)
 		v := openapitest.Load(t)
 		type instance struct {

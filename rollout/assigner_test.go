@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameassist/gameassist/internal/handclock"
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/rollout"
 	"github.com/gameassist/gameassist/tool"
@@ -20,24 +21,6 @@ func TestMain(m *testing.M) {
 	redistest.MainBackends(m, func(s *redistest.Server, c *redistest.Cluster) {
 		backends = []redistest.Backend{s, c}
 	})
-}
-
-// fakeClock is a clock moved by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
 }
 
 type stubTool struct{ spec tool.Spec }
@@ -77,7 +60,7 @@ func TestAssignerAcrossInstances(t *testing.T) {
 		ctx := context.Background()
 		reg := registry(t)
 		prefix := b.Prefix(t)
-		clock := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+		clock := handclock.New(time.Unix(1_700_000_000, 0))
 		newInstance := func() *rollout.Assigner {
 			a, err := rollout.New(b.UniversalClient(t), reg, rollout.Options{Prefix: prefix, Refresh: time.Second, Now: clock.Now})
 			if err != nil {
@@ -181,7 +164,7 @@ func TestAssignerSetRefuses(t *testing.T) {
 
 func TestAssignerRedisDown(t *testing.T) {
 	srv := redistest.Start(t)
-	clock := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+	clock := handclock.New(time.Unix(1_700_000_000, 0))
 	rdb := srv.UniversalClient(t)
 	a, err := rollout.New(rdb, registry(t), rollout.Options{Prefix: srv.Prefix(t), Now: clock.Now})
 	if err != nil {
@@ -208,7 +191,7 @@ func TestAssignerRedisDown(t *testing.T) {
 // agrees.
 func TestAssignerConcurrent(t *testing.T) {
 	srv := backends[0]
-	clock := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+	clock := handclock.New(time.Unix(1_700_000_000, 0))
 	a, err := rollout.New(srv.UniversalClient(t), registry(t), rollout.Options{Prefix: srv.Prefix(t), Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +295,7 @@ func TestAssignerClear(t *testing.T) {
 		ctx := context.Background()
 		reg := registry(t)
 		prefix := b.Prefix(t)
-		clock := &fakeClock{now: time.Unix(1_700_000_000, 0)}
+		clock := handclock.New(time.Unix(1_700_000_000, 0))
 		newInstance := func(file map[string]rollout.Weights) *rollout.Assigner {
 			a, err := rollout.New(b.UniversalClient(t), reg, rollout.Options{Prefix: prefix, Refresh: time.Second, Now: clock.Now})
 			if err != nil {

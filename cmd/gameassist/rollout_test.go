@@ -13,6 +13,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/gameassist/gameassist/internal/handclock"
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/rollout"
@@ -50,24 +51,6 @@ const probeToolsFile = `tools:
 rollouts:
   probe_lookup: {"1": 100, "2": 0}
 `
-
-// handClock is the rollout clock of the test's instances, moved by hand.
-type handClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *handClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *handClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // versionedOutcome is a tool call of a reply with its version.
 type versionedOutcome struct {
@@ -127,7 +110,7 @@ func testToolRollout(t *testing.T, rs redistest.Backend) {
 	fake := llmtest.New(t)
 	llm := &probeLLM{}
 	fake.SetResponder(llm.respond)
-	clock := &handClock{now: time.Unix(1_800_000_000, 0)}
+	clock := handclock.New(time.Unix(1_800_000_000, 0))
 	setup := appSetup{
 		redis: rs, llm: fake,
 		env:     map[string]string{"TOOLS_FILE": toolsFile, "TOOL_SELECTION": "all"},
