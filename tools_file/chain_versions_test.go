@@ -244,7 +244,7 @@ func TestChainVersionsRefused(t *testing.T) {
 		{name: "the same version twice", file: chainTools + "chains:\n" + chain("duo", "2", "") + chain("duo", "2", ""),
 			want: []string{"tools.yaml:41", "chain duo", "version 2 of chain duo is already defined at line 36"}},
 		{name: "twice without versions", file: chainTools + "chains:\n" + chain("duo", "", "") + chain("duo", "", ""),
-			want: []string{"tools.yaml:40", "chain duo", "also defined at line 36: give each version of a chain its own version:"}},
+			want: []string{"tools.yaml:40", "chain duo", "also defined at line 36 (give each version of a chain its own version:)"}},
 		{name: "one version without version:", file: chainTools + "chains:\n" + chain("duo", "1", "") + chain("duo", "", ""),
 			want: []string{"tools.yaml:41", "chain duo", "also defined at line 36"}},
 		{name: "a version named like a file tool", file: chainTools + "chains:\n" + chain("cards_card", "2", ""),

@@ -214,7 +214,7 @@ func chainVersionProblems(file string, d ChainDef, seen map[int]int) []error {
 	}
 	if _, unversioned := seen[0]; unversioned || d.Version == 0 {
 		lines := slices.Sorted(maps.Values(seen))
-		return []error{chainProblem(file, d.Line, d.Name, "", fmt.Errorf("chain %s is also defined at line %d: give each version of a chain its own version:", d.Name, lines[0]))}
+		return []error{chainProblem(file, d.Line, d.Name, "", fmt.Errorf("chain %s is also defined at line %d (give each version of a chain its own version:)", d.Name, lines[0]))}
 	}
 	return nil
 }
