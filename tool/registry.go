@@ -42,6 +42,10 @@ type entry struct {
 	group  string
 	// valid remembers argument documents this schema accepted.
 	valid validMemo
+	// unversioned is set on an unversioned tool promoted to version 1
+	// while a versioned tool of another group shares its name: the entry
+	// it was, restored when that group leaves (see promote).
+	unversioned *entry
 }
 
 // NewRegistry returns an empty registry.
@@ -59,14 +63,43 @@ func (s *registryState) clone(drop string) *registryState {
 		order:   make([]string, 0, len(s.order)), groups: make(map[string][]string, len(s.groups)),
 	}
 	for _, name := range s.order {
+		kept := make([]*entry, 0, len(s.versions[name]))
 		for _, e := range s.versions[name] {
 			if drop != "" && e.group == drop {
 				continue
 			}
+			kept = append(kept, e)
+		}
+		if len(kept) == 1 && kept[0].unversioned != nil {
+			// The versions that joined it have left: the tool is
+			// unversioned again.
+			kept[0] = kept[0].unversioned
+		}
+		for _, e := range kept {
 			n.put(e)
 		}
 	}
 	return n
+}
+
+// promote turns the one unversioned tool of name into version 1, so that
+// a versioned tool of another group can join it: a copy of its entry with
+// Version 1 (outcomes, cache keys, stats and rollouts follow the spec's
+// version) that remembers the original for clone to restore.
+func (s *registryState) promote(name string) {
+	e := s.versions[name][0]
+	spec := e.spec
+	spec.Version = 1
+	p := &entry{tool: e.tool, spec: spec, schema: e.schema, group: e.group, unversioned: e}
+	s.versions[name] = []*entry{p}
+	s.tools[name] = p
+}
+
+// joins reports whether spec, registered under group, takes the name of
+// the one unversioned tool of another group, which then becomes version 1.
+func (s *registryState) joins(group string, spec Spec) bool {
+	vs := s.versions[spec.Name]
+	return len(vs) == 1 && vs[0].spec.Version == 0 && vs[0].group != group && spec.Version >= 2
 }
 
 // put files e under its name, version and aliases; the caller checked
@@ -91,7 +124,9 @@ func (s *registryState) put(e *entry) {
 
 // add registers tools in s under group. A name already registered takes
 // another version when both are versioned (Version > 0) and the versions
-// differ; the versions of one name may share aliases.
+// differ, or when a versioned tool (Version 2 or more) joins the one
+// unversioned tool of another group, which counts as version 1 until that
+// version leaves; the versions of one name may share aliases.
 func (s *registryState) add(group string, tools []Tool) error {
 	for _, t := range tools {
 		if t == nil {
@@ -104,7 +139,7 @@ func (s *registryState) add(group string, tools []Tool) error {
 		if spec.Version < 0 {
 			return fmt.Errorf("tool: register %s: version %d is negative", spec.Name, spec.Version)
 		}
-		if err := s.fits(spec); err != nil {
+		if err := s.fits(group, spec); err != nil {
 			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
 		}
 		if err := spec.DisplayNames.Validate(); err != nil {
@@ -114,19 +149,26 @@ func (s *registryState) add(group string, tools []Tool) error {
 		if err != nil {
 			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
 		}
+		if s.joins(group, spec) {
+			s.promote(spec.Name)
+		}
 		s.put(&entry{tool: t, spec: spec, schema: schema, group: group})
 	}
 	return nil
 }
 
-// fits reports why spec cannot join s: its name or an alias taken by
-// another tool, or its name taken by an unversioned tool or the same version.
-func (s *registryState) fits(spec Spec) error {
+// fits reports why spec, registered under group, cannot join s: its name
+// or an alias taken by another tool, or its name taken by an unversioned
+// tool (unless spec joins it, see joins) or the same version.
+func (s *registryState) fits(group string, spec Spec) error {
 	if c, ok := s.aliases[spec.Name]; ok {
 		return fmt.Errorf("name %q already taken by an alias of %s", spec.Name, c)
 	}
 	for _, e := range s.versions[spec.Name] {
 		switch {
+		case s.joins(group, spec):
+		case e.spec.Version == 0 && spec.Version == 1 && e.group != group:
+			return fmt.Errorf("name %q already taken by an unversioned tool, which counts as version 1 beside other versions (number the new versions from 2)", spec.Name)
 		case e.spec.Version == 0 || spec.Version == 0:
 			return fmt.Errorf("name %q already taken (several versions of one tool each need a version number)", spec.Name)
 		case e.spec.Version == spec.Version:
