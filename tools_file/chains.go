@@ -132,9 +132,9 @@ func chainProblem(file string, line int, chain, step string, err error) error {
 }
 
 // parseChains reads the chains: section of a tools file and checks each
-// chain's form and references. tools are the file's tools; taken reports
-// names used outside the file (nil: none).
-func parseChains(file string, data []byte, tools []*SQLTool, taken func(string) bool) ([]ChainDef, []error) {
+// chain's form and references. tools are the file's tools; builtins are
+// the tools outside the file (nil: none), whose names a chain may not take.
+func parseChains(file string, data []byte, tools []*SQLTool, builtins Builtins) ([]ChainDef, []error) {
 	doc, err := parser.ParseBytes(data, 0)
 	if err != nil || len(doc.Docs) != 1 || doc.Docs[0].Body == nil {
 		return nil, nil // Parse has reported it
@@ -171,7 +171,7 @@ func parseChains(file string, data []byte, tools []*SQLTool, taken func(string) 
 			}
 			if prev, dup := names[nm]; dup {
 				errs = append(errs, chainProblem(file, d.Line, d.Name, "", fmt.Errorf("name %q is already used by %s", nm, prev)))
-			} else if taken != nil && taken(nm) {
+			} else if _, taken := resolve(builtins, nm); taken {
 				errs = append(errs, chainProblem(file, d.Line, d.Name, "", fmt.Errorf("name %q is taken by a built-in tool", nm)))
 			}
 			names[nm] = fmt.Sprintf("chain %s (line %d)", d.Name, d.Line)
@@ -763,4 +763,12 @@ func checkStepArgs(spec tool.Spec, args map[string]any) (map[string]bool, error)
 		}
 	}
 	return required, nil
+}
+
+// resolve is b.Resolve, false when b is nil.
+func resolve(b Builtins, name string) (string, bool) {
+	if b == nil {
+		return "", false
+	}
+	return b.Resolve(name)
 }

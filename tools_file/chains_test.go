@@ -93,7 +93,7 @@ func newChainBox(t testing.TB, file string, builtins ...tool.Tool) *chainBox {
 	if err := reg.Register(builtins...); err != nil {
 		t.Fatal(err)
 	}
-	set, err := toolsfile.Build(ctx, "tools.yaml", []byte(file), openDB(t), reg.Taken)
+	set, err := toolsfile.Build(ctx, "tools.yaml", []byte(file), openDB(t), reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -726,7 +726,7 @@ func TestChainsRefused(t *testing.T) {
 // buildAndLink loads file as the server does: the file's tools, then its
 // chains linked against the built-ins and those tools.
 func buildAndLink(db *sql.DB, builtins *tool.Registry, file string) error {
-	set, err := toolsfile.Build(context.Background(), "tools.yaml", []byte(file), db, builtins.Taken)
+	set, err := toolsfile.Build(context.Background(), "tools.yaml", []byte(file), db, builtins)
 	if err != nil {
 		return err
 	}
@@ -783,7 +783,7 @@ func FuzzChains(f *testing.F) {
 	builtins := tool.NewRegistry()
 	f.Fuzz(func(t *testing.T, file string) {
 		ctx := context.Background()
-		set, err := toolsfile.Build(ctx, "fuzz.yaml", []byte(file), db, builtins.Taken)
+		set, err := toolsfile.Build(ctx, "fuzz.yaml", []byte(file), db, builtins)
 		if err != nil {
 			return
 		}

@@ -63,7 +63,10 @@ type Def struct {
 	// display_name (nil when the file gives none).
 	DisplayNames tool.DisplayNames
 	// Version is the definition's version (1 when the file gives none).
-	Version    int
+	Version int
+	// Versioned is set when the definition gives version: (a file version
+	// of a built-in tool must).
+	Versioned  bool
 	Parameters json.RawMessage
 	Statement  string
 	Result     Shape
@@ -135,12 +138,14 @@ func invalid(problems []error) error {
 // tools and chains), category, result shape, limits and parameter schemas
 // that compile. Statements are checked against the database by Build.
 func Parse(file string, data []byte) ([]Def, error) {
-	defs, _, err := parse(file, data)
+	defs, _, err := parse(file, data, nil)
 	return defs, err
 }
 
-// parse is Parse, also returning the checked rollouts: section.
-func parse(file string, data []byte) ([]Def, map[string]Rollout, error) {
+// parse is Parse, also returning the rollouts: section, checked against
+// the versions of the file's tools and chains and, for a file version of a
+// built-in tool, the built-in's (builtins may be nil: none).
+func parse(file string, data []byte, builtins Builtins) ([]Def, map[string]Rollout, error) {
 	if len(data) > MaxFileBytes {
 		return nil, nil, invalid([]error{&Problem{File: file, Err: fmt.Errorf("file is %d bytes, over the %d-byte limit", len(data), MaxFileBytes)}})
 	}
@@ -182,7 +187,15 @@ func parse(file string, data []byte) ([]Def, map[string]Rollout, error) {
 	}
 	versions := map[string][]int{}
 	for _, d := range defs {
-		versions[d.Name] = append(versions[d.Name], d.Version)
+		if _, ok := versions[d.Name]; !ok {
+			versions[d.Name] = builtinVersions(builtins, d.Name)
+		}
+		if !slices.Contains(versions[d.Name], d.Version) {
+			versions[d.Name] = append(versions[d.Name], d.Version)
+		}
+	}
+	for _, vs := range versions {
+		slices.Sort(vs)
 	}
 	for name, vs := range chainVersions(top.Chains) {
 		if _, clash := versions[name]; !clash { // parseChains reports the clash
@@ -292,7 +305,7 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 	}
 	d.DisplayNames = names
 	if y.Version != nil {
-		d.Version = *y.Version
+		d.Version, d.Versioned = *y.Version, true
 		if d.Version < 1 {
 			bad("version %d must be 1 or more", d.Version)
 		}

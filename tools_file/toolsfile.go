@@ -81,18 +81,52 @@ func (s *Set) Names() []string {
 	return out
 }
 
+// Builtins is what loading a tools file needs to know of the tools defined
+// outside it (the built-ins); *tool.Registry satisfies it, and a registry
+// without the file's group (Registry.WithGroup with no tools) gives exactly
+// the built-ins.
+type Builtins interface {
+	// Resolve returns the canonical name of a tool name or alias.
+	Resolve(name string) (string, bool)
+	// Versions returns a tool's versions ([0] when it is unversioned).
+	Versions(name string) []int
+}
+
+var _ Builtins = (*tool.Registry)(nil)
+
+// builtinVersions returns the versions the built-in tool name has beside
+// a file version of it: 1 for an unversioned one, else its own; nil when
+// name is no built-in tool's name.
+func builtinVersions(b Builtins, name string) []int {
+	if b == nil {
+		return nil
+	}
+	if c, ok := b.Resolve(name); !ok || c != name {
+		return nil
+	}
+	vs := b.Versions(name)
+	if len(vs) == 1 && vs[0] == 0 {
+		return []int{1}
+	}
+	return slices.Clone(vs)
+}
+
 // Load reads the tools file at path and builds its tools over db (the
-// read-only GCS handle). taken reports names already used by other tools
-// (the built-ins); nil means none. Every problem found is reported, each
+// read-only GCS handle). builtins are the tools defined outside the file;
+// nil means none. A definition may take a built-in tool's name when it
+// declares version: (2 or more against an unversioned built-in, which counts
+// as version 1; a version the built-in does not have otherwise) and then
+// share the built-in's aliases; rollouts: may split sessions between the
+// built-in's versions and the file's. Every problem found is reported, each
 // naming the file, line and tool; the error wraps tool.ErrInvalidTools.
 // The file's chains are parsed and checked for form here; Set.Link checks
 // them against the tools they call and adds them to the set.
-func Load(ctx context.Context, path string, db *sql.DB, taken func(string) bool) (*Set, error) {
+func Load(ctx context.Context, path string, db *sql.DB, builtins Builtins) (*Set, error) {
 	data, err := readLimited(path)
 	if err != nil {
 		return nil, err
 	}
-	return Build(ctx, path, data, db, taken)
+	return Build(ctx, path, data, db, builtins)
 }
 
 func readLimited(path string) ([]byte, error) {
@@ -109,11 +143,11 @@ func readLimited(path string) ([]byte, error) {
 }
 
 // Build is Load over the file's content; file names it in errors.
-func Build(ctx context.Context, file string, data []byte, db *sql.DB, taken func(string) bool) (*Set, error) {
+func Build(ctx context.Context, file string, data []byte, db *sql.DB, builtins Builtins) (*Set, error) {
 	if db == nil {
 		return nil, errors.New("toolsfile: nil db")
 	}
-	defs, rollouts, err := parse(file, data)
+	defs, rollouts, err := parse(file, data, builtins)
 	if err != nil {
 		return nil, err
 	}
@@ -123,12 +157,8 @@ func Build(ctx context.Context, file string, data []byte, db *sql.DB, taken func
 		bad := func(err error) {
 			problems = append(problems, &Problem{File: file, Line: d.Line, Tool: d.Name, Err: err})
 		}
-		if taken != nil {
-			for _, n := range append([]string{d.Name}, d.Aliases...) {
-				if taken(n) {
-					bad(fmt.Errorf("name %q is taken by a built-in tool", n))
-				}
-			}
+		for _, err := range builtinClashes(builtins, d) {
+			bad(err)
 		}
 		params, err := checkStatement(ctx, db, d)
 		if err != nil {
@@ -137,7 +167,7 @@ func Build(ctx context.Context, file string, data []byte, db *sql.DB, taken func
 		}
 		set.Tools = append(set.Tools, &SQLTool{def: d, db: db, params: params})
 	}
-	chains, errs := parseChains(file, data, set.Tools, taken)
+	chains, errs := parseChains(file, data, set.Tools, builtins)
 	problems = append(problems, errs...)
 	set.chainDefs = chains
 	if err := invalid(problems); err != nil {
@@ -243,4 +273,39 @@ func declaredParams(raw []byte) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// builtinClashes returns why d cannot use its name or aliases beside the
+// built-in tools: a name or alias a built-in holds, unless d is a version
+// (version:) of that built-in, whose aliases it may share; a version the
+// built-in already has, or version 1 of an unversioned built-in (which
+// counts as version 1 beside the file's versions).
+func builtinClashes(b Builtins, d Def) []error {
+	if b == nil {
+		return nil
+	}
+	var errs []error
+	ofBuiltin := false
+	if c, ok := b.Resolve(d.Name); ok {
+		switch {
+		case c != d.Name:
+			errs = append(errs, fmt.Errorf("name %q is taken by a built-in tool (an alias of %s)", d.Name, c))
+		case !d.Versioned:
+			errs = append(errs, fmt.Errorf("name %q is taken by a built-in tool; a file version of it needs version: (2 or more)", d.Name))
+		default:
+			ofBuiltin = true
+			vs := b.Versions(d.Name)
+			if len(vs) == 1 && vs[0] == 0 && d.Version == 1 {
+				errs = append(errs, fmt.Errorf("version 1 of %s is the built-in tool (unversioned, it counts as version 1 beside the file's versions); number the file's versions from 2", d.Name))
+			} else if slices.Contains(vs, d.Version) {
+				errs = append(errs, fmt.Errorf("version %d of %s is a built-in tool's (the built-in has versions %v)", d.Version, d.Name, vs))
+			}
+		}
+	}
+	for _, a := range d.Aliases {
+		if c, ok := b.Resolve(a); ok && !(ofBuiltin && c == d.Name) {
+			errs = append(errs, fmt.Errorf("name %q is taken by a built-in tool", a))
+		}
+	}
+	return errs
 }

@@ -279,8 +279,13 @@ func TestBuildRefuses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			taken := func(n string) bool { return n == tc.taken }
-			_, err := toolsfile.Build(context.Background(), "tools.yaml", []byte(tc.file), db, taken)
+			builtins := tool.NewRegistry()
+			if tc.taken != "" {
+				if err := builtins.Register(fakeStep(tc.taken, 0, echo)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err := toolsfile.Build(context.Background(), "tools.yaml", []byte(tc.file), db, builtins)
 			if err == nil {
 				t.Fatal("accepted")
 			}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -48,12 +47,13 @@ func (f *fileTools) useAssigner(a *rollout.Assigner) {
 func (f *fileTools) load(ctx context.Context) ([]string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	current := f.reg.Group(toolsfile.Group)
-	taken := func(n string) bool {
-		c, ok := f.reg.Resolve(n)
-		return ok && !slices.Contains(current, c)
+	// The built-ins: the registry without the file's current tools (a
+	// built-in one of them joined is unversioned again in it).
+	builtins, err := f.reg.WithGroup(toolsfile.Group)
+	if err != nil {
+		return nil, fmt.Errorf("toolsfile: %s: %w", f.path, err)
 	}
-	set, err := toolsfile.Load(ctx, f.path, f.db, taken)
+	set, err := toolsfile.Load(ctx, f.path, f.db, builtins)
 	if err != nil {
 		return nil, err
 	}
