@@ -205,8 +205,10 @@ func (r *Registry) Register(tools ...Tool) error {
 // ReplaceGroup swaps every tool registered earlier under group (a non-empty
 // label such as "file") for tools, atomically: calls that start after it
 // returns see only the new set. A name or alias taken by a tool outside the
-// group, or any other problem Register refuses, leaves the registry as it
-// was.
+// group (other than a version joining it, see add), or any other problem
+// Register refuses, leaves the registry as it was. A tool outside the group
+// that a version of the group had joined is unversioned again once no
+// such version is left.
 func (r *Registry) ReplaceGroup(group string, tools ...Tool) error {
 	if group == "" {
 		return fmt.Errorf("tool: replace group: empty group")

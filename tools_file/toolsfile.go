@@ -12,7 +12,8 @@
 // arguments or earlier steps' data, run concurrently where they do not
 // depend on each other, each through the caller's session cache (see
 // Chain and Set.Link). Tools and chains alike may have several versions
-// (version:), which the rollouts: section splits sessions between.
+// (version:), which the rollouts: section splits sessions between; a tool
+// may also be a new version of a built-in tool (see Load).
 package toolsfile
 
 import (

@@ -249,3 +249,47 @@ func TestFileVersionOfBuiltinInChat(t *testing.T) {
 		expectError(t, resp, body, http.StatusUnprocessableEntity)
 	})
 }
+
+// TestReadmeBuiltinVersionLoads: the file version of a built-in tool the
+// README shows is a valid tools file for the sample game, and its two
+// versions answer (the built-in as version 1, the SQL as version 2).
+func TestReadmeBuiltinVersionLoads(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "**A file version of a built-in tool.**")
+	if !ok {
+		t.Fatal("README has no paragraph on a file version of a built-in tool")
+	}
+	_, rest, ok = strings.Cut(rest, "```yaml\n")
+	block, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("the README's paragraph has no yaml block")
+	}
+	file := filepath.Join(t.TempDir(), "tools.yaml")
+	if err := os.WriteFile(file, []byte(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, appSetup{env: map[string]string{"TOOLS_FILE": file}})
+	for _, tc := range []struct {
+		version int
+		want    string // in the result of that version only
+	}{{1, `"skills"`}, {2, `"faction":"`}} {
+		resp, body := f.do(t, request{
+			method: http.MethodPost, path: "/admin/tools/execute", token: testAdminToken,
+			json: map[string]any{"tool_calls": []map[string]any{{"name": "gcs_get_champion_details", "version": tc.version, "arguments": json.RawMessage(`{"champion_name":"Kaelith"}`)}}},
+		})
+		expect(t, resp, body, http.StatusOK)
+		other := map[int]string{1: `"faction":"`, 2: `"skills"`}[tc.version]
+		if !strings.Contains(string(body), `"status":"success"`) || !strings.Contains(string(body), "Kaelith") ||
+			!strings.Contains(string(body), tc.want) || strings.Contains(string(body), other) {
+			t.Fatalf("version %d answered %.400s", tc.version, body)
+		}
+	}
+	resp, body := f.do(t, request{method: http.MethodGet, path: "/admin/tools", token: testAdminToken})
+	expect(t, resp, body, http.StatusOK)
+	if !strings.Contains(string(body), `"rollout":{"weights":{"1":90,"2":10},"source":"file"}`) {
+		t.Fatalf("the README's rollout is not in force: %.2000s", body)
+	}
+}
