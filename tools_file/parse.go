@@ -135,8 +135,9 @@ func invalid(problems []error) error {
 // definitions, checked for form: field names and types (unknown fields are
 // refused), name pattern, unique names and aliases (one name may be
 // defined once per version), the rollouts: section (against the file's
-// tools and chains), category, result shape, limits and parameter schemas
-// that compile. Statements are checked against the database by Build.
+// tools and chains; Build also knows the built-ins' versions, which Parse
+// does not), category, result shape, limits and parameter schemas that
+// compile. Statements are checked against the database by Build.
 func Parse(file string, data []byte) ([]Def, error) {
 	defs, _, err := parse(file, data, nil)
 	return defs, err
