@@ -203,3 +203,35 @@ func TestRegistryJoinSameGroup(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// TestRegistryJoinAliases: a joining version shares the built-in's aliases
+// and may add its own, which leave with it while the built-in's stay.
+func TestRegistryJoinAliases(t *testing.T) {
+	reg := tool.NewRegistry()
+	if err := reg.Register(builtinCards()); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.ReplaceGroup("file", versioned("cards", 2, schemaV2, "old_cards", "cards_sql")); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{"old_cards", "cards_sql"} {
+		if c, ok := reg.Resolve(a); !ok || c != "cards" {
+			t.Fatalf("alias %s resolves to %q, %v", a, c, ok)
+		}
+	}
+	if sp, ok := reg.SpecVersion("cards_sql", 1); !ok || sp.Version != 1 || sp.Description != "built-in cards" || !slices.Equal(sp.Aliases, []string{"old_cards"}) {
+		t.Fatalf("version 1 through the file's alias: %+v", sp)
+	}
+	if err := reg.ReplaceGroup("file"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := reg.Resolve("cards_sql"); ok {
+		t.Fatal("the file version's alias outlived it")
+	}
+	if c, ok := reg.Resolve("old_cards"); !ok || c != "cards" {
+		t.Fatal("the built-in's alias was lost")
+	}
+	if sp, ok := reg.Spec("old_cards"); !ok || sp.Version != 0 || sp.Description != "built-in cards" {
+		t.Fatalf("built-in after the file left: %+v", sp)
+	}
+}
