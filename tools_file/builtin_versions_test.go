@@ -3,7 +3,6 @@ package toolsfile_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -154,17 +153,7 @@ func TestFileVersionOfBuiltinRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := toolsfile.Build(context.Background(), "tools.yaml", []byte(tc.file), openDB(t), reg)
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			if !errors.Is(err, tool.ErrInvalidTools) {
-				t.Fatalf("error does not wrap ErrInvalidTools: %v", err)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error lacks %q:\n%v", w, err)
-				}
-			}
+			wantInvalid(t, err, tc.want...)
 		})
 	}
 }

@@ -708,17 +708,7 @@ func TestChainsRefused(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			err := buildAndLink(db, builtins, tc.file)
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			if !errors.Is(err, tool.ErrInvalidTools) {
-				t.Fatalf("error does not wrap ErrInvalidTools: %v", err)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error lacks %q:\n%v", w, err)
-				}
-			}
+			wantInvalid(t, err, tc.want...)
 		})
 	}
 }
@@ -814,4 +804,21 @@ func FuzzChains(f *testing.F) {
 			}
 		}
 	})
+}
+
+// wantInvalid fails t unless err is a refused tools file (it wraps
+// tool.ErrInvalidTools) whose message holds each of want.
+func wantInvalid(t *testing.T, err error, want ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	if !errors.Is(err, tool.ErrInvalidTools) {
+		t.Fatalf("error does not wrap ErrInvalidTools: %v", err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error lacks %q:\n%v", w, err)
+		}
+	}
 }

@@ -98,21 +98,7 @@ func TestFileVersionOfBuiltinInChat(t *testing.T) {
 
 		rolloutCall := func(method string, weights map[string]int) (rollout.Weights, string) {
 			t.Helper()
-			r := request{method: method, path: "/admin/tools/" + name + "/rollout", token: testAdminToken}
-			if weights != nil {
-				r.json = map[string]any{"weights": weights}
-			}
-			resp, body := f.do(t, r)
-			expect(t, resp, body, http.StatusOK)
-			got := decode[struct {
-				Tool    string          `json:"tool"`
-				Weights rollout.Weights `json:"weights"`
-				Source  string          `json:"source"`
-			}](t, body)
-			if got.Tool != name {
-				t.Fatalf("%s answered %s", method, body)
-			}
-			return got.Weights, got.Source
+			return f.rollout(t, method, name, name, weights)
 		}
 		// The backend is shared with other tests: start from the file's
 		// weights.

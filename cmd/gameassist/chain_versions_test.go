@@ -105,21 +105,7 @@ func TestChainVersionsInChat(t *testing.T) {
 
 		rolloutCall := func(method string, weights map[string]int) (rollout.Weights, string) {
 			t.Helper()
-			r := request{method: method, path: "/admin/tools/probe_brief_old/rollout", token: testAdminToken}
-			if weights != nil {
-				r.json = map[string]any{"weights": weights}
-			}
-			resp, body := f.do(t, r)
-			expect(t, resp, body, http.StatusOK)
-			got := decode[struct {
-				Tool    string          `json:"tool"`
-				Weights rollout.Weights `json:"weights"`
-				Source  string          `json:"source"`
-			}](t, body)
-			if got.Tool != "probe_brief" {
-				t.Fatalf("%s answered %s", method, body)
-			}
-			return got.Weights, got.Source
+			return f.rollout(t, method, "probe_brief_old", "probe_brief", weights)
 		}
 		// The backend is shared with other tests: start from the file's
 		// weights (a DELETE of weights not set answers them too).
@@ -226,4 +212,26 @@ func TestChainVersionsInChat(t *testing.T) {
 			t.Fatalf("cached probe_brief versions %v: %s", versions, body)
 		}
 	})
+}
+
+// rollout sends method (PUT with weights, or DELETE) to the rollout route
+// of name and returns the weights in force and their source; the answer
+// must name the tool canonical.
+func (f *fixture) rollout(t *testing.T, method, name, canonical string, weights map[string]int) (rollout.Weights, string) {
+	t.Helper()
+	r := request{method: method, path: "/admin/tools/" + name + "/rollout", token: testAdminToken}
+	if weights != nil {
+		r.json = map[string]any{"weights": weights}
+	}
+	resp, body := f.do(t, r)
+	expect(t, resp, body, http.StatusOK)
+	got := decode[struct {
+		Tool    string          `json:"tool"`
+		Weights rollout.Weights `json:"weights"`
+		Source  string          `json:"source"`
+	}](t, body)
+	if got.Tool != canonical {
+		t.Fatalf("%s answered %s", method, body)
+	}
+	return got.Weights, got.Source
 }
