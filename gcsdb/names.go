@@ -148,8 +148,11 @@ func (n *Names) probe(ctx context.Context) (hasMeta, hasNames bool, err error) {
 	if hasNames, err = HasTable(ctx, n.db, "display_names"); err != nil {
 		return false, false, err
 	}
+	// The answer is stored with the flag, under one lock: a concurrent
+	// call that sees probed must see the tables too (it used to read them
+	// unset, and every name failed to translate until the next check).
 	n.mu.Lock()
-	n.probed = true
+	n.probed, n.hasMeta, n.hasNames = true, hasMeta, hasNames
 	n.mu.Unlock()
 	return hasMeta, hasNames, nil
 }

@@ -50,3 +50,38 @@ func TestNamesCacheFollowsDataVersion(t *testing.T) {
 		})
 	}
 }
+
+// TestNamesProbeStoresTables: once probe has looked for the tables, a
+// concurrent check that finds probed set reads the tables found, not the
+// zero values: otherwise, on a server's first screens, a name lookup could
+// see no display_names table and leave the raw id in the prompt for the
+// whole versionTTL.
+func TestNamesProbeStoresTables(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "gcs.db")
+	g := gamedata.Game{Factions: []gamedata.Faction{{ID: 101, Key: "a", Name: "Sunguard"}}}
+	if _, err := Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n, err := NewNames(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first caller has probed but not yet recorded its check: a second
+	// caller gets the tables from probe's stored answer.
+	if _, _, err := n.probe(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hasMeta, hasNames, err := n.probe(ctx)
+	if err != nil || !hasMeta || !hasNames {
+		t.Fatalf("second probe: meta %v, names %v, %v", hasMeta, hasNames, err)
+	}
+	if name, err := n.DisplayName(ctx, 101, "en"); err != nil || name != "Sunguard" {
+		t.Fatalf("DisplayName = %q, %v", name, err)
+	}
+}
