@@ -13,18 +13,7 @@ func TestNamesCacheFollowsDataVersion(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "gcs.db")
 	g := gamedata.Game{Factions: []gamedata.Faction{{ID: 101, Key: "a", Name: "Old Name"}}}
-	if _, err := Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
-		t.Fatal(err)
-	}
-	db, err := OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	n, err := NewNames(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := namesOver(t, path, g)
 	n.versionTTL = 0 // read the version on every lookup
 	steps := []struct {
 		name string
@@ -58,20 +47,7 @@ func TestNamesCacheFollowsDataVersion(t *testing.T) {
 // whole versionTTL.
 func TestNamesProbeStoresTables(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "gcs.db")
-	g := gamedata.Game{Factions: []gamedata.Faction{{ID: 101, Key: "a", Name: "Sunguard"}}}
-	if _, err := Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
-		t.Fatal(err)
-	}
-	db, err := OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	n, err := NewNames(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	n := namesOver(t, filepath.Join(t.TempDir(), "gcs.db"), gamedata.Game{Factions: []gamedata.Faction{{ID: 101, Key: "a", Name: "Sunguard"}}})
 	// The first caller has probed but not yet recorded its check: a second
 	// caller gets the tables from probe's stored answer.
 	if _, _, err := n.probe(ctx); err != nil {
@@ -84,4 +60,24 @@ func TestNamesProbeStoresTables(t *testing.T) {
 	if name, err := n.DisplayName(ctx, 101, "en"); err != nil || name != "Sunguard" {
 		t.Fatalf("DisplayName = %q, %v", name, err)
 	}
+}
+
+// namesOver prepares the database at path with g and returns Names over its
+// read-only handle, closed with the test.
+func namesOver(t *testing.T, path string, g gamedata.Game) *Names {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	n, err := NewNames(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
