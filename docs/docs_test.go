@@ -140,6 +140,48 @@ func TestCitationsResolve(t *testing.T) {
 	}
 }
 
+// envName is a quoted environment variable name in the config package's
+// source, as a Load argument or a struct tag value.
+var envName = regexp.MustCompile(`"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{3,})"`)
+
+// TestEveryVariableDocumented: every environment variable the config
+// package reads is named in the configuration section of
+// docs/operations.md.
+func TestEveryVariableDocumented(t *testing.T) {
+	srcs, err := filepath.Glob(filepath.Join(root, "config", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := os.ReadFile(filepath.Join(root, "docs", "operations.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(ops), "\n## Configuration\n")
+	if !ok {
+		t.Fatal("docs/operations.md has no Configuration section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	names := 0
+	for _, src := range srcs {
+		if strings.HasSuffix(src, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range envName.FindAllSubmatch(b, -1) {
+			names++
+			if n := "`" + string(m[1]); !strings.Contains(section, n+"`") && !strings.Contains(section, n+"=") {
+				t.Errorf("%s reads %s, which the configuration section of docs/operations.md does not name", src, m[1])
+			}
+		}
+	}
+	if names < 30 {
+		t.Fatalf("found %d variable names in config/: the pattern no longer matches how they are declared", names)
+	}
+}
+
 type link struct {
 	target string
 	line   int
