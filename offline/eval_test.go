@@ -17,7 +17,7 @@ import (
 	"github.com/gameassist/gameassist/tool"
 )
 
-// scenario is an eval scenario in the format of DESIGN.md ("Eval scenarios").
+// scenario is an eval scenario in the format of docs/eval.md.
 type scenario struct {
 	Name   string `yaml:"name"`
 	Locale string `yaml:"locale"`

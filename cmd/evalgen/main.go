@@ -25,7 +25,7 @@ import (
 	"github.com/gameassist/gameassist/gcsdb"
 )
 
-// Scenario is one eval scenario in the format of DESIGN.md.
+// Scenario is one eval scenario in the format of docs/eval.md.
 type Scenario struct {
 	Name   string `yaml:"name"`
 	Locale string `yaml:"locale"`
