@@ -113,7 +113,7 @@ func (s *Server) classify(err error) *HTTPError {
 		if errors.Is(err, m.target) {
 			msg := m.msg
 			if m.clientText {
-				msg = clientMessage(err)
+				msg = clientMessage(wrapperOf(err, m.target))
 			}
 			return httpErr(m.status, m.code, msg, err)
 		}
@@ -138,9 +138,11 @@ type errorMapping struct {
 func defaultErrorMap() []errorMapping {
 	return []errorMapping{
 		{chat.ErrUnauthorized, http.StatusUnauthorized, "unauthorized", "a valid session token is required", false},
-		{chat.ErrForbidden, http.StatusForbidden, "forbidden", "this token does not open this session", false},
+		// A token that does not open the session is answered as a session
+		// that does not exist, so the answer tells nothing of which ids exist.
+		{chat.ErrForbidden, http.StatusNotFound, "not_found", notFoundMsg, false},
 		{chat.ErrInvalid, http.StatusBadRequest, "bad_request", "invalid request", true},
-		{memory.ErrNotFound, http.StatusNotFound, "not_found", "no such session or entry", false},
+		{memory.ErrNotFound, http.StatusNotFound, "not_found", notFoundMsg, false},
 		{memory.ErrBadCursor, http.StatusBadRequest, "bad_cursor", "cursor is not one this server issued", false},
 		{memory.ErrBusy, http.StatusConflict, "session_busy", "another turn of this session is still running; try again", false},
 		{screens.ErrBadScreen, http.StatusBadRequest, "bad_screen", "screen data is not acceptable", true},
@@ -149,6 +151,36 @@ func defaultErrorMap() []errorMapping {
 		{redis.ErrPoolTimeout, http.StatusServiceUnavailable, "unavailable", "session store is unavailable", false},
 		{context.DeadlineExceeded, http.StatusServiceUnavailable, "timeout", "a dependency did not answer in time", false},
 		{syscall.ECONNREFUSED, http.StatusServiceUnavailable, "unavailable", "a dependency is unavailable", false},
+	}
+}
+
+// notFoundMsg answers an unknown session and a token that does not open the
+// session alike.
+const notFoundMsg = "no such session or entry"
+
+// wrapperOf is the error in err's chain that wraps target itself: the one
+// whose text is the refusal written for clients, without the operations
+// (and the ids they name) that wrapped it on the way up.
+func wrapperOf(err, target error) error {
+	for {
+		var next error
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			if c := u.Unwrap(); c != target && errors.Is(c, target) {
+				next = c
+			}
+		case interface{ Unwrap() []error }:
+			for _, c := range u.Unwrap() {
+				if c != target && errors.Is(c, target) {
+					next = c
+					break
+				}
+			}
+		}
+		if next == nil {
+			return err
+		}
+		err = next
 	}
 }
 
