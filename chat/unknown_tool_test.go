@@ -12,9 +12,9 @@ import (
 // Options.OfferSQLTools) is never among them, however close its name.
 func TestUnknownToolGuidanceNamesOnlyCallableTools(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		opts     Options
-		wantSQL  bool
+		name    string
+		opts    Options
+		wantSQL bool
 	}{
 		{name: "SQL tools hidden", opts: Options{}, wantSQL: false},
 		{name: "SQL tools offered", opts: Options{OfferSQLTools: true}, wantSQL: true},
