@@ -32,8 +32,9 @@ type Options struct {
 	SessionTTL time.Duration
 	// HistoryMax is how many history messages are kept (default 200).
 	HistoryMax int
-	// LockTTL bounds how long a crashed instance can hold a session's turn
-	// lock (default 60s).
+	// LockTTL bounds how long a holder that is gone (a crashed instance,
+	// a cancelled turn) keeps a session's turn lock; a live holder renews
+	// it every third of it (default 6s).
 	LockTTL time.Duration
 	// LockPoll is the first wait between lock attempts; it doubles up to
 	// 50ms (default 5ms).
@@ -44,6 +45,11 @@ type Options struct {
 	// (default time.Now).
 	Now func() time.Time
 }
+
+// DefaultLockTTL is Options.LockTTL's default: short, so a session whose
+// turn's holder is gone is free again within seconds (a player retrying
+// after a crash or a Redis restart waits at most this once).
+const DefaultLockTTL = 6 * time.Second
 
 // maxLockPoll caps the backoff between lock attempts.
 const maxLockPoll = 50 * time.Millisecond
@@ -58,6 +64,10 @@ type Store struct {
 	opts   Options
 	log    *slog.Logger
 	script scripts
+	// ticker paces lock renewals; renewed, when set, hears each renewal's
+	// outcome (tests replace both).
+	ticker  func(time.Duration) (<-chan time.Time, func())
+	renewed func(error)
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
@@ -78,7 +88,7 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 		opts.HistoryMax = 200
 	}
 	if opts.LockTTL == 0 {
-		opts.LockTTL = 60 * time.Second
+		opts.LockTTL = DefaultLockTTL
 	}
 	if opts.LockPoll == 0 {
 		opts.LockPoll = 5 * time.Millisecond
@@ -100,7 +110,7 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts()}, nil
+	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts(), ticker: defaultTicker}, nil
 }
 
 // Turn is what a chat turn starts from.
@@ -170,13 +180,13 @@ func wrap(op, id string, err error) error {
 	if errors.Is(err, redis.Nil) {
 		err = ErrNotFound
 	}
-	return fmt.Errorf("memory: %s %s: %w", op, id, err)
+	return fmt.Errorf("memory: %s %s: %w", op, id, redisErr(err))
 }
 
 // Ping checks that Redis answers, for readiness probes.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.rdb.Ping(ctx).Err(); err != nil {
-		return fmt.Errorf("memory: ping: %w", err)
+		return fmt.Errorf("memory: ping: %w", redisErr(err))
 	}
 	return nil
 }
@@ -221,10 +231,25 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 // touch records id as active. Failing to do so only skews ActiveSessions,
 // so it is logged, not returned.
 func (s *Store) touch(ctx context.Context, id string) {
-	err := s.rdb.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id}).Err()
+	pipe := s.rdb.Pipeline()
+	s.markActive(ctx, pipe, id, nil)
+	_, err := pipe.Exec(ctx)
 	if err != nil {
 		s.log.WarnContext(ctx, "memory: mark session active", "session", id, "err", err)
 	}
+}
+
+// markActive queues, on pipe, the write that records id as active (its
+// result is returned) and the renewal of the indexes' TTLs: the active
+// index and, with lock taken with the session's meta, the player's index
+// live as long as their newest session can.
+func (s *Store) markActive(ctx context.Context, pipe redis.Pipeliner, id string, lock *Lock) *redis.IntCmd {
+	active := pipe.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id})
+	pipe.PExpire(ctx, s.activeKey(), s.opts.SessionTTL)
+	if lock != nil && lock.player != "" {
+		pipe.PExpire(ctx, s.playerKey(lock.player), s.opts.SessionTTL)
+	}
+	return active
 }
 
 // Session returns a session's meta, or ErrNotFound.
@@ -413,10 +438,9 @@ func (s *Store) write(ctx context.Context, op, id string, args []any) error {
 // same pipeline, after the write.
 func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, lock *Lock) error {
 	keys := s.keys(id)
-	now := redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id}
 	pipe := s.rdb.Pipeline()
 	res := s.script.finish.EvalSha(ctx, pipe, keys, args...)
-	active := pipe.ZAdd(ctx, s.activeKey(), now)
+	active := s.markActive(ctx, pipe, id, lock)
 	var unlock *redis.Cmd
 	if lock != nil {
 		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{lock.key}, lock.owner)
@@ -433,6 +457,7 @@ func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, 
 		}
 		if uerr == nil {
 			lock.released.Store(true)
+			lock.done()
 		}
 	}
 	if errors.Is(err, redis.Nil) {
@@ -513,7 +538,7 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args 
 	scr := s.script.screen.EvalSha(ctx, pipe, keys, val)
 	var active *redis.IntCmd
 	if op == "finish turn" {
-		active = pipe.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id})
+		active = s.markActive(ctx, pipe, id, release)
 	}
 	if release != nil {
 		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{release.key}, release.owner)
@@ -537,6 +562,7 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args 
 	if unlock != nil {
 		if uerr := retry(unlock, s.script.unlock, []string{release.key}, release.owner); uerr == nil {
 			release.released.Store(true)
+			release.done()
 		}
 	}
 	if errors.Is(err, redis.Nil) {
@@ -562,7 +588,7 @@ func (s *Store) FirstUse(ctx context.Context, key string, ttl time.Duration) (bo
 	}
 	ok, err := s.rdb.SetNX(ctx, s.opts.Prefix+":once:"+key, 1, ttl).Result()
 	if err != nil {
-		return false, fmt.Errorf("memory: first use %s: %w", key, err)
+		return false, fmt.Errorf("memory: first use %s: %w", key, redisErr(err))
 	}
 	return ok, nil
 }
@@ -740,7 +766,7 @@ func (s *Store) ActiveSessions(ctx context.Context) (int64, error) {
 	pipe.ZRemRangeByScore(ctx, s.activeKey(), "-inf", "("+strconv.FormatInt(cutoff, 10))
 	n := pipe.ZCard(ctx, s.activeKey())
 	if _, err := pipe.Exec(ctx); err != nil {
-		return 0, fmt.Errorf("memory: active sessions: %w", err)
+		return 0, fmt.Errorf("memory: active sessions: %w", redisErr(err))
 	}
 	return n.Val(), nil
 }
