@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/gin-gonic/gin"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/memory"
@@ -63,8 +62,11 @@ func (s *Server) fail(c *gin.Context, err error) {
 	if he.Status >= 500 {
 		lvl = slog.LevelError
 	}
-	if he.Status == http.StatusConflict && he.Code == "session_busy" {
+	switch {
+	case he.Status == http.StatusConflict && he.Code == "session_busy":
 		c.Header("Retry-After", strconv.Itoa(busyRetryAfterSeconds))
+	case he.Status == http.StatusServiceUnavailable && c.Writer.Header().Get("Retry-After") == "":
+		c.Header("Retry-After", strconv.Itoa(unavailableRetryAfterSeconds))
 	}
 	s.log.LogAttrs(c.Request.Context(), lvl, "request failed",
 		slog.String("request_id", requestID(c)), slog.Int("status", he.Status),
@@ -79,6 +81,10 @@ const StatusClientClosedRequest = 499
 // busyRetryAfterSeconds is the Retry-After of 409 session_busy: a turn takes
 // about a second or two, so a client retrying after that usually gets in.
 const busyRetryAfterSeconds = 2
+
+// unavailableRetryAfterSeconds is the Retry-After of a 503: Redis loading
+// its data, failing over or restarting is usually back within seconds.
+const unavailableRetryAfterSeconds = 2
 
 const clientGoneKey = "client_gone"
 
@@ -147,8 +153,7 @@ func defaultErrorMap() []errorMapping {
 		{memory.ErrBusy, http.StatusConflict, "session_busy", "another turn of this session is still running; try again", false},
 		{screens.ErrBadScreen, http.StatusBadRequest, "bad_screen", "screen data is not acceptable", true},
 		{screens.ErrInvalidRules, http.StatusUnprocessableEntity, "invalid_rules", "the screen rules file is invalid; the running rules stay", true},
-		{redis.ErrClosed, http.StatusServiceUnavailable, "unavailable", "session store is unavailable", false},
-		{redis.ErrPoolTimeout, http.StatusServiceUnavailable, "unavailable", "session store is unavailable", false},
+		{memory.ErrUnavailable, http.StatusServiceUnavailable, "unavailable", "the session store is unavailable; try again shortly", false},
 		{context.DeadlineExceeded, http.StatusServiceUnavailable, "timeout", "a dependency did not answer in time", false},
 		{syscall.ECONNREFUSED, http.StatusServiceUnavailable, "unavailable", "a dependency is unavailable", false},
 	}
