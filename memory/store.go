@@ -351,7 +351,7 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 		return fmt.Errorf("memory: finish turn %s: the lock to release belongs to session %s", id, f.Release.id)
 	}
 	if f.Screen != nil {
-		return s.saveScreen(ctx, "finish turn", id, f.Screen, args, f.Release)
+		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, f.Release)
 	}
 	return s.writeAndRelease(ctx, "finish turn", id, args, f.Release)
 }
@@ -490,6 +490,9 @@ type ScreenSave struct {
 	// Versions records tool versions assigned to the session by the
 	// screen's calls (tool name → version, see Meta.Versions).
 	Versions map[string]int
+	// Event, when set, becomes Meta.ScreenEvent: the order of this screen
+	// event, against which later events are ordered.
+	Event *ScreenEvent
 }
 
 // SaveScreen stores a screen event's outcome in one round trip: the
@@ -514,14 +517,14 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 	}
-	return s.saveScreen(ctx, "save screen", id, w.Screen, args, w.Release)
+	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, w.Release)
 }
 
 // saveScreen runs finishSrc with args (when not nil), sets the session's
 // screen and releases release (when not nil), in one round trip. A turn's
 // write (op "finish turn") also marks the session active.
-func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args []any, release *Lock) error {
-	val := ""
+func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, release *Lock) error {
+	val, event := "", ""
 	if sc != nil {
 		b, err := json.Marshal(sc)
 		if err != nil {
@@ -529,13 +532,20 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args 
 		}
 		val = string(b)
 	}
+	if ev != nil {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return fmt.Errorf("memory: %s %s: %w", op, id, err)
+		}
+		event = string(b)
+	}
 	keys := s.keys(id)
 	pipe := s.rdb.Pipeline()
 	var fin, unlock *redis.Cmd
 	if args != nil {
 		fin = s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	}
-	scr := s.script.screen.EvalSha(ctx, pipe, keys, val)
+	scr := s.script.screen.EvalSha(ctx, pipe, keys, val, event)
 	var active *redis.IntCmd
 	if op == "finish turn" {
 		active = s.markActive(ctx, pipe, id, release)
@@ -557,7 +567,7 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args 
 		err = retry(fin, s.script.finish, keys, args...)
 	}
 	if err == nil {
-		err = retry(scr, s.script.screen, keys, val)
+		err = retry(scr, s.script.screen, keys, val, event)
 	}
 	if unlock != nil {
 		if uerr := retry(unlock, s.script.unlock, []string{release.key}, release.owner); uerr == nil {
@@ -808,6 +818,12 @@ func parseMeta(f map[string]string) (Meta, error) {
 		m.Screen = new(Screen)
 		if err := json.Unmarshal([]byte(sc), m.Screen); err != nil {
 			return Meta{}, fmt.Errorf("stored screen: %w", err)
+		}
+	}
+	if ev := f["screen_event"]; ev != "" {
+		m.ScreenEvent = new(ScreenEvent)
+		if err := json.Unmarshal([]byte(ev), m.ScreenEvent); err != nil {
+			return Meta{}, fmt.Errorf("stored screen event: %w", err)
 		}
 	}
 	return m, nil
