@@ -24,15 +24,16 @@ import (
 
 // TestRedisLoadingIs503: a real redis-server still loading its data set
 // after a restart answers LOADING; the edge answers 503 with Retry-After
-// (try again shortly), not 500. So does a Redis that is down.
+// (try again shortly), not 500. So do CLUSTERDOWN and a Redis that is down.
 func TestRedisLoadingIs503(t *testing.T) {
 	loading := redistest.StartLoading(t)
+	clusterDown := redistest.StartClusterDown(t)
 	down := redistest.Start(t)
 	down.Stop()
 	for _, tc := range []struct {
 		name string
 		srv  *redistest.Server
-	}{{"loading", loading}, {"down", down}} {
+	}{{"loading", loading}, {"cluster down", clusterDown}, {"down", down}} {
 		t.Run(tc.name, func(t *testing.T) {
 			rdb := redis.NewClient(&redis.Options{Addr: tc.srv.Addr(), MaxRetries: 1})
 			t.Cleanup(func() { _ = rdb.Close() })

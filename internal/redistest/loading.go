@@ -60,3 +60,21 @@ func randomBytes(tb testing.TB, n int) []byte {
 	}
 	return b
 }
+
+// StartClusterDown runs a cluster-mode redis-server that serves no hash
+// slot, for tb: every key command gets the real "-CLUSTERDOWN Hash slot
+// not served" answer, as while a cluster is being reconfigured. It is
+// stopped when tb ends.
+func StartClusterDown(tb testing.TB) *Server {
+	tb.Helper()
+	s, err := newServer(tb.TempDir(),
+		"--cluster-enabled", "yes",
+		"--cluster-config-file", "nodes-{port}.conf",
+		"--cluster-port", "{busport}",
+	)
+	if err != nil {
+		tb.Fatalf("redistest: %v", err)
+	}
+	tb.Cleanup(s.Stop)
+	return s
+}
