@@ -57,7 +57,11 @@ func (l *Lock) keep(ctx context.Context) {
 			}
 			switch {
 			case errors.Is(err, ErrNotHeld):
-				l.s.log.WarnContext(ctx, "memory: session lock lost while held", "session", l.id)
+				select {
+				case <-l.stop: // released meanwhile: not lost
+				default:
+					l.s.log.WarnContext(ctx, "memory: session lock lost while held", "session", l.id)
+				}
 				return
 			case err != nil && ctx.Err() == nil:
 				l.s.log.WarnContext(ctx, "memory: renew session lock", "session", l.id, "err", err)
