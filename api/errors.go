@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/gin-gonic/gin"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/memory"
@@ -63,8 +62,11 @@ func (s *Server) fail(c *gin.Context, err error) {
 	if he.Status >= 500 {
 		lvl = slog.LevelError
 	}
-	if he.Status == http.StatusConflict && he.Code == "session_busy" {
+	switch {
+	case he.Status == http.StatusConflict && he.Code == "session_busy":
 		c.Header("Retry-After", strconv.Itoa(busyRetryAfterSeconds))
+	case he.Status == http.StatusServiceUnavailable && c.Writer.Header().Get("Retry-After") == "":
+		c.Header("Retry-After", strconv.Itoa(unavailableRetryAfterSeconds))
 	}
 	s.log.LogAttrs(c.Request.Context(), lvl, "request failed",
 		slog.String("request_id", requestID(c)), slog.Int("status", he.Status),
@@ -79,6 +81,10 @@ const StatusClientClosedRequest = 499
 // busyRetryAfterSeconds is the Retry-After of 409 session_busy: a turn takes
 // about a second or two, so a client retrying after that usually gets in.
 const busyRetryAfterSeconds = 2
+
+// unavailableRetryAfterSeconds is the Retry-After of a 503: Redis loading
+// its data, failing over or restarting is usually back within seconds.
+const unavailableRetryAfterSeconds = 2
 
 const clientGoneKey = "client_gone"
 
@@ -113,7 +119,7 @@ func (s *Server) classify(err error) *HTTPError {
 		if errors.Is(err, m.target) {
 			msg := m.msg
 			if m.clientText {
-				msg = clientMessage(err)
+				msg = clientMessage(wrapperOf(err, m.target))
 			}
 			return httpErr(m.status, m.code, msg, err)
 		}
@@ -138,17 +144,48 @@ type errorMapping struct {
 func defaultErrorMap() []errorMapping {
 	return []errorMapping{
 		{chat.ErrUnauthorized, http.StatusUnauthorized, "unauthorized", "a valid session token is required", false},
-		{chat.ErrForbidden, http.StatusForbidden, "forbidden", "this token does not open this session", false},
+		// A token that does not open the session is answered as a session
+		// that does not exist, so the answer tells nothing of which ids exist.
+		{chat.ErrForbidden, http.StatusNotFound, "not_found", notFoundMsg, false},
 		{chat.ErrInvalid, http.StatusBadRequest, "bad_request", "invalid request", true},
-		{memory.ErrNotFound, http.StatusNotFound, "not_found", "no such session or entry", false},
+		{memory.ErrNotFound, http.StatusNotFound, "not_found", notFoundMsg, false},
 		{memory.ErrBadCursor, http.StatusBadRequest, "bad_cursor", "cursor is not one this server issued", false},
 		{memory.ErrBusy, http.StatusConflict, "session_busy", "another turn of this session is still running; try again", false},
 		{screens.ErrBadScreen, http.StatusBadRequest, "bad_screen", "screen data is not acceptable", true},
 		{screens.ErrInvalidRules, http.StatusUnprocessableEntity, "invalid_rules", "the screen rules file is invalid; the running rules stay", true},
-		{redis.ErrClosed, http.StatusServiceUnavailable, "unavailable", "session store is unavailable", false},
-		{redis.ErrPoolTimeout, http.StatusServiceUnavailable, "unavailable", "session store is unavailable", false},
+		{memory.ErrUnavailable, http.StatusServiceUnavailable, "unavailable", "the session store is unavailable; try again shortly", false},
 		{context.DeadlineExceeded, http.StatusServiceUnavailable, "timeout", "a dependency did not answer in time", false},
 		{syscall.ECONNREFUSED, http.StatusServiceUnavailable, "unavailable", "a dependency is unavailable", false},
+	}
+}
+
+// notFoundMsg answers an unknown session and a token that does not open the
+// session alike.
+const notFoundMsg = "no such session or entry"
+
+// wrapperOf is the error in err's chain that wraps target itself: the one
+// whose text is the refusal written for clients, without the operations
+// (and the ids they name) that wrapped it on the way up.
+func wrapperOf(err, target error) error {
+	for {
+		var next error
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			if c := u.Unwrap(); c != target && errors.Is(c, target) {
+				next = c
+			}
+		case interface{ Unwrap() []error }:
+			for _, c := range u.Unwrap() {
+				if c != target && errors.Is(c, target) {
+					next = c
+					break
+				}
+			}
+		}
+		if next == nil {
+			return err
+		}
+		err = next
 	}
 }
 

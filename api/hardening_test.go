@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -46,7 +45,7 @@ func (fakeChat) ScreenEvent(context.Context, string, screens.Screen) (chat.Scree
 	return chat.ScreenReply{}, errors.New("not used")
 }
 
-func (fakeChat) ScreenEventAt(context.Context, string, screens.Screen, time.Time) (chat.ScreenReply, error) {
+func (fakeChat) ScreenEventAt(context.Context, string, screens.Screen, memory.ScreenEvent) (chat.ScreenReply, error) {
 	return chat.ScreenReply{}, errors.New("not used")
 }
 

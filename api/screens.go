@@ -12,12 +12,28 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
 )
 
 type screenEventRequest struct {
 	SessionID string      `json:"session_id"`
 	Screen    *screenBody `json:"screen"`
+	// Seq is the game server's optional monotonic sequence number of the
+	// session's screen events; when two events carry one it orders them
+	// rather than their signed timestamps (whole seconds).
+	Seq *int64 `json:"seq"`
+}
+
+// screenEventReply is the webhook's answer: what the chat engine reports,
+// and whether the delivery was a replay of one already applied.
+type screenEventReply struct {
+	chat.ScreenReply
+	// Duplicate: the same delivery (signature and body) was accepted
+	// before; nothing changed this time.
+	Duplicate bool `json:"duplicate"`
 }
 
 // signatureScheme is the X-Signature format, named in refusals.
@@ -25,7 +41,8 @@ const signatureScheme = `X-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<
 
 // screenEvent is the game server's webhook: a player changed screen. The raw
 // body must carry a valid, fresh, never-used timestamped signature before
-// anything is parsed.
+// anything is parsed. The exact same delivery again (signature and body)
+// is answered as a duplicate and changes nothing.
 func (s *Server) screenEvent(c *gin.Context) {
 	if s.opts.WebhookSecret == "" {
 		s.fail(c, httpErr(http.StatusForbidden, "webhook_disabled", "screen events are disabled: WEBHOOK_SECRET is not set", nil))
@@ -54,30 +71,52 @@ func (s *Server) screenEvent(c *gin.Context) {
 		s.fail(c, httpErr(http.StatusBadRequest, "bad_request", "session_id and screen.name are required", nil))
 		return
 	}
+	ev := memory.ScreenEvent{At: sig.at}
+	if req.Seq != nil {
+		if *req.Seq < 1 {
+			s.fail(c, httpErr(http.StatusBadRequest, "bad_request", "seq must be a positive integer", nil))
+			return
+		}
+		ev.Seq = *req.Seq
+	}
 	c.Set(sessionIDKey, req.SessionID)
 	// Remember the signature until its timestamp leaves the window, in
-	// Redis, so a replay is refused by every instance.
+	// Redis, so every instance knows a delivery it sees again.
 	ctx := c.Request.Context()
+	key := "webhook:" + sig.mac
 	keep := sig.at.Add(s.opts.WebhookTolerance).Sub(s.opts.Now()) + time.Second
-	first, err := s.deps.Replay.FirstUse(ctx, "webhook:"+sig.mac, keep)
+	use, err := s.deps.Replay.Claim(ctx, key, keep)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	if !first {
-		s.fail(c, httpErr(http.StatusUnauthorized, "signature_replayed", "this signature was already accepted; sign each delivery anew", nil))
+	switch use {
+	case memory.UseDone:
+		// The same delivery again (the game server retried after a
+		// timeout): it was applied once; nothing changes.
+		c.JSON(http.StatusOK, screenEventReply{
+			ScreenReply: chat.ScreenReply{Screen: req.Screen.Name, Tools: []tool.Outcome{}},
+			Duplicate:   true,
+		})
+		return
+	case memory.UseInFlight:
+		c.Header("Retry-After", strconv.Itoa(busyRetryAfterSeconds))
+		s.fail(c, httpErr(http.StatusConflict, "delivery_in_progress", "this delivery is still being applied; retry it shortly", nil))
 		return
 	}
-	reply, err := s.deps.Chat.ScreenEventAt(ctx, req.SessionID, screens.Screen{Name: req.Screen.Name, Data: req.Screen.Data}, sig.at)
+	reply, err := s.deps.Chat.ScreenEventAt(ctx, req.SessionID, screens.Screen{Name: req.Screen.Name, Data: req.Screen.Data}, ev)
 	if err != nil {
-		if he := s.classify(err); he.Status >= http.StatusInternalServerError {
-			// Nothing was applied: let the game server retry the same delivery.
-			s.deps.Replay.Forget(context.WithoutCancel(ctx), "webhook:"+sig.mac)
-		}
+		// Nothing was applied: the same delivery may be retried (and
+		// meets the same answer if the refusal was ours to give).
+		s.deps.Replay.Forget(context.WithoutCancel(ctx), key)
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, reply)
+	if err := s.deps.Replay.Settle(context.WithoutCancel(ctx), key); err != nil {
+		// A retry of this delivery will wait for the claim to expire.
+		s.log.WarnContext(ctx, "webhook: settle delivery", "error", err.Error(), "request_id", requestID(c))
+	}
+	c.JSON(http.StatusOK, screenEventReply{ScreenReply: reply})
 }
 
 // signature is a verified X-Signature: its timestamp and the MAC that matched.

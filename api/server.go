@@ -41,16 +41,18 @@ type ChatService interface {
 	CreateSession(ctx context.Context, playerID, locale string) (id, token string, err error)
 	Authorize(ctx context.Context, id, token string) (memory.Meta, error)
 	Turn(ctx context.Context, req chat.TurnRequest, emit func(chat.Event)) (chat.Reply, error)
-	// ScreenEventAt applies a screen event sent at at; an event older than
-	// the session's current screen changes nothing.
-	ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, at time.Time) (chat.ScreenReply, error)
+	// ScreenEventAt applies a game server's screen event, ordered by ev; an
+	// event before the last one applied changes nothing.
+	ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, ev memory.ScreenEvent) (chat.ScreenReply, error)
 }
 
 // ReplayGuard remembers webhook signatures across instances; *memory.Store
 // satisfies it.
 type ReplayGuard interface {
-	// FirstUse records key for ttl and reports whether it was new.
-	FirstUse(ctx context.Context, key string, ttl time.Duration) (bool, error)
+	// Claim records key for ttl and reports what an earlier use left.
+	Claim(ctx context.Context, key string, ttl time.Duration) (memory.Use, error)
+	// Settle marks a claimed key's use completed.
+	Settle(ctx context.Context, key string) error
 	// Forget drops key, so a delivery that failed on our side may be retried.
 	Forget(ctx context.Context, key string)
 }

@@ -16,51 +16,46 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/gameassist/gameassist/api"
 	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/internal/redistest"
+	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 )
-
-// replayMemory is an in-process ReplayGuard (memory.Store's is tested
-// against Redis in package memory).
-type replayMemory struct {
-	mu   sync.Mutex
-	seen map[string]time.Duration
-}
-
-func (r *replayMemory) FirstUse(_ context.Context, key string, ttl time.Duration) (bool, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.seen[key]; ok {
-		return false, nil
-	}
-	r.seen[key] = ttl
-	return true, nil
-}
-
-func (r *replayMemory) Forget(_ context.Context, key string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.seen, key)
-}
 
 // screenChat records screen events; fail, when set, fails them.
 type screenChat struct {
 	fakeChat
 	mu   sync.Mutex
-	at   []time.Time
+	evs  []memory.ScreenEvent
 	fail error
 }
 
-func (s *screenChat) ScreenEventAt(_ context.Context, _ string, sc screens.Screen, at time.Time) (chat.ScreenReply, error) {
+func (s *screenChat) ScreenEventAt(_ context.Context, _ string, sc screens.Screen, ev memory.ScreenEvent) (chat.ScreenReply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fail != nil {
 		return chat.ScreenReply{}, s.fail
 	}
-	s.at = append(s.at, at)
+	s.evs = append(s.evs, ev)
 	return chat.ScreenReply{Screen: sc.Name, Applied: true, Tools: []tool.Outcome{}}, nil
+}
+
+// replayStore is a ReplayGuard on a real redis-server, under a prefix of
+// its own; it returns the store, its client and the prefix.
+func replayStore(t *testing.T) (*memory.Store, *redis.Client, string) {
+	t.Helper()
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	prefix := srv.Prefix(t)
+	st, err := memory.New(rdb, memory.Options{Prefix: prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, rdb, prefix
 }
 
 const webhookSecret = "whsec-test"
@@ -68,7 +63,7 @@ const webhookSecret = "whsec-test"
 func TestWebhookSignature(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	sc := &screenChat{}
-	replay := &replayMemory{seen: map[string]time.Duration{}}
+	replay, rdb, prefix := replayStore(t)
 	reg := tool.NewRegistry()
 	ex, err := tool.NewExecutor(reg, tool.ExecutorOptions{})
 	if err != nil {
@@ -87,6 +82,9 @@ func TestWebhookSignature(t *testing.T) {
 
 	body := []byte(fmt.Sprintf(`{"session_id":%q,"screen":{"name":"BossBattlePresenter","data":{"BossConfigId":5001}}}`, testSession))
 	legacy := "sha256=" + strings.SplitN(api.Sign(webhookSecret, body, now), ",v1=", 2)[1]
+	seqBody := func(seq string) []byte {
+		return []byte(fmt.Sprintf(`{"session_id":%q,"screen":{"name":"BossBattlePresenter"},"seq":%s}`, testSession, seq))
+	}
 	tests := []struct {
 		name     string
 		sig      string
@@ -95,9 +93,13 @@ func TestWebhookSignature(t *testing.T) {
 		want     int
 		wantCode string
 		wantIn   string
+		wantDup  bool
 	}{
 		{name: "valid", sig: api.Sign(webhookSecret, body, now), want: http.StatusOK},
-		{name: "replayed", sig: api.Sign(webhookSecret, body, now), want: http.StatusUnauthorized, wantCode: "signature_replayed"},
+		{name: "replayed: the same delivery again is a duplicate", sig: api.Sign(webhookSecret, body, now), want: http.StatusOK, wantDup: true},
+		{name: "replayed once more", sig: api.Sign(webhookSecret, body, now), want: http.StatusOK, wantDup: true},
+		{name: "replay with an altered body", sig: api.Sign(webhookSecret, body, now), body: []byte(strings.Replace(string(body), "5001", "5003", 1)), want: http.StatusUnauthorized, wantCode: "bad_signature"},
+		{name: "replay with a forged signature", sig: "t=1800000000,v1=" + strings.Repeat("ab", 32), want: http.StatusUnauthorized, wantCode: "bad_signature"},
 		{name: "same body signed anew", sig: api.Sign(webhookSecret, body, now.Add(time.Second)), want: http.StatusOK},
 		{name: "legacy sha256 form", sig: legacy, want: http.StatusUnauthorized, wantCode: "bad_signature", wantIn: "t=<unix seconds>,v1="},
 		{name: "too old", sig: api.Sign(webhookSecret, body, now.Add(-5*time.Minute-time.Second)), want: http.StatusUnauthorized, wantCode: "signature_expired"},
@@ -115,6 +117,11 @@ func TestWebhookSignature(t *testing.T) {
 		{name: "rotated secrets, second matches", sig: api.Sign(webhookSecret, body, now.Add(4*time.Second)) + ",v1=" + strings.Repeat("0", 64), want: http.StatusOK},
 		{name: "server failure lets the delivery retry", sig: api.Sign(webhookSecret, body, now.Add(5*time.Second)), fail: syscall.ECONNREFUSED, want: http.StatusServiceUnavailable},
 		{name: "the retry", sig: api.Sign(webhookSecret, body, now.Add(5*time.Second)), want: http.StatusOK},
+		{name: "the retry again is a duplicate", sig: api.Sign(webhookSecret, body, now.Add(5*time.Second)), want: http.StatusOK, wantDup: true},
+		{name: "with a sequence number", sig: api.Sign(webhookSecret, seqBody("7"), now.Add(7*time.Second)), body: seqBody("7"), want: http.StatusOK},
+		{name: "sequence number zero", sig: api.Sign(webhookSecret, seqBody("0"), now.Add(8*time.Second)), body: seqBody("0"), want: http.StatusBadRequest},
+		{name: "negative sequence number", sig: api.Sign(webhookSecret, seqBody("-3"), now.Add(8*time.Second)), body: seqBody("-3"), want: http.StatusBadRequest},
+		{name: "sequence number not an integer", sig: api.Sign(webhookSecret, seqBody(`"7"`), now.Add(8*time.Second)), body: seqBody(`"7"`), want: http.StatusBadRequest},
 		{name: "bad input keeps nothing", sig: api.Sign(webhookSecret, []byte(`{"session_id":""}`), now.Add(6*time.Second)), body: []byte(`{"session_id":""}`), want: http.StatusBadRequest},
 	}
 	for _, tt := range tests {
@@ -139,6 +146,18 @@ func TestWebhookSignature(t *testing.T) {
 		if resp.StatusCode != tt.want {
 			t.Fatalf("%s: status %d, want %d: %s", tt.name, resp.StatusCode, tt.want, raw)
 		}
+		if resp.StatusCode == http.StatusOK {
+			var r struct {
+				Applied   *bool `json:"applied"`
+				Duplicate *bool `json:"duplicate"`
+			}
+			if err := json.Unmarshal(raw, &r); err != nil || r.Applied == nil || r.Duplicate == nil {
+				t.Fatalf("%s: reply %s lacks applied or duplicate", tt.name, raw)
+			}
+			if *r.Duplicate != tt.wantDup || (tt.wantDup && *r.Applied) {
+				t.Fatalf("%s: reply %s, want duplicate %v (and applied false for a duplicate)", tt.name, raw, tt.wantDup)
+			}
+		}
 		if tt.wantCode != "" || tt.wantIn != "" {
 			var e struct {
 				Error struct{ Code, Message string }
@@ -150,18 +169,26 @@ func TestWebhookSignature(t *testing.T) {
 	}
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	want := []time.Time{now, now.Add(time.Second), now.Add(-5 * time.Minute), now.Add(4 * time.Second), now.Add(5 * time.Second)}
-	if len(sc.at) != len(want) {
-		t.Fatalf("events applied at %v, want %v", sc.at, want)
+	want := []memory.ScreenEvent{
+		{At: now}, {At: now.Add(time.Second)}, {At: now.Add(-5 * time.Minute)}, {At: now.Add(4 * time.Second)},
+		{At: now.Add(5 * time.Second)}, {At: now.Add(7 * time.Second), Seq: 7},
+	}
+	if len(sc.evs) != len(want) {
+		t.Fatalf("events applied %v, want %v (each delivery once)", sc.evs, want)
 	}
 	for i := range want {
-		if !sc.at[i].Equal(want[i]) {
-			t.Fatalf("event %d applied at %v, want its signed time %v", i, sc.at[i], want[i])
+		if !sc.evs[i].At.Equal(want[i].At) || sc.evs[i].Seq != want[i].Seq {
+			t.Fatalf("event %d applied as %+v, want its signed time and seq %+v", i, sc.evs[i], want[i])
 		}
 	}
-	for key, ttl := range replay.seen {
-		if ttl <= 0 || ttl > 10*time.Minute+time.Second {
-			t.Fatalf("%s remembered for %s, want within the tolerance window", key, ttl)
+	keys, err := rdb.Keys(context.Background(), prefix+":*").Result()
+	if err != nil || len(keys) == 0 {
+		t.Fatalf("remembered deliveries: %v, %v", keys, err)
+	}
+	for _, key := range keys {
+		ttl, err := rdb.PTTL(context.Background(), key).Result()
+		if err != nil || ttl <= 0 || ttl > 10*time.Minute+time.Second {
+			t.Fatalf("%s remembered for %s (%v), want within the tolerance window", key, ttl, err)
 		}
 	}
 }

@@ -203,6 +203,24 @@ func specNames(specs []tool.Spec) []string {
 	return out
 }
 
+// unknownToolGuidance suggests the three tools the LLM may call whose names
+// are closest to name; tools hidden from the LLM are never named.
+func (s *Service) unknownToolGuidance(name string) string {
+	var near []string
+	for _, n := range s.reg.Closest(name, len(s.reg.Specs(nil))) {
+		if sp, ok := s.reg.Spec(n); ok && llmMay(s.opts, sp) {
+			near = append(near, n)
+			if len(near) == 3 {
+				break
+			}
+		}
+	}
+	if len(near) == 0 {
+		return "Call one of the offered tools, or find_tools to get more."
+	}
+	return "Use one of: " + strings.Join(near, ", ") + "."
+}
+
 // run answers a batch of the model's calls: the turn's own tools here, the
 // rest through the scope, outcomes in call order.
 func (t *turnTools) run(ctx context.Context, scope *Scope, batch []tool.Call) []tool.Outcome {
@@ -234,12 +252,13 @@ func (t *turnTools) run(ctx context.Context, scope *Scope, batch []tool.Call) []
 			}
 			res = *bad
 		default:
-			if sp, ok := t.s.reg.Spec(c.Name); ok && !llmMay(t.s.opts, sp) {
-				// Not offered to the LLM (a SQL tool without
+			if sp, ok := t.s.reg.Spec(c.Name); !ok || !llmMay(t.s.opts, sp) {
+				// Unknown, or not offered to the LLM (a SQL tool without
 				// SQL_TOOLS_FOR_LLM): answered as an unknown tool, whatever
-				// the model was told to call.
+				// the model was told to call; the suggestions name only
+				// tools the LLM may call.
 				res = tool.Failure(fmt.Sprintf("Unknown tool %q.", tool.Clip(c.Name, 80)), "not a tool of this assistant",
-					"Call one of the offered tools, or find_tools to get more.")
+					t.s.unknownToolGuidance(c.Name))
 				break
 			}
 			rest = append(rest, c)

@@ -15,6 +15,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/gameassist/gameassist/llm/llmtest"
+	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/toolselect"
@@ -197,7 +198,7 @@ func TestOlderScreenEventNotApplied(t *testing.T) {
 		{"same second", champ, t0.Add(30 * time.Second), true, champ.Name},
 	}
 	for _, st := range steps {
-		rep, err := e.svc.ScreenEventAt(ctx, id, st.sc, st.at)
+		rep, err := e.svc.ScreenEventAt(ctx, id, st.sc, memory.ScreenEvent{At: st.at})
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}

@@ -438,18 +438,20 @@ func toolNames(outs []tool.Outcome) []string {
 
 // ScreenEvent records that the player is on sc now; see ScreenEventAt.
 func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.Screen) (ScreenReply, error) {
-	return s.ScreenEventAt(ctx, sessionID, sc, time.Now())
+	return s.ScreenEventAt(ctx, sessionID, sc, memory.ScreenEvent{At: time.Now()})
 }
 
-// ScreenEventAt records that the player reached sc at at (the game server's
-// webhook): it runs the screen's rules proactively (results cached so the
-// next turn has them), stores the screen and its prompt injection, and
-// reports what ran. The same screen again runs nothing. An event older than
-// the session's current screen (events may arrive out of order) changes
-// nothing and is answered with Applied false. The exchange counter is not
-// advanced. Bad screen input fails with an error wrapping
-// screens.ErrBadScreen.
-func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, at time.Time) (ScreenReply, error) {
+// ScreenEventAt records that the player reached sc (the game server's
+// webhook, ordered by ev): it runs the screen's rules proactively (results
+// cached so the next turn has them), stores the screen and its prompt
+// injection, and reports what ran. The same screen again runs nothing. An
+// event before the last screen event applied (events may arrive out of
+// order; see memory.ScreenEvent) changes nothing and is answered with
+// Applied false; a chat turn's screen never makes an event stale. The
+// exchange counter is not advanced. Bad screen input fails with an error
+// wrapping screens.ErrBadScreen.
+func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, ev memory.ScreenEvent) (ScreenReply, error) {
+	at := ev.At
 	if err := sc.Validate(); err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", clip(sessionID, 40), err)
 	}
@@ -463,7 +465,7 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 	defer stop()
 	meta := loaded.Meta
 	cur := meta.Screen
-	stale := cur != nil && at.Before(cur.At)
+	stale := meta.ScreenEvent != nil && ev.Before(*meta.ScreenEvent)
 	if stale || (cur != nil && cur.Hash == sc.Hash()) {
 		rep := ScreenReply{Screen: sc.Name, Applied: !stale, Tools: []tool.Outcome{}}
 		if s.screens != nil {
@@ -479,14 +481,14 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 		if inj := cur.Injection; inj != "" {
 			rep.PromptInjection = &inj
 		}
+		// Still on the same screen, as of this event: an older event of
+		// another screen must not replace it.
+		moved := *cur
 		if at.After(cur.At) {
-			// Still on the same screen, later: an older event of another
-			// screen must not replace it.
-			moved := *cur
 			moved.At = at
-			if err := s.store.SaveScreen(ctx, sessionID, memory.ScreenSave{Screen: &moved}); err != nil {
-				return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
-			}
+		}
+		if err := s.store.SaveScreen(ctx, sessionID, memory.ScreenSave{Screen: &moved, Event: &ev}); err != nil {
+			return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 		}
 		return rep, nil
 	}
@@ -496,7 +498,7 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 	}
 	// The results, the cache hits, the screen and the lock release go in
 	// one round trip.
-	save := memory.ScreenSave{Screen: applied.screen, Put: applied.puts, Hits: applied.hits, Release: lock, Versions: applied.versions}
+	save := memory.ScreenSave{Screen: applied.screen, Put: applied.puts, Hits: applied.hits, Release: lock, Versions: applied.versions, Event: &ev}
 	if err := s.store.SaveScreen(ctx, meta.ID, save); err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 	}

@@ -181,8 +181,10 @@ func (c *Client) Model() string { return c.model }
 // EmbeddingsModel is the embeddings model, empty when Embed is disabled.
 func (c *Client) EmbeddingsModel() string { return c.embedModel }
 
-// Ping checks that the API answers (GET /models) with one attempt; a 404
-// counts as reachable, since some compatible servers have no model list.
+// Ping checks that the API answers (GET /models) with one attempt. Any HTTP
+// answer but 401 or 403 counts as reachable: compatible servers without a
+// model list answer 404, 405 or 501, and a refused key is the one answer
+// that proves the endpoint cannot be used.
 func (c *Client) Ping(ctx context.Context) error {
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -194,11 +196,17 @@ func (c *Client) Ping(ctx context.Context) error {
 		return canceled(opPing, 1, ctx.Err())
 	}
 	e := c.classify(opPing, err, errors.Is(actx.Err(), context.DeadlineExceeded))
-	if e.Status == http.StatusNotFound {
+	if reachable(e.Status) {
 		return nil
 	}
 	e.Attempts = 1
 	return e
+}
+
+// reachable reports whether an HTTP status from GET /models shows a usable
+// endpoint: any answer but a refused key (0 is no HTTP answer at all).
+func reachable(status int) bool {
+	return status != 0 && status != http.StatusUnauthorized && status != http.StatusForbidden
 }
 
 // redact removes the API key from text bound for errors and logs.

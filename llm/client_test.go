@@ -485,21 +485,36 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 	}
 }
 
+// status is a reply with code and an OpenAI-style error body.
+func status(code int) *llmtest.Reply {
+	r := llmtest.Status(code, nil)
+	return &r
+}
+
 func TestPing(t *testing.T) {
 	tests := []struct {
 		name    string
 		path    string
 		key     string
+		models  *llmtest.Reply
 		wantErr bool
 	}{
 		{name: "models listed", path: ""},
 		{name: "404 counts as reachable", path: "/elsewhere"},
 		{name: "401 is an error", key: "other-key", wantErr: true},
+		{name: "403 is an error", models: status(http.StatusForbidden), wantErr: true},
+		{name: "405 counts as reachable", models: status(http.StatusMethodNotAllowed)},
+		{name: "501 counts as reachable", models: status(http.StatusNotImplemented)},
+		{name: "500 counts as reachable", models: status(http.StatusInternalServerError)},
+		{name: "429 counts as reachable", models: status(http.StatusTooManyRequests)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := llmtest.New(t)
 			s.SetAPIKey(tt.key)
+			if tt.models != nil {
+				s.EnqueueModels(*tt.models)
+			}
 			c, err := New(Options{BaseURL: s.URL() + tt.path, APIKey: "sk-test-secret-key", Model: "m"})
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,14 +14,71 @@ import (
 )
 
 // Lock is a session's turn lock, held by one turn across all instances.
-// It expires after Options.LockTTL so a crashed instance cannot block a
-// session for long; Refresh extends it for long turns.
+// Its TTL is short (Options.LockTTL, a few seconds) and its holder renews
+// it every third of that while the context it was taken with lives, until
+// it is released: a turn keeps its lock however long it runs, and the lock
+// of a holder that is gone (a crashed instance, a cancelled turn, a Redis
+// restart that kept the key) frees itself within one TTL. Refresh renews
+// it at once.
 type Lock struct {
 	s        *Store
 	id       string
 	key      string
 	owner    string
 	released atomic.Bool // set when FinishTurn released it
+	// player is the session's player, when the lock was taken with its
+	// meta, so the turn's write renews the player's index.
+	player string
+
+	stopOnce sync.Once
+	stop     chan struct{} // closed to end the renewal
+	kept     chan struct{} // closed when the renewal ended
+}
+
+// keep renews the lock every third of its TTL until it is released, ctx
+// ends or the lock turns out lost (ErrNotHeld).
+func (l *Lock) keep(ctx context.Context) {
+	every := max(l.s.opts.LockTTL/3, time.Millisecond)
+	ticks, stopTicks := l.s.ticker(every)
+	go func() {
+		defer close(l.kept)
+		defer stopTicks()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-l.stop:
+				return
+			case <-ticks:
+			}
+			err := l.Refresh(ctx)
+			if l.s.renewed != nil {
+				l.s.renewed(err)
+			}
+			switch {
+			case errors.Is(err, ErrNotHeld):
+				select {
+				case <-l.stop: // released meanwhile: not lost
+				default:
+					l.s.log.WarnContext(ctx, "memory: session lock lost while held", "session", l.id)
+				}
+				return
+			case err != nil && ctx.Err() == nil:
+				l.s.log.WarnContext(ctx, "memory: renew session lock", "session", l.id, "err", err)
+			}
+		}
+	}()
+}
+
+// done ends the renewal; the lock is released or given up.
+func (l *Lock) done() {
+	l.stopOnce.Do(func() { close(l.stop) })
+}
+
+// defaultTicker is Store.ticker outside tests.
+func defaultTicker(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTicker(d)
+	return t.C, t.Stop
 }
 
 // Lock takes the turn lock of session id, waiting up to wait for the
@@ -38,8 +96,9 @@ func (s *Store) Lock(ctx context.Context, id string, wait time.Duration) (*Lock,
 		return s.rdb.SetNX(ctx, l.key, l.owner, s.opts.LockTTL).Result()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("memory: lock %s: %w", id, err)
+		return nil, fmt.Errorf("memory: lock %s: %w", id, redisErr(err))
 	}
+	l.keep(ctx)
 	return l, nil
 }
 
@@ -88,13 +147,15 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 		return false, nil
 	})
 	if err != nil {
-		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, err)
+		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, redisErr(err))
 	}
 	t, err := s.parseTurn(ctx, id, res)
 	if err != nil {
 		_ = l.Release(context.WithoutCancel(ctx))
 		return Turn{}, nil, err
 	}
+	l.player = t.Meta.PlayerID
+	l.keep(ctx)
 	return t, l, nil
 }
 
@@ -103,7 +164,7 @@ func (s *Store) newLock(id string) (*Lock, error) {
 	if _, err := rand.Read(b); err != nil {
 		return nil, err
 	}
-	return &Lock{s: s, id: id, key: s.lockKey(id), owner: hex.EncodeToString(b)}, nil
+	return &Lock{s: s, id: id, key: s.lockKey(id), owner: hex.EncodeToString(b), stop: make(chan struct{}), kept: make(chan struct{})}, nil
 }
 
 // poll calls try until it succeeds, fails, ctx ends (the context's error)
@@ -146,12 +207,13 @@ func (s *Store) poll(ctx context.Context, wait time.Duration, try func() (bool, 
 // Release frees the lock if this Lock still owns it; otherwise it returns
 // ErrNotHeld and leaves the current holder's lock alone.
 func (l *Lock) Release(ctx context.Context) error {
+	l.done()
 	if l.released.Load() {
 		return nil
 	}
 	n, err := l.s.script.unlock.Run(ctx, l.s.rdb, []string{l.key}, l.owner).Int()
 	if err != nil {
-		return fmt.Errorf("memory: release %s: %w", l.id, err)
+		return fmt.Errorf("memory: release %s: %w", l.id, redisErr(err))
 	}
 	if n == 0 {
 		return fmt.Errorf("memory: release %s: %w", l.id, ErrNotHeld)
@@ -160,14 +222,14 @@ func (l *Lock) Release(ctx context.Context) error {
 }
 
 // Refresh renews the lock's TTL to Options.LockTTL if this Lock still owns
-// it, for turns that run longer than expected; otherwise ErrNotHeld.
+// it; otherwise ErrNotHeld. The holder's renewal calls it on its own.
 func (l *Lock) Refresh(ctx context.Context) error {
 	if l.released.Load() {
 		return nil
 	}
 	n, err := l.s.script.extend.Run(ctx, l.s.rdb, []string{l.key}, l.owner, l.s.opts.LockTTL.Milliseconds()).Int()
 	if err != nil {
-		return fmt.Errorf("memory: refresh lock %s: %w", l.id, err)
+		return fmt.Errorf("memory: refresh lock %s: %w", l.id, redisErr(err))
 	}
 	if n == 0 {
 		return fmt.Errorf("memory: refresh lock %s: %w", l.id, ErrNotHeld)

@@ -52,7 +52,14 @@ func (s *Store) indexPlayer(ctx context.Context, m Meta) {
 	if m.PlayerID == "" {
 		return
 	}
-	err := s.rdb.ZAdd(ctx, s.playerKey(m.PlayerID), redis.Z{Score: float64(m.CreatedAt.UnixMilli()), Member: m.ID}).Err()
+	key := s.playerKey(m.PlayerID)
+	pipe := s.rdb.Pipeline()
+	pipe.ZAdd(ctx, key, redis.Z{Score: float64(m.CreatedAt.UnixMilli()), Member: m.ID})
+	// Bounded: only the newest sessions are listed anyway; and it lives
+	// as long as its newest session can (each turn renews that).
+	pipe.ZRemRangeByRank(ctx, key, 0, -maxPlayerSessions-1)
+	pipe.PExpire(ctx, key, s.opts.SessionTTL)
+	_, err := pipe.Exec(ctx)
 	if err != nil {
 		s.log.WarnContext(ctx, "memory: index session by player", "session", m.ID, "err", err)
 	}
@@ -103,7 +110,7 @@ func (s *Store) Recent(ctx context.Context, q RecentQuery) (RecentPage, error) {
 	}
 	cutoff := s.opts.Now().Add(-s.opts.SessionTTL).UnixMilli()
 	if err := s.rdb.ZRemRangeByScore(ctx, s.activeKey(), "-inf", "("+strconv.FormatInt(cutoff, 10)).Err(); err != nil {
-		return RecentPage{}, fmt.Errorf("memory: recent: %w", err)
+		return RecentPage{}, fmt.Errorf("memory: recent: %w", redisErr(err))
 	}
 	var (
 		cands []scored
@@ -146,7 +153,7 @@ func (s *Store) activeCandidates(ctx context.Context, cutoff int64, from *scored
 			Max: maxScore, Min: strconv.FormatInt(cutoff, 10), Offset: offset, Count: int64(n),
 		}).Result()
 		if err != nil {
-			return nil, fmt.Errorf("memory: recent: %w", err)
+			return nil, fmt.Errorf("memory: recent: %w", redisErr(err))
 		}
 		for _, z := range batch {
 			c := scored{id: fmt.Sprint(z.Member), score: int64(z.Score)}
@@ -168,14 +175,14 @@ func (s *Store) playerCandidates(ctx context.Context, playerID string, from *sco
 	key := s.playerKey(playerID)
 	ids, err := s.rdb.ZRevRange(ctx, key, 0, maxPlayerSessions-1).Result()
 	if err != nil {
-		return nil, fmt.Errorf("memory: recent: %w", err)
+		return nil, fmt.Errorf("memory: recent: %w", redisErr(err))
 	}
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	scores, err := s.rdb.ZMScore(ctx, s.activeKey(), ids...).Result()
 	if err != nil {
-		return nil, fmt.Errorf("memory: recent: %w", err)
+		return nil, fmt.Errorf("memory: recent: %w", redisErr(err))
 	}
 	var gone []any
 	var all []scored
@@ -214,7 +221,7 @@ func (s *Store) metas(ctx context.Context, cands []scored) (map[int]Meta, error)
 		cmds[i] = pipe.HGetAll(ctx, s.keys(c.id)[keyMeta])
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
-		return nil, fmt.Errorf("memory: recent: %w", err)
+		return nil, fmt.Errorf("memory: recent: %w", redisErr(err))
 	}
 	for i, cmd := range cmds {
 		fields := cmd.Val()

@@ -110,14 +110,18 @@ for j = 1, 5 do redis.call('PEXPIRE', KEYS[j], ARGV[1]) end
 return 1
 `
 
-// screenSrc sets (ARGV[1] non-empty) or clears a session's screen.
-// KEYS: session keys. Returns nil for an unknown session.
+// screenSrc sets (ARGV[1] non-empty) or clears a session's screen and,
+// when ARGV[2] is non-empty, records it as the order of the last screen
+// event. KEYS: session keys. Returns nil for an unknown session.
 const screenSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 if ARGV[1] == '' then
   redis.call('HDEL', KEYS[1], 'screen')
 else
   redis.call('HSET', KEYS[1], 'screen', ARGV[1])
+end
+if ARGV[2] and ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[1], 'screen_event', ARGV[2])
 end
 return 1
 `
@@ -147,7 +151,7 @@ return 1
 `
 
 type scripts struct {
-	create, begin, lockBegin, finish, screen, unlock, extend, summary *redis.Script
+	create, begin, lockBegin, finish, screen, unlock, extend, summary, claim *redis.Script
 }
 
 func newScripts() scripts {
@@ -160,5 +164,6 @@ func newScripts() scripts {
 		unlock:    redis.NewScript(unlockSrc),
 		extend:    redis.NewScript(extendSrc),
 		summary:   redis.NewScript(summarySrc),
+		claim:     redis.NewScript(claimSrc),
 	}
 }

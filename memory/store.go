@@ -32,8 +32,9 @@ type Options struct {
 	SessionTTL time.Duration
 	// HistoryMax is how many history messages are kept (default 200).
 	HistoryMax int
-	// LockTTL bounds how long a crashed instance can hold a session's turn
-	// lock (default 60s).
+	// LockTTL bounds how long a holder that is gone (a crashed instance,
+	// a cancelled turn) keeps a session's turn lock; a live holder renews
+	// it every third of it (default 6s).
 	LockTTL time.Duration
 	// LockPoll is the first wait between lock attempts; it doubles up to
 	// 50ms (default 5ms).
@@ -44,6 +45,11 @@ type Options struct {
 	// (default time.Now).
 	Now func() time.Time
 }
+
+// DefaultLockTTL is Options.LockTTL's default: short, so a session whose
+// turn's holder is gone is free again within seconds (a player retrying
+// after a crash or a Redis restart waits at most this once).
+const DefaultLockTTL = 6 * time.Second
 
 // maxLockPoll caps the backoff between lock attempts.
 const maxLockPoll = 50 * time.Millisecond
@@ -58,6 +64,10 @@ type Store struct {
 	opts   Options
 	log    *slog.Logger
 	script scripts
+	// ticker paces lock renewals; renewed, when set, hears each renewal's
+	// outcome (tests replace both).
+	ticker  func(time.Duration) (<-chan time.Time, func())
+	renewed func(error)
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
@@ -78,7 +88,7 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 		opts.HistoryMax = 200
 	}
 	if opts.LockTTL == 0 {
-		opts.LockTTL = 60 * time.Second
+		opts.LockTTL = DefaultLockTTL
 	}
 	if opts.LockPoll == 0 {
 		opts.LockPoll = 5 * time.Millisecond
@@ -100,7 +110,7 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts()}, nil
+	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts(), ticker: defaultTicker}, nil
 }
 
 // Turn is what a chat turn starts from.
@@ -170,13 +180,13 @@ func wrap(op, id string, err error) error {
 	if errors.Is(err, redis.Nil) {
 		err = ErrNotFound
 	}
-	return fmt.Errorf("memory: %s %s: %w", op, id, err)
+	return fmt.Errorf("memory: %s %s: %w", op, id, redisErr(err))
 }
 
 // Ping checks that Redis answers, for readiness probes.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.rdb.Ping(ctx).Err(); err != nil {
-		return fmt.Errorf("memory: ping: %w", err)
+		return fmt.Errorf("memory: ping: %w", redisErr(err))
 	}
 	return nil
 }
@@ -221,10 +231,25 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 // touch records id as active. Failing to do so only skews ActiveSessions,
 // so it is logged, not returned.
 func (s *Store) touch(ctx context.Context, id string) {
-	err := s.rdb.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id}).Err()
+	pipe := s.rdb.Pipeline()
+	s.markActive(ctx, pipe, id, nil)
+	_, err := pipe.Exec(ctx)
 	if err != nil {
 		s.log.WarnContext(ctx, "memory: mark session active", "session", id, "err", err)
 	}
+}
+
+// markActive queues, on pipe, the write that records id as active (its
+// result is returned) and the renewal of the indexes' TTLs: the active
+// index and, with lock taken with the session's meta, the player's index
+// live as long as their newest session can.
+func (s *Store) markActive(ctx context.Context, pipe redis.Pipeliner, id string, lock *Lock) *redis.IntCmd {
+	active := pipe.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id})
+	pipe.PExpire(ctx, s.activeKey(), s.opts.SessionTTL)
+	if lock != nil && lock.player != "" {
+		pipe.PExpire(ctx, s.playerKey(lock.player), s.opts.SessionTTL)
+	}
+	return active
 }
 
 // Session returns a session's meta, or ErrNotFound.
@@ -326,7 +351,7 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 		return fmt.Errorf("memory: finish turn %s: the lock to release belongs to session %s", id, f.Release.id)
 	}
 	if f.Screen != nil {
-		return s.saveScreen(ctx, "finish turn", id, f.Screen, args, f.Release)
+		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, f.Release)
 	}
 	return s.writeAndRelease(ctx, "finish turn", id, args, f.Release)
 }
@@ -413,10 +438,9 @@ func (s *Store) write(ctx context.Context, op, id string, args []any) error {
 // same pipeline, after the write.
 func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, lock *Lock) error {
 	keys := s.keys(id)
-	now := redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id}
 	pipe := s.rdb.Pipeline()
 	res := s.script.finish.EvalSha(ctx, pipe, keys, args...)
-	active := pipe.ZAdd(ctx, s.activeKey(), now)
+	active := s.markActive(ctx, pipe, id, lock)
 	var unlock *redis.Cmd
 	if lock != nil {
 		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{lock.key}, lock.owner)
@@ -433,6 +457,7 @@ func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, 
 		}
 		if uerr == nil {
 			lock.released.Store(true)
+			lock.done()
 		}
 	}
 	if errors.Is(err, redis.Nil) {
@@ -465,6 +490,9 @@ type ScreenSave struct {
 	// Versions records tool versions assigned to the session by the
 	// screen's calls (tool name → version, see Meta.Versions).
 	Versions map[string]int
+	// Event, when set, becomes Meta.ScreenEvent: the order of this screen
+	// event, against which later events are ordered.
+	Event *ScreenEvent
 }
 
 // SaveScreen stores a screen event's outcome in one round trip: the
@@ -489,14 +517,14 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 	}
-	return s.saveScreen(ctx, "save screen", id, w.Screen, args, w.Release)
+	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, w.Release)
 }
 
 // saveScreen runs finishSrc with args (when not nil), sets the session's
 // screen and releases release (when not nil), in one round trip. A turn's
 // write (op "finish turn") also marks the session active.
-func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args []any, release *Lock) error {
-	val := ""
+func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, release *Lock) error {
+	val, event := "", ""
 	if sc != nil {
 		b, err := json.Marshal(sc)
 		if err != nil {
@@ -504,16 +532,23 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args 
 		}
 		val = string(b)
 	}
+	if ev != nil {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return fmt.Errorf("memory: %s %s: %w", op, id, err)
+		}
+		event = string(b)
+	}
 	keys := s.keys(id)
 	pipe := s.rdb.Pipeline()
 	var fin, unlock *redis.Cmd
 	if args != nil {
 		fin = s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	}
-	scr := s.script.screen.EvalSha(ctx, pipe, keys, val)
+	scr := s.script.screen.EvalSha(ctx, pipe, keys, val, event)
 	var active *redis.IntCmd
 	if op == "finish turn" {
-		active = pipe.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(s.opts.Now().UnixMilli()), Member: id})
+		active = s.markActive(ctx, pipe, id, release)
 	}
 	if release != nil {
 		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{release.key}, release.owner)
@@ -532,11 +567,12 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, args 
 		err = retry(fin, s.script.finish, keys, args...)
 	}
 	if err == nil {
-		err = retry(scr, s.script.screen, keys, val)
+		err = retry(scr, s.script.screen, keys, val, event)
 	}
 	if unlock != nil {
 		if uerr := retry(unlock, s.script.unlock, []string{release.key}, release.owner); uerr == nil {
 			release.released.Store(true)
+			release.done()
 		}
 	}
 	if errors.Is(err, redis.Nil) {
@@ -562,7 +598,7 @@ func (s *Store) FirstUse(ctx context.Context, key string, ttl time.Duration) (bo
 	}
 	ok, err := s.rdb.SetNX(ctx, s.opts.Prefix+":once:"+key, 1, ttl).Result()
 	if err != nil {
-		return false, fmt.Errorf("memory: first use %s: %w", key, err)
+		return false, fmt.Errorf("memory: first use %s: %w", key, redisErr(err))
 	}
 	return ok, nil
 }
@@ -740,7 +776,7 @@ func (s *Store) ActiveSessions(ctx context.Context) (int64, error) {
 	pipe.ZRemRangeByScore(ctx, s.activeKey(), "-inf", "("+strconv.FormatInt(cutoff, 10))
 	n := pipe.ZCard(ctx, s.activeKey())
 	if _, err := pipe.Exec(ctx); err != nil {
-		return 0, fmt.Errorf("memory: active sessions: %w", err)
+		return 0, fmt.Errorf("memory: active sessions: %w", redisErr(err))
 	}
 	return n.Val(), nil
 }
@@ -782,6 +818,12 @@ func parseMeta(f map[string]string) (Meta, error) {
 		m.Screen = new(Screen)
 		if err := json.Unmarshal([]byte(sc), m.Screen); err != nil {
 			return Meta{}, fmt.Errorf("stored screen: %w", err)
+		}
+	}
+	if ev := f["screen_event"]; ev != "" {
+		m.ScreenEvent = new(ScreenEvent)
+		if err := json.Unmarshal([]byte(ev), m.ScreenEvent); err != nil {
+			return Meta{}, fmt.Errorf("stored screen event: %w", err)
 		}
 	}
 	return m, nil

@@ -393,10 +393,15 @@ func TestLockExpires(t *testing.T) {
 	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
 		ctx := context.Background()
 		e := newEnv(t, srv, memory.Options{LockTTL: 50 * time.Millisecond})
-		if _, err := e.store.Lock(ctx, "s", 0); err != nil {
+		holder, crash := context.WithCancel(ctx)
+		l0, err := e.store.Lock(holder, "s", 0)
+		if err != nil {
 			t.Fatal(err)
 		}
-		// The holder never releases; the TTL frees the lock for the next turn.
+		crash()
+		<-memory.RenewalDone(l0)
+		// The holder never releases nor renews; the TTL frees the lock for
+		// the next turn.
 		l, err := e.store.Lock(ctx, "s", 30*time.Second)
 		if err != nil {
 			t.Fatalf("Lock after holder crashed: %v", err)

@@ -31,6 +31,27 @@ type Screen struct {
 	At time.Time `json:"at,omitzero"`
 }
 
+// ScreenEvent orders a game server's screen events (webhooks) among
+// themselves. At is the delivery's signed time (whole seconds, the game
+// server's clock); Seq is the game server's optional monotonic sequence
+// number (0: none), which decides when both events carry one. A chat
+// turn's screen is the client's latest by definition and takes no part:
+// the two clocks are never compared.
+type ScreenEvent struct {
+	At  time.Time `json:"at"`
+	Seq int64     `json:"seq,omitempty"`
+}
+
+// Before reports whether e comes before o: by Seq when both have one, else
+// by At. Events of the same second without sequence numbers are in no
+// order (neither is before the other).
+func (e ScreenEvent) Before(o ScreenEvent) bool {
+	if e.Seq > 0 && o.Seq > 0 {
+		return e.Seq < o.Seq
+	}
+	return e.At.Before(o.At)
+}
+
 // Meta is a session's metadata.
 type Meta struct {
 	ID        string    `json:"id"`
@@ -42,6 +63,10 @@ type Meta struct {
 	Screen    *Screen   `json:"screen,omitempty"`
 	// Summary folds the exchanges that left the prompt's history window.
 	Summary *Summary `json:"summary,omitempty"`
+	// ScreenEvent is the order of the last game server screen event
+	// (webhook) applied, nil before the first; a chat turn's screen does
+	// not change it.
+	ScreenEvent *ScreenEvent `json:"-"`
 	// Versions holds the version of each tool with several that the
 	// session was assigned (tool name → version), so it keeps it across
 	// turns and instances; it expires with the session.

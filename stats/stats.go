@@ -45,6 +45,16 @@ const (
 // holds characters tool names never have (names may come from an LLM).
 const InvalidToolName = "invalid_tool_name"
 
+// UnknownToolName is recorded in place of a well-formed name that is no
+// tool of this server (an LLM may call any name it makes up): only known
+// tools get keys and rows of their own, so made-up names cannot add keys.
+const UnknownToolName = "_unknown"
+
+// DefaultTTL is how long the totals of a key that stops being written are
+// kept: every write renews its keys' TTL, so nothing the recorder writes
+// stays in Redis forever (a removed tool's totals go after this).
+const DefaultTTL = 90 * 24 * time.Hour
+
 // TopN is how many tools Report.TopTools lists.
 const TopN = 10
 
@@ -102,11 +112,16 @@ type Recorder struct {
 	rdb    redis.UniversalClient
 	prefix string
 	bounds []int64
+	known  func(name string) bool
+	ttl    time.Duration
 }
 
 // New returns a Recorder whose keys start with prefix + ":{stats}:" (prefix
-// defaults to "ga").
-func New(rdb redis.UniversalClient, prefix string) (*Recorder, error) {
+// defaults to "ga"). known reports whether a tool name is one of the
+// server's tools (its registry, read at each record so reloads count);
+// other names are counted together as UnknownToolName. A nil known counts
+// every well-formed name under its own.
+func New(rdb redis.UniversalClient, prefix string, known func(name string) bool) (*Recorder, error) {
 	if rdb == nil {
 		return nil, errors.New("stats: new: nil redis client")
 	}
@@ -116,7 +131,7 @@ func New(rdb redis.UniversalClient, prefix string) (*Recorder, error) {
 	if strings.ContainsAny(prefix, "{}") {
 		return nil, fmt.Errorf("stats: new: prefix %q holds a hash tag brace", prefix)
 	}
-	return &Recorder{rdb: rdb, prefix: prefix + ":{stats}:", bounds: bucketBounds()}, nil
+	return &Recorder{rdb: rdb, prefix: prefix + ":{stats}:", bounds: bucketBounds(), known: known, ttl: DefaultTTL}, nil
 }
 
 func (r *Recorder) toolsKey() string           { return r.prefix + "tools" }
@@ -140,7 +155,9 @@ func (r *Recorder) bucket(d time.Duration) string {
 	return fBucket + strconv.Itoa(i)
 }
 
-func cleanName(name string) string {
+// cleanName is the name a call is counted under: the tool's own when it is
+// well formed and known, else InvalidToolName or UnknownToolName.
+func (r *Recorder) cleanName(name string) string {
 	if name == "" || len(name) > 64 {
 		return InvalidToolName
 	}
@@ -148,6 +165,9 @@ func cleanName(name string) string {
 		if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && c != '_' && c != '-' && c != '.' {
 			return InvalidToolName
 		}
+	}
+	if r.known != nil && !r.known(name) {
+		return UnknownToolName
 	}
 	return name
 }
@@ -173,7 +193,7 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 		if rec.Status != StatusSuccess && rec.Status != StatusError && rec.Status != StatusSkipped {
 			return fmt.Errorf("stats: record tool %s: unknown status %q", rec.Tool, rec.Status)
 		}
-		name := cleanName(rec.Tool)
+		name := r.cleanName(rec.Tool)
 		count := func(m map[string]*delta, key string, order *[]string) {
 			d := m[key]
 			if d == nil {
@@ -196,13 +216,16 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 			}
 		}
 		count(byTool, name, &order)
-		if rec.Version > 0 && rec.Version <= maxVersion && name != InvalidToolName {
+		if rec.Version > 0 && rec.Version <= maxVersion && name != InvalidToolName && name != UnknownToolName {
 			count(byVersion, name+"@v"+strconv.Itoa(rec.Version), &vorder)
 		}
 	}
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		// write adds deltas to one hash per name and lists the names in set.
 		write := func(set string, names []string, deltas map[string]*delta, key func(string) string) {
+			if len(names) == 0 {
+				return
+			}
 			for _, name := range names {
 				d, k := deltas[name], key(name)
 				p.SAdd(ctx, set, name)
@@ -212,7 +235,9 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 				for f, n := range d.fields {
 					p.HIncrBy(ctx, k, f, n)
 				}
+				p.PExpire(ctx, k, r.ttl)
 			}
+			p.PExpire(ctx, set, r.ttl)
 		}
 		write(r.toolsKey(), order, byTool, r.toolKey)
 		write(r.versionsKey(), vorder, byVersion, r.versionKey)
@@ -243,6 +268,7 @@ func (r *Recorder) RecordLLM(ctx context.Context, recs ...LLMRecord) error {
 			p.HIncrBy(ctx, key, fCompletion, int64(max(rec.CompletionTokens, 0)))
 			r.timing(ctx, p, key, rec.Duration)
 		}
+		p.PExpire(ctx, key, r.ttl)
 		return nil
 	})
 	if err != nil {
@@ -262,6 +288,7 @@ func (r *Recorder) RecordTurn(ctx context.Context, ds ...time.Duration) error {
 			p.HIncrBy(ctx, key, fCalls, 1)
 			r.timing(ctx, p, key, d)
 		}
+		p.PExpire(ctx, key, r.ttl)
 		return nil
 	})
 	if err != nil {
@@ -464,6 +491,10 @@ func (r *Recorder) Snapshot(ctx context.Context) (Report, error) {
 	cats := map[string]*catAcc{}
 	for i, name := range names {
 		f := toolCmds[i].Val()
+		if len(f) == 0 {
+			// Its totals expired (no call for DefaultTTL): no row.
+			continue
+		}
 		ts, h, err := r.decodeTool(name, f)
 		if err != nil {
 			return Report{}, fmt.Errorf("stats: snapshot: tool %s: %w", name, err)

@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 
 func newRecorder(tb testing.TB, srv redistest.Backend, prefix string) *stats.Recorder {
 	tb.Helper()
-	r, err := stats.New(srv.UniversalClient(tb), prefix)
+	r, err := stats.New(srv.UniversalClient(tb), prefix, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestBadRecords(t *testing.T) {
 		if len(rep.Tools) != 1 || rep.Tools[0].Name != stats.InvalidToolName || rep.Tools[0].Calls != 2 {
 			t.Errorf("tools = %+v", rep.Tools)
 		}
-		if _, err := stats.New(nil, ""); err == nil {
+		if _, err := stats.New(nil, "", nil); err == nil {
 			t.Error("New(nil) succeeded")
 		}
 	})

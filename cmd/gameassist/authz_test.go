@@ -43,11 +43,11 @@ func every(status int) map[credential]int {
 }
 
 // sessionRoute is a player route's expectation: only the session's own
-// token opens it.
+// token opens it; any other token is answered as for an unknown session.
 func sessionRoute() map[credential]int {
 	return map[credential]int{
-		credNone: http.StatusUnauthorized, credWrong: http.StatusForbidden,
-		credOther: http.StatusForbidden, credSession: http.StatusOK, credAdmin: http.StatusForbidden,
+		credNone: http.StatusUnauthorized, credWrong: http.StatusNotFound,
+		credOther: http.StatusNotFound, credSession: http.StatusOK, credAdmin: http.StatusNotFound,
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/gameassist/gameassist/metrics"
 	"github.com/gameassist/gameassist/stats"
 	"github.com/gameassist/gameassist/tool"
+	"github.com/gameassist/gameassist/toolselect"
 )
 
 // observer feeds what the turn engine does to Prometheus (in process, at
@@ -32,6 +33,20 @@ type observer struct {
 }
 
 var _ chat.Observer = (*observer)(nil)
+
+// knownTool reports whether name is a tool of this server: a registered
+// tool (read at each call, so a tools file reload counts) or one the chat
+// engine answers itself. The stats count other names as one unknown row.
+func knownTool(reg *tool.Registry) func(string) bool {
+	return func(name string) bool {
+		switch name {
+		case toolselect.FindToolsName, toolselect.UseToolName, chat.SearchConversationName:
+			return true
+		}
+		_, ok := reg.Spec(name)
+		return ok
+	}
+}
 
 func newObserver(reg *tool.Registry, m *metrics.Metrics, rec *stats.Recorder, logger *slog.Logger) *observer {
 	return &observer{

@@ -239,7 +239,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	if err != nil {
 		return nil, err
 	}
-	recorder, err := stats.New(rdb, "ga")
+	recorder, err := stats.New(rdb, "ga", knownTool(reg))
 	if err != nil {
 		return nil, err
 	}

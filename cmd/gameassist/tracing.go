@@ -10,6 +10,7 @@ import (
 	"github.com/gameassist/gameassist/api"
 	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/telemetry"
 	"github.com/gameassist/gameassist/tool"
@@ -36,10 +37,10 @@ func (c tracedChat) Turn(ctx context.Context, req chat.TurnRequest, emit func(ch
 	return rep, err
 }
 
-func (c tracedChat) ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, at time.Time) (chat.ScreenReply, error) {
+func (c tracedChat) ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, ev memory.ScreenEvent) (chat.ScreenReply, error) {
 	ctx, span := c.t.Start(ctx, "screen_event", telemetry.SessionIDKey.String(sessionID), telemetry.ScreenNameKey.String(sc.Name))
 	defer span.End()
-	rep, err := c.ChatService.ScreenEventAt(ctx, sessionID, sc, at)
+	rep, err := c.ChatService.ScreenEventAt(ctx, sessionID, sc, ev)
 	telemetry.Fail(span, err)
 	return rep, err
 }

@@ -119,3 +119,23 @@ func TestCluster(t *testing.T) {
 		t.Fatalf("mset across slots = %v, want CROSSSLOT (not a cluster?)", err)
 	}
 }
+
+func TestStartLoading(t *testing.T) {
+	srv := redistest.StartLoading(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), MaxRetries: -1})
+	t.Cleanup(func() { _ = rdb.Close() })
+	err := rdb.Get(context.Background(), "k").Err()
+	if !redis.IsLoadingError(err) {
+		t.Fatalf("GET on a loading server: %v, want a LOADING error", err)
+	}
+}
+
+func TestStartClusterDown(t *testing.T) {
+	srv := redistest.StartClusterDown(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), MaxRetries: -1})
+	t.Cleanup(func() { _ = rdb.Close() })
+	err := rdb.Get(context.Background(), "k").Err()
+	if !redis.IsClusterDownError(err) {
+		t.Fatalf("GET on a node serving no slot: %v, want a CLUSTERDOWN error", err)
+	}
+}

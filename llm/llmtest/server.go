@@ -48,6 +48,7 @@ type Server struct {
 	mu          sync.Mutex
 	queue       []Reply
 	embedQueue  []Reply
+	modelsQueue []Reply
 	responder   func(openai.ChatCompletionRequest) Reply
 	apiKey      string
 	dim         int
@@ -114,6 +115,21 @@ func (s *Server) EnqueueEmbeddings(replies ...Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.embedQueue = append(s.embedQueue, replies...)
+}
+
+// EnqueueModels adds replies for GET /v1/models (Status or Fixture), served
+// first in, first out before the built-in model list.
+func (s *Server) EnqueueModels(replies ...Reply) {
+	s.tb.Helper()
+	for _, r := range replies {
+		s.check(r)
+		if r.kind != kindStatus && r.kind != kindFixture {
+			s.tb.Fatalf("llmtest: EnqueueModels takes Status or Fixture replies")
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.modelsQueue = append(s.modelsQueue, replies...)
 }
 
 // SetResponder sets what answers chat requests once the queue is empty; nil
@@ -438,6 +454,17 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.authorized(w, r) {
+		return
+	}
+	s.mu.Lock()
+	var reply *Reply
+	if len(s.modelsQueue) > 0 {
+		reply = &s.modelsQueue[0]
+		s.modelsQueue = s.modelsQueue[1:]
+	}
+	s.mu.Unlock()
+	if reply != nil {
+		s.serve(w, r, *reply, "", openai.ChatCompletionRequest{})
 		return
 	}
 	writeJSON(w, http.StatusOK, []byte(`{"object":"list","data":[{"id":"gpt-4o-mini","object":"model","created":1721172741,"owned_by":"system"},{"id":"text-embedding-3-small","object":"model","created":1705948997,"owned_by":"system"}]}`))

@@ -1,0 +1,13 @@
+package memory
+
+import "time"
+
+// SetRenewClock makes s pace lock renewals by ticks instead of a real
+// ticker and report each renewal's outcome on renewed.
+func SetRenewClock(s *Store, ticks <-chan time.Time, renewed chan<- error) {
+	s.ticker = func(time.Duration) (<-chan time.Time, func()) { return ticks, func() {} }
+	s.renewed = func(err error) { renewed <- err }
+}
+
+// RenewalDone is closed when l's renewal has ended.
+func RenewalDone(l *Lock) <-chan struct{} { return l.kept }
