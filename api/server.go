@@ -97,8 +97,12 @@ type Options struct {
 	RequestTimeout time.Duration
 	// MCPToken is the bearer token of /mcp; empty refuses every MCP request.
 	MCPToken string
-	// MCPRatePerMinute bounds /mcp requests per client IP (0 disables).
+	// MCPRatePerMinute bounds /mcp requests per client IP (0 disables);
+	// each tools/call of a JSON-RPC batch counts as one request.
 	MCPRatePerMinute int
+	// MCPMaxBatch bounds the requests of one JSON-RPC batch on /mcp
+	// (default DefaultMCPMaxBatch).
+	MCPMaxBatch int
 	// HeartbeatInterval is how often a quiet SSE stream gets a comment
 	// line (default 15 s).
 	HeartbeatInterval time.Duration
@@ -171,6 +175,9 @@ func New(deps Deps, opts Options) (*Server, error) {
 	}
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 60 * time.Second
+	}
+	if opts.MCPMaxBatch <= 0 {
+		opts.MCPMaxBatch = DefaultMCPMaxBatch
 	}
 	if opts.HeartbeatInterval <= 0 {
 		opts.HeartbeatInterval = 15 * time.Second
