@@ -24,6 +24,8 @@ type fileTools struct {
 	db   *sql.DB
 	reg  *tool.Registry
 	log  *slog.Logger
+	// offered is the rule of the LLM's tool list, which chains obey too.
+	offered func(tool.Spec) bool
 	// rules checks the screen rules against a candidate registry; set once
 	// the rule engine exists.
 	rules *screens.Engine
@@ -62,7 +64,7 @@ func (f *fileTools) load(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
 	}
-	if err := set.Link(withTools); err != nil {
+	if err := set.Link(withTools, f.offered); err != nil {
 		return nil, err
 	}
 	next, err := f.reg.WithGroup(toolsfile.Group, set.List()...)

@@ -191,9 +191,12 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	if err := reg.Register(append(builtins, rag.tools...)...); err != nil {
 		return nil, err
 	}
+	// offered is the rule of the LLM's tool list; MCP and the tools file's
+	// chains obey it too.
+	offered := func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL }
 	var files *fileTools
 	if cfg.ToolsFile != "" {
-		files = &fileTools{path: cfg.ToolsFile, db: ro, reg: reg, log: logger}
+		files = &fileTools{path: cfg.ToolsFile, db: ro, reg: reg, log: logger, offered: offered}
 		if _, err := files.load(ctx); err != nil {
 			return nil, fmt.Errorf("TOOLS_FILE: %w", err)
 		}
@@ -320,7 +323,6 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		chatSvc = tracedChat{ChatService: svc, t: tracing}
 	}
 
-	offered := func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL }
 	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger}
 	if a.observer != nil {
 		mcpDeps.Observer = a.observer
