@@ -181,7 +181,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		}
 	}
 
-	rag, err := openRAG(ctx, cfg, logger)
+	rag, err := openRAG(ctx, cfg, logger, gcs.sample)
 	if err != nil {
 		return nil, err
 	}
