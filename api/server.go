@@ -128,6 +128,9 @@ type Deps struct {
 	Rules    RulesReloader
 	// Tools reloads the tools file; nil when TOOLS_FILE is unset.
 	Tools ToolsReloader
+	// Reloader reloads the rules and the tools file together
+	// (POST /admin/reload); nil answers 503.
+	Reloader Reloader
 	// Rollouts keeps the weights of tool versions; nil answers 503 on
 	// PUT and DELETE /admin/tools/:name/rollout and shows no weights.
 	Rollouts Rollouts
@@ -262,6 +265,7 @@ func (s *Server) routes() {
 	admin.GET("/stats", s.adminStats)
 	admin.POST("/screens/reload", s.reloadScreens)
 	admin.POST("/tools/reload", s.reloadTools)
+	admin.POST("/reload", s.reloadAll)
 	admin.PUT("/tools/:name/rollout", s.setRollout)
 	admin.DELETE("/tools/:name/rollout", s.clearRollout)
 

@@ -336,6 +336,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		Executor:     exec,
 		OfferedToLLM: offered,
 		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
+		Reloader: reloader{files: files, rules: rules},
 		Rollouts: rollouts,
 		Metrics:  m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
