@@ -239,6 +239,12 @@ func (s *Server) routes() {
 
 	r.GET("/", func(c *gin.Context) { c.Header("Location", "/web/"); c.Status(http.StatusFound) })
 	r.GET("/healthz", s.healthz)
+	favicon := func(c *gin.Context) {
+		c.Header("Cache-Control", "public, max-age=86400")
+		c.Data(http.StatusOK, "image/x-icon", web.Favicon())
+	}
+	r.GET("/favicon.ico", favicon)
+	r.HEAD("/favicon.ico", favicon)
 	r.GET("/readyz", s.readyz)
 	r.GET("/metrics", s.metrics)
 	r.GET("/openapi.json", s.openapi)
