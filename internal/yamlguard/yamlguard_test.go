@@ -96,3 +96,22 @@ func FuzzCheck(f *testing.F) {
 		_ = yamlguard.Check(src, yamlguard.Limits{MaxDepth: 16, MaxAliasNodes: 1000})
 	})
 }
+
+func BenchmarkCheck(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		src  []byte
+	}{
+		{"billion laughs", []byte(billionLaughs("lol"))},
+		{"depth 30000", []byte(strings.Repeat("[", 30_000))},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if yamlguard.Check(bc.src, yamlguard.Default) == nil {
+					b.Fatal("accepted")
+				}
+			}
+		})
+	}
+}
