@@ -17,12 +17,12 @@ import (
 type Rollouts interface {
 	// Set validates and stores w for the tool under name (or alias) and
 	// returns the canonical name; errors wrap rollout.ErrUnknownTool or
-	// rollout.ErrInvalid.
+	// rollout.ErrInvalid (also for a tool with fewer than two versions).
 	Set(ctx context.Context, name string, w rollout.Weights) (string, error)
 	// Clear removes the weights set at run time for the tool under name
 	// (or alias), so the tools file's (or the default) apply again, and
 	// returns the canonical name; errors wrap rollout.ErrUnknownTool or,
-	// for an unversioned tool, rollout.ErrInvalid.
+	// for a tool with fewer than two versions, rollout.ErrInvalid.
 	Clear(ctx context.Context, name string) (string, error)
 	// Weights returns the weights in force for a tool and their source.
 	Weights(ctx context.Context, tool string) (rollout.Weights, rollout.Source)
@@ -39,10 +39,11 @@ type rolloutView struct {
 
 // setRollout answers PUT /admin/tools/:name/rollout with
 // {"weights": {"1": 80, "2": 20}}: 200 with the weights now in force, 400
-// for a body that is not JSON or lacks weights, 404 for an unknown tool,
-// 422 for weights the tool cannot take (not an object of version to
-// weight, an unknown version, a negative or non-integer weight, weights
-// not summing to 100).
+// for a body that is not JSON, repeats a key or lacks weights, 404 for an
+// unknown tool, 422 for a tool with fewer than two versions (as the tools
+// file's rollouts: refuses it) or weights the tool cannot take (not an
+// object of version to weight, an unknown version, a negative or
+// non-integer weight, weights not summing to 100).
 func (s *Server) setRollout(c *gin.Context) {
 	if s.deps.Rollouts == nil {
 		s.fail(c, errUnavailable("tool rollouts"))
@@ -75,8 +76,8 @@ func (s *Server) setRollout(c *gin.Context) {
 // weights set at run time, so the tools file's weights (or the default,
 // the highest version for every session) apply again; 200 with the
 // weights now in force, as PUT answers, 404 for an unknown tool, 422 for
-// an unversioned tool (it has no rollout). Deleting weights that are not
-// set is fine.
+// a tool with fewer than two versions (it has no rollout). Deleting
+// weights that are not set is fine.
 func (s *Server) clearRollout(c *gin.Context) {
 	if s.deps.Rollouts == nil {
 		s.fail(c, errUnavailable("tool rollouts"))

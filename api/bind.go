@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // maxJSONDepth bounds nesting of request bodies.
@@ -29,8 +30,9 @@ func readBody(c *gin.Context) ([]byte, error) {
 	return b, nil
 }
 
-// decodeJSON checks content type, UTF-8 and depth, then decodes strictly
-// (unknown fields refused) into v.
+// decodeJSON checks content type, UTF-8, depth and duplicate keys, then
+// decodes strictly (unknown fields refused) into v. Every JSON body of the
+// API (admin, webhook, chat, sessions) goes through it.
 func decodeJSON(c *gin.Context, body []byte, v any) error {
 	if ct := c.GetHeader("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
@@ -46,6 +48,9 @@ func decodeJSON(c *gin.Context, body []byte, v any) error {
 	}
 	if err := checkDepth(body, maxJSONDepth); err != nil {
 		return httpErr(http.StatusBadRequest, "bad_json", err.Error(), nil)
+	}
+	if err := checkDuplicateKeys(body); err != nil {
+		return httpErr(http.StatusBadRequest, "bad_json", "malformed JSON body: "+err.Error(), err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -102,4 +107,24 @@ func checkDepth(b []byte, limit int) error {
 		}
 	}
 	return nil
+}
+
+// checkDuplicateKeys refuses a body whose objects repeat a key (encoding/json
+// would keep the last, so two readers of one body could disagree), naming
+// the key and where it is. Other syntax errors are left to the decoder.
+func checkDuplicateKeys(b []byte) error {
+	_, err := jsontext.NewDecoder(bytes.NewReader(b)).ReadValue()
+	if !errors.Is(err, jsontext.ErrDuplicateName) {
+		return nil
+	}
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		name := se.JSONPointer.LastToken()
+		at := string(se.JSONPointer.Parent())
+		if at == "" {
+			at = "the top-level object"
+		}
+		return fmt.Errorf("duplicate key %q in %s", name, at)
+	}
+	return errors.New("duplicate key")
 }

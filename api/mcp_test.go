@@ -2,6 +2,9 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +14,8 @@ import (
 	"time"
 
 	"github.com/gameassist/gameassist/api"
+	"github.com/gameassist/gameassist/internal/openapitest"
+	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/ratelimit"
 	"github.com/gameassist/gameassist/tool"
 )
@@ -128,5 +133,84 @@ func TestMCPRouteRateLimitBeforeAuth(t *testing.T) {
 		if key := <-lim.keys; key != "mcp:ip:127.0.0.1" {
 			t.Errorf("limit key %q, want per client IP", key)
 		}
+	}
+}
+
+// bodyHandler stands for the MCP server and records the bodies it gets.
+type bodyHandler struct {
+	bodies chan string
+}
+
+func (h *bodyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	h.bodies <- string(b)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(`[]`))
+}
+
+func batchOf(n int, method string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{"name":"gcs_x","arguments":{}}}`, i+1, method)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// TestMCPBatches: a JSON-RPC batch over the limit is refused with a
+// JSON-RPC error before the MCP server sees it; within the limit every
+// tools/call in it counts against the per-IP limit (a real Redis limiter),
+// and the MCP server gets the body unchanged.
+func TestMCPBatches(t *testing.T) {
+	rdb := redistest.Start(t)
+	lim, err := ratelimit.New(rdb.Client(t), rdb.Prefix(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &bodyHandler{bodies: make(chan string, 8)}
+	ts := newMCPServer(t, "mcp-secret", h, lim, 5)
+
+	resp, body := do(t, http.MethodPost, ts.URL+"/mcp", "mcp-secret", strings.NewReader(batchOf(6500, "tools/call")))
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("6,500-call batch: status %d: %.200s", resp.StatusCode, body)
+	}
+	var rpc struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(body, &rpc); err != nil || rpc.JSONRPC != "2.0" || string(rpc.ID) != "null" || rpc.Error.Code != -32600 ||
+		!strings.Contains(rpc.Error.Message, fmt.Sprintf("batch of 6500 requests, over the limit of %d", api.DefaultMCPMaxBatch)) {
+		t.Fatalf("6,500-call batch: %v %s", err, body)
+	}
+	openapitest.Load(t).CheckResponse(t, resp.Request, resp, body)
+	select {
+	case b := <-h.bodies:
+		t.Fatalf("the MCP server got the refused batch (%d bytes)", len(b))
+	default:
+	}
+
+	// The refused batch cost one request (limitMCP); a batch of 3 calls
+	// and a list costs 3 more (the list rides on the POST's own count):
+	// 4 of 5.
+	batch := "[" + strings.TrimPrefix(strings.TrimSuffix(batchOf(3, "tools/call"), "]"), "[") + `,{"jsonrpc":"2.0","id":9,"method":"tools/list"}]`
+	resp, body = do(t, http.MethodPost, ts.URL+"/mcp", "mcp-secret", strings.NewReader(batch))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("3-call batch: status %d: %s", resp.StatusCode, body)
+	}
+	if got := <-h.bodies; got != batch {
+		t.Fatalf("the MCP server got %q, want the body as sent", got)
+	}
+	// Two more calls need 6 of 5: refused, Retry-After set.
+	resp, body = do(t, http.MethodPost, ts.URL+"/mcp", "mcp-secret", strings.NewReader(batchOf(2, "tools/call")))
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("over the rate: status %d: %s", resp.StatusCode, body)
+	}
+	select {
+	case b := <-h.bodies:
+		t.Fatalf("the MCP server got a batch over the rate: %s", b)
+	default:
 	}
 }

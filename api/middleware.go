@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/gameassist/gameassist/telemetry"
+	"github.com/gameassist/gameassist/tool"
 )
 
 const requestIDKey = "request_id"
@@ -64,6 +65,10 @@ func (s *Server) observe() gin.HandlerFunc {
 		}
 		if sid := c.GetString(sessionIDKey); sid != "" {
 			attrs = append(attrs, slog.String("session_id", sid))
+		}
+		if route == "unmatched" {
+			// No route to name it by: the path (clipped; the client chose it).
+			attrs = append(attrs, slog.String("path", strings.ToValidUTF8(tool.Clip(c.Request.URL.Path, 200), "?")))
 		}
 		telemetry.SetRoute(c.Request.Context(), c.Request.Method, route)
 		s.log.LogAttrs(c.Request.Context(), slog.LevelInfo, "http request", attrs...)

@@ -99,8 +99,12 @@ type Options struct {
 	RequestTimeout time.Duration
 	// MCPToken is the bearer token of /mcp; empty refuses every MCP request.
 	MCPToken string
-	// MCPRatePerMinute bounds /mcp requests per client IP (0 disables).
+	// MCPRatePerMinute bounds /mcp requests per client IP (0 disables);
+	// each tools/call of a JSON-RPC batch counts as one request.
 	MCPRatePerMinute int
+	// MCPMaxBatch bounds the requests of one JSON-RPC batch on /mcp
+	// (default DefaultMCPMaxBatch).
+	MCPMaxBatch int
 	// HeartbeatInterval is how often a quiet SSE stream gets a comment
 	// line (default 15 s).
 	HeartbeatInterval time.Duration
@@ -126,6 +130,9 @@ type Deps struct {
 	Rules    RulesReloader
 	// Tools reloads the tools file; nil when TOOLS_FILE is unset.
 	Tools ToolsReloader
+	// Reloader reloads the rules and the tools file together
+	// (POST /admin/reload); nil answers 503.
+	Reloader Reloader
 	// Rollouts keeps the weights of tool versions; nil answers 503 on
 	// PUT and DELETE /admin/tools/:name/rollout and shows no weights.
 	Rollouts Rollouts
@@ -173,6 +180,9 @@ func New(deps Deps, opts Options) (*Server, error) {
 	}
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 60 * time.Second
+	}
+	if opts.MCPMaxBatch <= 0 {
+		opts.MCPMaxBatch = DefaultMCPMaxBatch
 	}
 	if opts.HeartbeatInterval <= 0 {
 		opts.HeartbeatInterval = 15 * time.Second
@@ -231,6 +241,12 @@ func (s *Server) routes() {
 
 	r.GET("/", func(c *gin.Context) { c.Header("Location", "/web/"); c.Status(http.StatusFound) })
 	r.GET("/healthz", s.healthz)
+	favicon := func(c *gin.Context) {
+		c.Header("Cache-Control", "public, max-age=86400")
+		c.Data(http.StatusOK, "image/x-icon", web.Favicon())
+	}
+	r.GET("/favicon.ico", favicon)
+	r.HEAD("/favicon.ico", favicon)
 	r.GET("/readyz", s.readyz)
 	r.GET("/metrics", s.metrics)
 	r.GET("/openapi.json", s.openapi)
@@ -257,6 +273,7 @@ func (s *Server) routes() {
 	admin.GET("/stats", s.adminStats)
 	admin.POST("/screens/reload", s.reloadScreens)
 	admin.POST("/tools/reload", s.reloadTools)
+	admin.POST("/reload", s.reloadAll)
 	admin.PUT("/tools/:name/rollout", s.setRollout)
 	admin.DELETE("/tools/:name/rollout", s.clearRollout)
 

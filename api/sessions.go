@@ -1,11 +1,17 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/tool"
 )
 
 type createSessionRequest struct {
@@ -16,6 +22,28 @@ type createSessionRequest struct {
 type createSessionResponse struct {
 	SessionID    string `json:"session_id"`
 	SessionToken string `json:"session_token"`
+	Locale       string `json:"locale"`
+	Note         string `json:"note,omitempty"`
+}
+
+// sessionLocale is the locale a new session gets: the requested one when
+// chat supports it (a region such as fr-CA counts as its language), else
+// the first supported one (en) with a note saying so; "" asks for the
+// default.
+func sessionLocale(requested string) (locale, note string) {
+	supported := chat.Locales()
+	l := strings.ToLower(strings.TrimSpace(requested))
+	if i := strings.IndexAny(l, "-_"); i > 0 {
+		l = l[:i]
+	}
+	switch {
+	case l == "":
+		return supported[0], ""
+	case slices.Contains(supported, l):
+		return l, ""
+	}
+	return supported[0], fmt.Sprintf("locale %q is not supported (%s); the session replies in %s",
+		strings.ToValidUTF8(tool.Clip(requested, 20), ""), strings.Join(supported, ", "), supported[0])
 }
 
 // createSession opens a session; the body is optional. Creation is rate
@@ -40,13 +68,14 @@ func (s *Server) createSession(c *gin.Context) {
 			return
 		}
 	}
-	id, token, err := s.deps.Chat.CreateSession(c.Request.Context(), req.PlayerID, req.Locale)
+	locale, note := sessionLocale(req.Locale)
+	id, token, err := s.deps.Chat.CreateSession(c.Request.Context(), req.PlayerID, locale)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	s.deps.Metrics.ObserveSessionCreated()
-	c.JSON(http.StatusCreated, createSessionResponse{SessionID: id, SessionToken: token})
+	c.JSON(http.StatusCreated, createSessionResponse{SessionID: id, SessionToken: token, Locale: locale, Note: note})
 }
 
 // allow applies a per-minute limit on key; it writes the 429 itself and

@@ -196,13 +196,18 @@ func usable(w Weights, versions []int) bool {
 // Set validates w against the versions of the tool under name (or alias),
 // stores it in Redis for every instance and uses it here at once. It
 // returns ErrUnknownTool for an unknown name and an error wrapping
-// ErrInvalid for weights the tool cannot take.
+// ErrInvalid for weights the tool cannot take, or a tool with fewer than
+// two versions.
 func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, error) {
 	tool, ok := a.tools.Resolve(name)
 	if !ok {
 		return "", fmt.Errorf("rollout: set %s: %w", clip(name, 80), ErrUnknownTool)
 	}
-	if err := w.Validate(a.tools.Versions(tool)); err != nil {
+	vs, err := rollable(a.tools.Versions(tool))
+	if err != nil {
+		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+	}
+	if err := w.Validate(vs); err != nil {
 		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
 	}
 	raw, err := json.Marshal(w)
@@ -224,6 +229,19 @@ func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, err
 	return tool, nil
 }
 
+// rollable returns a tool's versions when it can be rolled out: it has
+// several, as a tools file's rollouts: section requires too; an error
+// wrapping ErrInvalid otherwise.
+func rollable(vs []int) ([]int, error) {
+	switch {
+	case len(vs) == 0 || vs[len(vs)-1] == 0:
+		return nil, fmt.Errorf("%w: the tool is unversioned, it has no rollout", ErrInvalid)
+	case len(vs) == 1:
+		return nil, fmt.Errorf("%w: the tool has only version %d; a rollout needs several versions", ErrInvalid, vs[0])
+	}
+	return vs, nil
+}
+
 // Clear removes the weights set at run time for the tool under name (or
 // alias) from Redis and from this instance's copy, so the tools file's
 // weights (or the default: the highest version takes every session) apply
@@ -231,15 +249,15 @@ func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, err
 // Sessions keep their stored version while its weight stays above 0, as
 // after Set. Clearing a tool with no admin weights is not an error. It
 // returns the canonical name; ErrUnknownTool for an unknown name, and an
-// error wrapping ErrInvalid for an unversioned tool, which has no rollout
-// (Set refuses it too).
+// error wrapping ErrInvalid for an unversioned tool or one with a single
+// version, which has no rollout (Set refuses it too).
 func (a *Assigner) Clear(ctx context.Context, name string) (string, error) {
 	tool, ok := a.tools.Resolve(name)
 	if !ok {
 		return "", fmt.Errorf("rollout: clear %s: %w", clip(name, 80), ErrUnknownTool)
 	}
-	if vs := a.tools.Versions(tool); len(vs) == 0 || vs[len(vs)-1] == 0 {
-		return tool, fmt.Errorf("rollout: clear %s: %w: the tool is unversioned, it has no rollout", tool, ErrInvalid)
+	if _, err := rollable(a.tools.Versions(tool)); err != nil {
+		return tool, fmt.Errorf("rollout: clear %s: %w", tool, err)
 	}
 	if err := a.rdb.Del(ctx, a.key(tool)).Err(); err != nil {
 		return tool, fmt.Errorf("rollout: clear %s: %w", tool, err)

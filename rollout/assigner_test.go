@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -37,6 +38,7 @@ func registry(t *testing.T) *tool.Registry {
 		stubTool{tool.Spec{Name: "cards_get_card", Version: 1, Aliases: []string{"get_card"}}},
 		stubTool{tool.Spec{Name: "cards_get_card", Version: 2, Aliases: []string{"get_card"}}},
 		stubTool{tool.Spec{Name: "cards_count"}},
+		stubTool{tool.Spec{Name: "cards_single", Version: 1}},
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -151,6 +153,13 @@ func TestAssignerSetRefuses(t *testing.T) {
 		}
 		if _, err := a.Set(ctx, "cards_get_card", rollout.Weights{1: 4, 2: 1}); !errors.Is(err, rollout.ErrInvalid) {
 			t.Fatalf("relative weights: %v", err)
+		}
+		// One version is no rollout, as the tools file's rollouts: says.
+		if _, err := a.Set(ctx, "cards_single", rollout.Weights{1: 100}); !errors.Is(err, rollout.ErrInvalid) || !strings.Contains(err.Error(), "only version 1") {
+			t.Fatalf("single version: %v", err)
+		}
+		if _, err := a.Set(ctx, "cards_count", rollout.Weights{1: 100}); !errors.Is(err, rollout.ErrInvalid) || !strings.Contains(err.Error(), "unversioned") {
+			t.Fatalf("unversioned: %v", err)
 		}
 		// Nothing was stored: the default (highest version) still holds.
 		if w, src := a.Weights(ctx, "cards_get_card"); src != rollout.SourceDefault || w[2] != 100 || len(w) != 1 {
@@ -362,6 +371,9 @@ func TestAssignerClear(t *testing.T) {
 		// An unversioned tool has no rollout, as Set says too.
 		if _, err := two.Clear(ctx, "cards_count"); !errors.Is(err, rollout.ErrInvalid) {
 			t.Fatalf("unversioned tool: %v", err)
+		}
+		if _, err := two.Clear(ctx, "cards_single"); !errors.Is(err, rollout.ErrInvalid) || !strings.Contains(err.Error(), "only version 1") {
+			t.Fatalf("single-version tool: %v", err)
 		}
 
 		// Without file weights a clear falls back to the default: the

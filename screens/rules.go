@@ -135,7 +135,7 @@ func Parse(data []byte, v Validator) (*RuleSet, error) {
 	dec.DisallowUnknownFields()
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidRules, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidRules, located(data, err))
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return nil, fmt.Errorf("%w: the file must be a JSON object of screen name to rule", ErrInvalidRules)
@@ -146,13 +146,13 @@ func Parse(data []byte, v Validator) (*RuleSet, error) {
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrInvalidRules, err)
+			return nil, fmt.Errorf("%w: %w", ErrInvalidRules, located(data, err))
 		}
 		name, _ := tok.(string)
 		var rj ruleJSON
 		if err := dec.Decode(&rj); err != nil {
 			if isFatalDecodeError(err) {
-				return nil, fmt.Errorf("%w: %w", ErrInvalidRules, errors.Join(append(problems, fmt.Errorf("rule %s: %w", ruleLabel(name), err))...))
+				return nil, fmt.Errorf("%w: %w", ErrInvalidRules, errors.Join(append(problems, fmt.Errorf("rule %s: %w", ruleLabel(name), located(data, err)))...))
 			}
 			problems = append(problems, fmt.Errorf("rule %s: %w", ruleLabel(name), describeDecodeError(err)))
 			continue
@@ -174,7 +174,7 @@ func Parse(data []byte, v Validator) (*RuleSet, error) {
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, fmt.Errorf("%w: %w", ErrInvalidRules, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidRules, located(data, err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		problems = append(problems, errors.New("unexpected data after the rules object"))
@@ -183,6 +183,24 @@ func Parse(data []byte, v Validator) (*RuleSet, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidRules, errors.Join(problems...))
 	}
 	return rs, nil
+}
+
+// located follows a syntax error with the line and column (from 1, in
+// bytes) of the character it is at. The streaming decoder's offsets count
+// from what it buffered, so the file is scanned again whole for the exact
+// place; a file cut short ends at its last byte.
+func located(data []byte, err error) error {
+	var whole json.RawMessage
+	var se *json.SyntaxError
+	off := int64(len(data))
+	if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) && errors.As(json.Unmarshal(data, &whole), &se) {
+		off = se.Offset - 1 // the offset is past the offending character
+	}
+	off = max(0, min(off, int64(len(data))))
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return fmt.Errorf("%w (line %d, column %d)", err, line, col)
 }
 
 // isFatalDecodeError reports whether the decoder cannot go on after err (a

@@ -326,3 +326,24 @@ func TestDefaultRules(t *testing.T) {
 		}
 	}
 }
+
+// TestParseNamesLineAndColumn: a JSON error in a rules file names the line
+// and column it is at, so an operator goes straight to it.
+func TestParseNamesLineAndColumn(t *testing.T) {
+	reg := newTestRegistry(t)
+	tests := []struct {
+		name, rules, want string
+	}{
+		{"missing comma", "{\n  \"A\": {\"data_tools\": []}\n  \"B\": {}\n}\n", "(line 3, column 3)"},
+		{"trailing comma", "{\n  \"A\": {\n    \"data_tools\": [],\n  }\n}\n", "(line 4, column 3)"},
+		{"cut short", "{\n  \"A\": {\"data_tools\": [\n", "(line 3, column 1)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.rules), reg)
+			if !errors.Is(err, ErrInvalidRules) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one with %q", err, tt.want)
+			}
+		})
+	}
+}

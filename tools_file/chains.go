@@ -602,18 +602,22 @@ var _ Tools = (*tool.Registry)(nil)
 // Link checks the set's chains against tools, the registry the file's
 // tools are about to join (built-ins and the file's own tools): every step
 // names a known tool that is no chain, its literal arguments fit the tool's
-// schema (every version's, for a tool with several), and every argument
-// the tool requires is given. It then builds
-// the chains, which List and Names include from then on. The error wraps
-// tool.ErrInvalidTools and names the file, line, chain and step.
-func (s *Set) Link(tools Tools) error {
+// schema (every version's, for a tool with several), every argument
+// the tool requires is given, and the tool is one the LLM may call:
+// offered is the rule of the LLM's tool list (SQL tools only with
+// SQL_TOOLS_FOR_LLM; nil offers every tool), and a chain, which the LLM
+// and MCP clients call, may call on their behalf only what they may call
+// themselves. It then builds the chains, which List and Names include from
+// then on. The error wraps tool.ErrInvalidTools and names the file, line,
+// chain and step.
+func (s *Set) Link(tools Tools, offered func(tool.Spec) bool) error {
 	if tools == nil {
 		return errors.New("toolsfile: link: nil tools")
 	}
 	var problems []error
 	chains := make([]*Chain, 0, len(s.chainDefs))
 	for _, d := range s.chainDefs {
-		c, errs := link(s.File, d, tools)
+		c, errs := link(s.File, d, tools, offered)
 		problems = append(problems, errs...)
 		if len(errs) == 0 {
 			chains = append(chains, c)
@@ -627,7 +631,7 @@ func (s *Set) Link(tools Tools) error {
 }
 
 // link builds one chain over tools.
-func link(file string, d ChainDef, tools Tools) (*Chain, []error) {
+func link(file string, d ChainDef, tools Tools, offered func(tool.Spec) bool) (*Chain, []error) {
 	var errs []error
 	c := &Chain{def: d, steps: make([]step, len(d.Steps))}
 	index := map[string]int{}
@@ -660,6 +664,11 @@ func link(file string, d ChainDef, tools Tools) (*Chain, []error) {
 		req := map[string]bool{}
 		fits := true
 		for _, sp := range specs {
+			if offered != nil && !offered(sp) {
+				bad("tool %s is withheld from the LLM (category %s; SQL tools need SQL_TOOLS_FOR_LLM=true), and a chain may call only what the LLM may", sp.Name, sp.Category)
+				fits = false
+				break
+			}
 			r, err := checkStepArgs(sp, sd.Arguments)
 			if err != nil {
 				if len(specs) > 1 {

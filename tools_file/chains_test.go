@@ -101,7 +101,7 @@ func newChainBox(t testing.TB, file string, builtins ...tool.Tool) *chainBox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := set.Link(withTools); err != nil {
+	if err := set.Link(withTools, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := reg.ReplaceGroup(toolsfile.Group, set.List()...); err != nil {
@@ -724,7 +724,7 @@ func buildAndLink(db *sql.DB, builtins *tool.Registry, file string) error {
 	if err != nil {
 		return err
 	}
-	return set.Link(withTools)
+	return set.Link(withTools, nil)
 }
 
 // TestChainDataNotCutAsAWhole: each step's data is fitted to the
@@ -781,7 +781,7 @@ func FuzzChains(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := set.Link(withTools); err != nil {
+		if err := set.Link(withTools, nil); err != nil {
 			if !errors.Is(err, tool.ErrInvalidTools) {
 				t.Fatalf("link error does not wrap ErrInvalidTools: %v", err)
 			}
@@ -820,5 +820,60 @@ func wantInvalid(t *testing.T, err error, want ...string) {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error lacks %q:\n%v", w, err)
 		}
+	}
+}
+
+// TestChainMayNotCallWhatTheLLMMayNot: with the SQL tools withheld from
+// the LLM, a chain whose step calls one (here with the chain's own
+// argument as the query) is refused at link, naming the file, line, chain
+// and step; with them offered it links.
+func TestChainMayNotCallWhatTheLLMMayNot(t *testing.T) {
+	query := &tool.Def[struct {
+		Query string `json:"query"`
+	}]{
+		Name: "gcs_db_query", Description: "read-only SQL", Category: tool.CategorySQL,
+		Schema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"],"additionalProperties":false}`),
+		Run: func(context.Context, struct {
+			Query string `json:"query"`
+		}) (tool.Result, error) {
+			return tool.Success("ok", "rows"), nil
+		},
+	}
+	builtins := tool.NewRegistry()
+	if err := builtins.Register(query, fakeStep("step_echo", 0, echo)); err != nil {
+		t.Fatal(err)
+	}
+	file := `chains:
+  - name: fine_chain
+    description: Only offered tools.
+    steps:
+      - {id: a, tool: step_echo, arguments: {key: x}}
+  - name: sql_chain
+    description: Arbitrary SQL through a chain.
+    parameters: {type: object, properties: {q: {type: string}}, required: [q]}
+    steps:
+      - {id: first, tool: step_echo, arguments: {key: x}}
+      - {id: run, tool: gcs_db_query, arguments: {query: $params.q}}
+`
+	link := func(offered func(tool.Spec) bool) (*toolsfile.Set, error) {
+		set, err := toolsfile.Build(context.Background(), "tools.yaml", []byte(file), openDB(t), builtins)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withTools, err := builtins.WithGroup(toolsfile.Group, set.List()...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return set, set.Link(withTools, offered)
+	}
+	sqlOff := func(s tool.Spec) bool { return s.Category != tool.CategorySQL }
+	_, err := link(sqlOff)
+	wantInvalid(t, err, "tools.yaml:11", "chain sql_chain: step run", "gcs_db_query is withheld from the LLM", "SQL_TOOLS_FOR_LLM")
+	if strings.Contains(err.Error(), "fine_chain") {
+		t.Errorf("the chain of offered tools is blamed too: %v", err)
+	}
+	set, err := link(func(tool.Spec) bool { return true })
+	if err != nil || len(set.Chains) != 2 {
+		t.Fatalf("with SQL tools offered: %v", err)
 	}
 }

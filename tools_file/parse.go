@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/gameassist/gameassist/internal/yamlguard"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -33,6 +34,9 @@ const (
 	maxDescription   = 2000
 	maxStatement     = 20000
 	maxAliases       = 10
+	// MaxSchemaBytes bounds a tool's parameter schema as JSON: every LLM
+	// request offering the tool carries it.
+	MaxSchemaBytes = 16 << 10
 )
 
 // Shape is how a tool's rows become its data.
@@ -152,6 +156,15 @@ func parse(file string, data []byte, builtins Builtins) ([]Def, map[string]Rollo
 	}
 	if !utf8.Valid(data) {
 		return nil, nil, invalid([]error{&Problem{File: file, Err: errors.New("file is not valid UTF-8")}})
+	}
+	// goccy/go-yaml expands every alias and copies deep paths: bound both
+	// before it parses anything.
+	if err := yamlguard.Check(data, yamlguard.Default); err != nil {
+		var ge *yamlguard.Error
+		if errors.As(err, &ge) {
+			return nil, nil, invalid([]error{&Problem{File: file, Line: ge.Line, Err: ge}})
+		}
+		return nil, nil, invalid([]error{&Problem{File: file, Err: err}})
 	}
 	doc, err := parser.ParseBytes(data, 0)
 	if err != nil {
@@ -402,6 +415,9 @@ func parameters(name string, m map[string]any) (json.RawMessage, error) {
 	raw, err := json.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("not representable as JSON: %w", err)
+	}
+	if len(raw) > MaxSchemaBytes {
+		return nil, fmt.Errorf("the schema is %d bytes as JSON, over the %d-byte limit", len(raw), MaxSchemaBytes)
 	}
 	if t, ok := m["type"]; !ok || t != "object" {
 		return nil, errors.New(`type must be "object"`)

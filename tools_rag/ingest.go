@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,6 +54,34 @@ type Summary struct {
 	// Skipped lists the files that could not be loaded, with the reason.
 	Skipped  []string      `json:"skipped,omitempty"`
 	Duration time.Duration `json:"duration"`
+	// skipped are the files behind Skipped; paths are the loaded
+	// documents' files by category. Warn reads both.
+	skipped []*corpus.FileError
+	paths   map[string][]string
+}
+
+// Warn logs one WARN per content file an operator should look at, naming
+// the file and the reason: each skipped file, and each document whose
+// category no specialised tool searches (searched holds the categories the
+// registered tools filter on; only rag_semantic_search, rag_list_documents
+// and rag_get_document reach such a document).
+func (s Summary) Warn(ctx context.Context, logger *slog.Logger, searched map[string]bool) {
+	for _, p := range s.skipped {
+		logger.WarnContext(ctx, "content document skipped", slog.String("file", p.Path), slog.String("reason", p.Err.Error()))
+	}
+	cats := make([]string, 0, len(s.paths))
+	for c := range s.paths {
+		if !searched[c] {
+			cats = append(cats, c)
+		}
+	}
+	slices.Sort(cats)
+	for _, c := range cats {
+		for _, path := range s.paths[c] {
+			logger.WarnContext(ctx, "content document of an unknown category", slog.String("file", path), slog.String("category", c),
+				slog.String("reason", fmt.Sprintf("no specialised tool searches category %q; only rag_semantic_search and rag_get_document find it", c)))
+		}
+	}
 }
 
 // LogValue renders the summary for logs, its duration as a duration (the
@@ -100,7 +129,10 @@ func ingest(ctx context.Context, contentDir string, load func() ([]corpus.Docume
 	if err != nil {
 		return Summary{}, fmt.Errorf("toolsrag: ingest: %w", err)
 	}
-	sum := Summary{Documents: len(docs)}
+	sum := Summary{Documents: len(docs), skipped: problems, paths: map[string][]string{}}
+	for _, d := range docs {
+		sum.paths[d.Category] = append(sum.paths[d.Category], d.Path)
+	}
 	for _, p := range problems {
 		sum.Skipped = append(sum.Skipped, p.Error())
 		fmt.Fprintf(progress, "skip %s\n", p.Error())

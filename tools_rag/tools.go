@@ -65,6 +65,34 @@ func DefaultSearchConfigs() map[string]SearchConfig {
 type ToolsOptions struct {
 	// Configs overrides DefaultSearchConfigs per tool name.
 	Configs map[string]SearchConfig
+	// StudioGame leaves out the sample game's tools (SampleOnly): a
+	// studio's own game has no champions, bosses, factions or dungeons of
+	// the sample's.
+	StudioGame bool
+}
+
+// SampleOnly reports whether the tool named name serves only the sample
+// game: the entity tools over its champions, bosses, factions and
+// dungeons, and the lore search over them.
+func SampleOnly(name string) bool {
+	switch name {
+	case "rag_get_champion_details", "rag_get_boss_details", "rag_get_faction_lore", "rag_get_dungeon_guide", "db_get_lore_details":
+		return true
+	}
+	return false
+}
+
+// SearchedCategories returns the document categories the tools named
+// names filter on (with their default search configurations).
+func SearchedCategories(names []string) map[string]bool {
+	cfgs := DefaultSearchConfigs()
+	out := map[string]bool{}
+	for _, n := range names {
+		for _, c := range cfgs[n].BaseFilters.Categories {
+			out[c] = true
+		}
+	}
+	return out
 }
 
 // Passage is one retrieved chunk with its citation.
@@ -138,6 +166,9 @@ func NewTools(retriever *Retriever, logger *slog.Logger, opts ToolsOptions) ([]t
 	}
 	if b.err != nil {
 		return nil, b.err
+	}
+	if opts.StudioGame {
+		out = slices.DeleteFunc(out, func(t tool.Tool) bool { return SampleOnly(t.Spec().Name) })
 	}
 	return out, nil
 }

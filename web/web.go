@@ -55,6 +55,16 @@ func Handler() http.Handler {
 	})
 }
 
+// Favicon returns the site icon (static/favicon.ico, 16×16), for
+// /favicon.ico, where browsers ask for it whatever page they show.
+func Favicon() []byte {
+	b, err := fs.ReadFile(files, "static/favicon.ico")
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 // isFile reports whether p names a regular file of fsys, or is the root
 // (served as index.html). Cleaning an absolute path removes every "..", so
 // nothing outside fsys is reachable.

@@ -74,7 +74,6 @@ func TestBadInput(t *testing.T) {
 		body string
 		want int
 	}{
-		{name: "unknown locale", body: `{"locale":"xx"}`, want: 400},
 		{name: "locale not a string", body: `{"locale":1}`, want: 400},
 		{name: "unknown field", body: `{"locale":"en","admin":true}`, want: 400},
 		{name: "player_id too long", body: `{"player_id":"` + strings.Repeat("p", 129) + `"}`, want: 400},

@@ -24,6 +24,8 @@ type fileTools struct {
 	db   *sql.DB
 	reg  *tool.Registry
 	log  *slog.Logger
+	// offered is the rule of the LLM's tool list, which chains obey too.
+	offered func(tool.Spec) bool
 	// rules checks the screen rules against a candidate registry; set once
 	// the rule engine exists.
 	rules *screens.Engine
@@ -47,6 +49,30 @@ func (f *fileTools) useAssigner(a *rollout.Assigner) {
 func (f *fileTools) load(ctx context.Context) ([]string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	p, err := f.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if f.rules != nil {
+		if err := f.rules.Check(p.next); err != nil {
+			return nil, fmt.Errorf("toolsfile: %w: %s: the screen rules would no longer hold: %v", tool.ErrInvalidTools, f.path, err)
+		}
+	}
+	if err := f.commit(ctx, p); err != nil {
+		return nil, err
+	}
+	return p.set.Names(), nil
+}
+
+// preparedTools is a tools file read and checked, not yet in place: next
+// is the registry the file's tools would make.
+type preparedTools struct {
+	set  *toolsfile.Set
+	next *tool.Registry
+}
+
+// prepare reads the file and builds the registry it would make; f.mu held.
+func (f *fileTools) prepare(ctx context.Context) (*preparedTools, error) {
 	// The built-ins: the registry without the file's current tools (a
 	// built-in one of them joined is unversioned again in it).
 	builtins, err := f.reg.WithGroup(toolsfile.Group)
@@ -62,33 +88,33 @@ func (f *fileTools) load(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
 	}
-	if err := set.Link(withTools); err != nil {
+	if err := set.Link(withTools, f.offered); err != nil {
 		return nil, err
 	}
 	next, err := f.reg.WithGroup(toolsfile.Group, set.List()...)
 	if err != nil {
 		return nil, fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
 	}
-	if f.rules != nil {
-		if err := f.rules.Check(next); err != nil {
-			return nil, fmt.Errorf("toolsfile: %w: %s: the screen rules would no longer hold: %v", tool.ErrInvalidTools, f.path, err)
-		}
+	return &preparedTools{set: set, next: next}, nil
+}
+
+// commit puts prepared tools in place, with their rollout weights; f.mu
+// held.
+func (f *fileTools) commit(ctx context.Context, p *preparedTools) error {
+	if err := f.reg.ReplaceGroup(toolsfile.Group, p.set.List()...); err != nil {
+		return fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
 	}
-	if err := f.reg.ReplaceGroup(toolsfile.Group, set.List()...); err != nil {
-		return nil, fmt.Errorf("toolsfile: %w: %s: %w", tool.ErrInvalidTools, f.path, err)
-	}
-	f.weights = make(map[string]rollout.Weights, len(set.Rollouts))
-	for name, r := range set.Rollouts {
+	f.weights = make(map[string]rollout.Weights, len(p.set.Rollouts))
+	for name, r := range p.set.Rollouts {
 		f.weights[name] = rollout.Weights(r)
 	}
 	if f.assigner != nil {
 		f.assigner.SetFileWeights(f.weights)
 	}
 	f.gen.Add(1)
-	names := set.Names()
-	f.log.InfoContext(ctx, "tools file loaded", slog.String("file", f.path), slog.Int("tools", len(names)),
+	f.log.InfoContext(ctx, "tools file loaded", slog.String("file", f.path), slog.Int("tools", len(p.set.Names())),
 		slog.Int64("generation", f.gen.Load()))
-	return names, nil
+	return nil
 }
 
 // ReloadTools re-reads the tools file for the admin API.

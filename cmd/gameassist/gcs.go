@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -10,9 +11,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/content"
 	"github.com/gameassist/gameassist/data"
 	"github.com/gameassist/gameassist/gcsdb"
 )
@@ -27,12 +31,17 @@ type gcsSource struct {
 }
 
 // openGCS opens GCS_DB_PATH read-only for the tools. A path with no file
-// yet gets the sample game built there (so the first `make run` works); an
-// existing database is opened as is, never migrated nor written.
+// yet gets the sample game built there (so the first `make run` works),
+// unless a studio's own files are configured (TOOLS_FILE, SCREEN_RULES or
+// CONTENT_DIR): then a missing database is a typo to report, naming the
+// path, not a reason to build the sample game. An existing database is
+// opened as is, never migrated nor written.
 func openGCS(ctx context.Context, cfg config.Config, logger *slog.Logger) (*gcsSource, error) {
 	path := cfg.GCSDBPath
 	_, err := os.Stat(path)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && studioFiles(cfg) != "":
+		return nil, fmt.Errorf("gcs: GCS_DB_PATH %s: no such database; with %s set (a studio's own game) the sample game is not built in its place: check the path (for the sample game, `gameassist migrate --sample` builds it there)", path, studioFiles(cfg))
 	case errors.Is(err, fs.ErrNotExist):
 		logger.Info("no GCS database yet: building the sample game there", "path", path)
 		if _, err := buildSample(ctx, path, logger); err != nil {
@@ -59,6 +68,44 @@ func openGCS(ctx context.Context, cfg config.Config, logger *slog.Logger) (*gcsS
 		logger.Info("GCS database opened as is (a studio's own): the sample game's tools are off; use TOOLS_FILE for yours", "path", path)
 	}
 	return &gcsSource{ro: ro, sample: sample, version: version}, nil
+}
+
+// studioFiles names the settings of a studio's own game that are set, as
+// NAME=value ("" for none): TOOLS_FILE, SCREEN_RULES, and CONTENT_DIR
+// unless it holds the sample game's documents (the container image points
+// it at its copy of them).
+func studioFiles(cfg config.Config) string {
+	var set []string
+	for _, f := range []struct{ name, value string }{{"TOOLS_FILE", cfg.ToolsFile}, {"SCREEN_RULES", cfg.ScreenRules}, {"CONTENT_DIR", cfg.ContentDir}} {
+		if f.value == "" || f.name == "CONTENT_DIR" && isSampleContent(f.value) {
+			continue
+		}
+		set = append(set, f.name+"="+f.value)
+	}
+	return strings.Join(set, ", ")
+}
+
+// isSampleContent reports whether dir holds every document of the sample
+// game's content, byte for byte.
+func isSampleContent(dir string) bool {
+	sample := content.FS()
+	same := true
+	err := fs.WalkDir(sample, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		want, err := fs.ReadFile(sample, path)
+		if err != nil {
+			return err
+		}
+		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+		if err != nil || !bytes.Equal(got, want) {
+			same = false
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return err == nil && same
 }
 
 // buildSample creates or upgrades the sample game at path.

@@ -96,6 +96,13 @@ func testEnv(tb testing.TB, s appSetup) map[string]string {
 		env["OPENAI_API_KEY"] = "sk-test"
 	}
 	maps.Copy(env, s.env)
+	// A tools file or rules of the tests' own extend the sample game: build
+	// it first, as a studio's files refuse a missing database.
+	if _, own := s.env["GCS_DB_PATH"]; !own && (env["TOOLS_FILE"] != "" || env["SCREEN_RULES"] != "") {
+		if _, err := buildSample(context.Background(), env["GCS_DB_PATH"], slog.New(slog.DiscardHandler)); err != nil {
+			tb.Fatalf("build the sample game: %v", err)
+		}
+	}
 	return env
 }
 

@@ -78,8 +78,11 @@ func openStore(cfg config.Config, emb toolsrag.Embedder) (toolsrag.Store, func()
 
 // openRAG wires the RAG tools. The embedded store is built from CONTENT_DIR
 // now; Qdrant is used as it is, and an unreachable Qdrant leaves the server
-// up with /readyz at 503 and RAG tools answering error envelopes.
-func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger) (*ragStack, error) {
+// up with /readyz at 503 and RAG tools answering error envelopes. With a
+// studio's own game (sample false) the sample game's RAG tools are left
+// out. Every content file skipped, or of a category no tool searches, is
+// logged at WARN.
+func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger, sample bool) (*ragStack, error) {
 	emb, err := openEmbedder(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
@@ -88,13 +91,15 @@ func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger) (*ragS
 	if err != nil {
 		return nil, err
 	}
+	var sum *toolsrag.Summary
 	if cfg.QdrantURL == "" {
-		sum, err := ingestContent(ctx, cfg, emb, store, io.Discard)
+		s, err := ingestContent(ctx, cfg, emb, store, io.Discard)
 		if err != nil {
 			closeStore()
 			return nil, fmt.Errorf("rag: index %s: %w", contentName(cfg), err)
 		}
-		logger.Info("embedded RAG index built", "content_dir", contentName(cfg), "summary", sum)
+		logger.Info("embedded RAG index built", "content_dir", contentName(cfg), "summary", s)
+		sum = &s
 	}
 	gloss, err := loadGlossary(cfg)
 	if err != nil {
@@ -106,10 +111,17 @@ func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger) (*ragS
 		closeStore()
 		return nil, err
 	}
-	tools, err := toolsrag.NewTools(retriever, logger, toolsrag.ToolsOptions{})
+	tools, err := toolsrag.NewTools(retriever, logger, toolsrag.ToolsOptions{StudioGame: !sample})
 	if err != nil {
 		closeStore()
 		return nil, err
+	}
+	if sum != nil {
+		names := make([]string, len(tools))
+		for i, t := range tools {
+			names[i] = t.Spec().Name
+		}
+		sum.Warn(ctx, logger, toolsrag.SearchedCategories(names))
 	}
 	return &ragStack{tools: tools, ping: retriever.Ping, close: closeStore, glossary: gloss, embedder: emb, store: store}, nil
 }

@@ -182,7 +182,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		}
 	}
 
-	rag, err := openRAG(ctx, cfg, logger)
+	rag, err := openRAG(ctx, cfg, logger, gcs.sample)
 	if err != nil {
 		return nil, err
 	}
@@ -192,9 +192,12 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	if err := reg.Register(append(builtins, rag.tools...)...); err != nil {
 		return nil, err
 	}
+	// offered is the rule of the LLM's tool list; MCP and the tools file's
+	// chains obey it too.
+	offered := func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL }
 	var files *fileTools
 	if cfg.ToolsFile != "" {
-		files = &fileTools{path: cfg.ToolsFile, db: ro, reg: reg, log: logger}
+		files = &fileTools{path: cfg.ToolsFile, db: ro, reg: reg, log: logger, offered: offered}
 		if _, err := files.load(ctx); err != nil {
 			return nil, fmt.Errorf("TOOLS_FILE: %w", err)
 		}
@@ -325,7 +328,6 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		chatSvc = tracedChat{ChatService: svc, t: tracing}
 	}
 
-	offered := func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL }
 	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger}
 	if a.observer != nil {
 		mcpDeps.Observer = a.observer
@@ -339,6 +341,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		Executor:     exec,
 		OfferedToLLM: offered,
 		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
+		Reloader: reloader{files: files, rules: rules},
 		Rollouts: rollouts,
 		Metrics:  m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/gameassist/gameassist/internal/yamlguard"
 	"github.com/gameassist/gameassist/schemas"
 )
 
@@ -174,7 +175,11 @@ type Error struct {
 	Line  int
 	Field string // dotted path like steps[1].expect.tools[0]; empty for the document
 	Msg   string
+	Err   error // the cause, when one is known (yamlguard.ErrBomb for a YAML bomb)
 }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -234,6 +239,13 @@ func (p *Parser) ReadFile(path string) ([]Scenario, error) {
 // Parse reads the scenarios of one file's content; file names it in errors.
 // Scenario names must be unique within the file.
 func (p *Parser) Parse(file string, src []byte) ([]Scenario, error) {
+	if err := yamlguard.Check(src, yamlguard.Default); err != nil {
+		var ge *yamlguard.Error
+		if errors.As(err, &ge) {
+			return nil, &Error{File: file, Line: ge.Line, Msg: "YAML: " + ge.Msg, Err: ge}
+		}
+		return nil, &Error{File: file, Msg: "YAML: " + err.Error(), Err: err}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var out []Scenario
 	names := map[string]int{}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gameassist/gameassist/internal/yamlguard"
 	"github.com/gameassist/gameassist/schemas"
 )
 
@@ -150,6 +152,32 @@ func TestParseBad(t *testing.T) {
 			}
 			if !strings.HasPrefix(err.Error(), "bad.yaml:") {
 				t.Errorf("error %q does not start with the file", err)
+			}
+		})
+	}
+}
+
+// YAML bombs are refused by the shared guard before anything is decoded.
+func TestParseRefusesBombs(t *testing.T) {
+	var laughs strings.Builder
+	laughs.WriteString("name: a\nsteps:\n  - say: hi\nx:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
+	for i := 1; i < 9; i++ {
+		p := fmt.Sprintf("*a%d", i-1)
+		fmt.Fprintf(&laughs, "  a%d: &a%d [%s]\n", i, i, strings.Repeat(p+", ", 9)+p)
+	}
+	tests := []struct {
+		name, src, msg string
+	}{
+		{"alias bomb", laughs.String(), "aliases expand to over"},
+		{"deep nesting", "name: a\nsteps:\n  - say: hi\nx: " + strings.Repeat("[", 30_000) + "\n", "exceeded max depth"},
+		{"nesting over the bound", "name: a\nsteps:\n  - say: hi\nx: " + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "\n", "nested over 64 levels"},
+	}
+	p := newParser(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := p.Parse("bad.yaml", []byte(tt.src))
+			if !errors.Is(err, yamlguard.ErrBomb) || !strings.Contains(err.Error(), tt.msg) || !strings.HasPrefix(err.Error(), "bad.yaml:") {
+				t.Fatalf("err = %v, want the guard's refusal with %q", err, tt.msg)
 			}
 		})
 	}

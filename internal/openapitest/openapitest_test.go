@@ -135,8 +135,8 @@ func TestValidate(t *testing.T) {
 			ex:   exchange{method: "POST", path: "/v1/sessions", reqCT: "application/json", reqBody: `{"player_id":"p-42","locale":"fr"}`, status: 201, respCT: jsonCT, respBody: `{"session_id":"` + sessionID + `","session_token":"tok"}`},
 		},
 		{
-			name:    "session with an unsupported locale",
-			ex:      exchange{method: "POST", path: "/v1/sessions", reqCT: "application/json", reqBody: `{"locale":"xx"}`, status: 201, respCT: jsonCT, respBody: `{"session_id":"` + sessionID + `","session_token":"tok"}`},
+			name:    "session with a locale that is not a string",
+			ex:      exchange{method: "POST", path: "/v1/sessions", reqCT: "application/json", reqBody: `{"locale":7}`, status: 201, respCT: jsonCT, respBody: `{"session_id":"` + sessionID + `","session_token":"tok"}`},
 			wantErr: "locale",
 		},
 		{
@@ -379,8 +379,8 @@ func TestEveryOperationIsRoutable(t *testing.T) {
 			}
 		}
 	}
-	if n != 23 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET / + PUT and DELETE /admin/tools/{name}/rollout
-		t.Errorf("%d operations, want 23", n)
+	if n != 24 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET / + PUT and DELETE /admin/tools/{name}/rollout + POST /admin/reload
+		t.Errorf("%d operations, want 24", n)
 	}
 }
 
