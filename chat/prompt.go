@@ -475,9 +475,15 @@ func (s *Service) fitToolResult(content string, left int) (string, int) {
 		return fmt.Sprintf("\n[cut to fit the context budget: about %d of %d tokens shown; call again with narrower arguments for the rest]", keep, t)
 	}
 	keep := max(left-msgOverhead-s.countTokens(note(t)), minKeep)
+	if keep >= t {
+		// The budget is spent and the result is no longer than the few
+		// dozen tokens always shown: it goes in whole (cutting it would
+		// only add the note).
+		return content, t
+	}
 	out, n := content, t
 	for range 4 { // the cut is proportional; shrink until it fits
-		cut := len(content) * keep / t
+		cut := min(len(content)*keep/t, len(content))
 		for cut > 0 && cut < len(content) && !utf8Start(content[cut]) {
 			cut--
 		}
