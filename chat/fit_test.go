@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -35,7 +36,7 @@ func FuzzFitToolResult(f *testing.F) {
 	f.Add("\xff\xfe\xfd", -1)
 	s := fitService(f)
 	f.Fuzz(func(t *testing.T, content string, left int) {
-		out, n := s.fitToolResult(content, left)
+		out, n := s.fitToolResult(context.Background(), content, left)
 		if n != s.countTokens(out) {
 			t.Fatalf("returned %d tokens, the text has %d", n, s.countTokens(out))
 		}
@@ -66,7 +67,7 @@ func TestFitToolResultSpentBudget(t *testing.T) {
 	s := fitService(t)
 	content := strings.Repeat("Kaelith decreases DEF. ", 8)
 	for _, left := range []int{-500, -1, 0, 10, 40} {
-		out, n := s.fitToolResult(content, left)
+		out, n := s.fitToolResult(context.Background(), content, left)
 		if out != content || n != s.countTokens(content) {
 			t.Errorf("left %d: got %q (%d tokens), want the short result whole", left, out, n)
 		}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"bytes"
+	"context"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -465,8 +466,8 @@ func (s *Service) windowHistory(history []memory.Message, budget int) ([]memory.
 // left tokens of the turn's budget (its framing included), saying so; it
 // returns the text and its tokens. At least a few dozen tokens are shown
 // even when the budget is spent.
-func (s *Service) fitToolResult(content string, left int) (string, int) {
-	t := s.countTokens(content)
+func (s *Service) fitToolResult(ctx context.Context, content string, left int) (string, int) {
+	t := s.countTokensCtx(ctx, content)
 	if t+msgOverhead <= left {
 		return content, t
 	}
@@ -488,7 +489,7 @@ func (s *Service) fitToolResult(content string, left int) (string, int) {
 			cut--
 		}
 		out = content[:cut] + note(keep)
-		if n = s.countTokens(out); n+msgOverhead <= left || keep <= minKeep {
+		if n = s.countTokensCtx(ctx, out); n+msgOverhead <= left || keep <= minKeep {
 			break
 		}
 		keep = max(keep*9/10, minKeep)

@@ -256,6 +256,13 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 // countTokens counts s with the model's tokenizer.
 func (s *Service) countTokens(text string) int { return s.tok.Count(text) }
 
+// countTokensCtx is countTokens that stops encoding when ctx ends and
+// estimates the rest (the caller sees ctx end on its own).
+func (s *Service) countTokensCtx(ctx context.Context, text string) int {
+	n, _ := s.tok.CountContext(ctx, text)
+	return n
+}
+
 // offered returns the tools the LLM may be offered, read from the registry
 // each time: a tools file reload changes them.
 func (s *Service) offered() []tool.Spec {

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -266,10 +265,21 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			}
 			return a, nil
 		}
-		calls := make([]llm.ToolCall, len(resp.ToolCalls))
-		batch := make([]tool.Call, 0, min(len(resp.ToolCalls), s.opts.MaxToolCallsPerRound))
+		// Only the first MaxToolCallsPerRound calls run; the others are
+		// dropped from what goes back to the model (one note says so) and
+		// from the reply.
+		asked := resp.ToolCalls
+		dropped := max(len(asked)-s.opts.MaxToolCallsPerRound, 0)
+		asked = asked[:len(asked)-dropped]
+		if dropped > 0 {
+			s.log.LogAttrs(ctx, slog.LevelWarn, "chat: tool calls over the per-round limit dropped",
+				slog.String("session_id", scope.session), slog.Int("round", round),
+				slog.Int("asked", len(resp.ToolCalls)), slog.Int("dropped", dropped))
+		}
+		calls := make([]llm.ToolCall, len(asked))
+		batch := make([]tool.Call, 0, len(asked))
 		seen := map[string]bool{}
-		for i, c := range resp.ToolCalls {
+		for i, c := range asked {
 			if c.ID == "" || seen[c.ID] {
 				c.ID = "call_" + strconv.Itoa(round) + "_" + strconv.Itoa(i)
 			}
@@ -279,13 +289,6 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 				c.Name = "unnamed_tool"
 			}
 			seen[c.ID] = true
-			if i >= s.opts.MaxToolCallsPerRound {
-				// Not run: its arguments are not worth sending back.
-				c.Arguments = "{}"
-				calls[i] = c
-				continue
-			}
-			calls[i] = c
 			call := tool.Call{Name: c.Name, Arguments: []byte(c.Arguments)}
 			if c.Name == toolselect.UseToolName && sel.Deferred() {
 				// A tool described in the conversation: run as the tool it
@@ -295,28 +298,37 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 					call = inner
 				}
 			}
+			if !s.argsFit(call) {
+				// Arguments the tool's schema refuses (an argument over
+				// its maxLength, say) are not sent back to the model nor
+				// counted: the tool's error result says what was wrong.
+				c.Arguments = "{}"
+			}
+			calls[i] = c
 			batch = append(batch, call)
 			if emit != nil {
 				emit(Event{Type: EventToolCall, Data: ToolCallEvent{
 					ID: c.ID, Name: call.Name, DisplayName: s.displayName(call.Name, turn.Meta.Locale),
-					Arguments: argsJSON(normalizeArgs(batch[i].Arguments)),
+					Arguments: argsJSON(normalizeArgs(call.Arguments)),
 				}})
 			}
 		}
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls})
-		tt.charge(msgs[len(msgs)-1])
+		tt.charge(lctx, msgs[len(msgs)-1])
 		outs := tt.run(ctx, scope, batch)
 		if err := ctx.Err(); err != nil {
 			return answered{}, err
 		}
-		outs = append(outs, s.overCap(calls[len(batch):])...)
 		s.label(outs, turn.Meta.Locale)
 		for i, o := range outs {
 			content := o.Result.ForLLM()
 			if o.Source == tool.SourceDuplicate {
 				content = duplicateNote(o)
 			}
-			content = tt.fit(content)
+			content = tt.fit(lctx, content)
+			if i == len(outs)-1 && dropped > 0 {
+				content += tt.note(lctx, s.droppedNote(dropped))
+			}
 			msgs = append(msgs, llm.Message{Role: llm.RoleTool, Content: content, ToolCallID: calls[i].ID})
 			if emit != nil {
 				emit(Event{Type: EventToolResult, Data: o})
@@ -345,21 +357,38 @@ func (s *Service) llmContext(ctx context.Context) (context.Context, context.Canc
 	return context.WithDeadline(ctx, deadline)
 }
 
-// overCap answers the calls of a round past Options.MaxToolCallsPerRound
-// without running them.
-func (s *Service) overCap(calls []llm.ToolCall) []tool.Outcome {
-	outs := make([]tool.Outcome, len(calls))
-	for i, c := range calls {
-		outs[i] = tool.Outcome{
-			Name: c.Name, Arguments: json.RawMessage(`{}`), Source: tool.SourceSkipped, Status: tool.StatusError,
-			Reason: "over the per-round tool call limit",
-			Result: tool.Failure(
-				"Not run: more than "+strconv.Itoa(s.opts.MaxToolCallsPerRound)+" tool calls in one answer.",
-				"tool call limit per round exceeded",
-				"Ask for at most "+strconv.Itoa(s.opts.MaxToolCallsPerRound)+" tool calls at once, the most useful first; ask for the rest after reading these results."),
+// droppedNote tells the model that the calls of its answer past
+// Options.MaxToolCallsPerRound were not run.
+func (s *Service) droppedNote(dropped int) string {
+	limit := strconv.Itoa(s.opts.MaxToolCallsPerRound)
+	return "\n[" + strconv.Itoa(dropped) + " more tool calls of your answer were not run: at most " + limit +
+		" run per answer. Ask for at most " + limit + " at once, the most useful first, and for the rest after reading these results.]"
+}
+
+// argsFit reports whether a call's arguments pass the schema of the tool
+// it names (the registry's, or the turn's own tools'). A call of an
+// unknown tool passes: it is answered by its name, not its arguments.
+func (s *Service) argsFit(c tool.Call) bool {
+	args := normalizeArgs(c.Arguments)
+	if sp, ok := s.own[c.Name]; ok {
+		return tool.ValidateSchema(c.Name, sp.Parameters, args) == nil
+	}
+	name, ok := s.reg.Resolve(c.Name)
+	if !ok {
+		return true
+	}
+	vs := s.reg.Versions(name)
+	if len(vs) <= 1 {
+		return s.reg.ValidateArgs(name, args) == nil
+	}
+	// Several versions: the session runs one of them, so the arguments
+	// fit when one version accepts them.
+	for _, v := range vs {
+		if sp, ok := s.reg.SpecVersion(name, v); ok && tool.ValidateSchema(name, sp.Parameters, args) == nil {
+			return true
 		}
 	}
-	return outs
+	return false
 }
 
 // callLLM makes one LLM call, streamed when emit is set, and reports it.
