@@ -2,8 +2,8 @@ package chat
 
 import (
 	"bytes"
-	"context"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
