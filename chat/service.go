@@ -41,6 +41,9 @@ var (
 	ErrForbidden = errors.New("chat: session token does not match")
 	// ErrInvalid: a request value the service refuses, e.g. an unsupported locale (400).
 	ErrInvalid = errors.New("chat: invalid request")
+	// ErrInternal: the turn failed unexpectedly after its answer (500); the
+	// cause is logged, not returned.
+	ErrInternal = errors.New("chat: internal error")
 )
 
 // Limits on session creation input.

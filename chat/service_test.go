@@ -74,6 +74,9 @@ type envConfig struct {
 	versions   DataVersioner
 	noCache    bool
 	observer   Observer
+	// deps, when set, changes the service's collaborators (to inject a
+	// failing one) before it is built.
+	deps func(*Deps)
 }
 
 func newEnv(t testing.TB, cfg envConfig) *env {
@@ -117,6 +120,9 @@ func (e *env) newService(t testing.TB, cfg envConfig) *Service {
 	}
 	if cfg.screens {
 		deps.Screens = newEngine(t, e.box.reg)
+	}
+	if cfg.deps != nil {
+		cfg.deps(&deps)
 	}
 	svc, err := NewService(deps, cfg.opts)
 	if err != nil {
