@@ -114,13 +114,13 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 // composed is a turn's answer and what its screen and tools produced,
 // before it is recorded.
 type composed struct {
-	a                      answered
-	pre                    []tool.Outcome // the new screen's proactive calls
-	newScreen              *memory.Screen
-	screenPuts             []memory.CacheEntry
-	screenHits             []string
-	screenVersions         map[string]int
-	scope                  *Scope // nil: the turn's tools stored nothing
+	a              answered
+	pre            []tool.Outcome // the new screen's proactive calls
+	newScreen      *memory.Screen
+	screenPuts     []memory.CacheEntry
+	screenHits     []string
+	screenVersions map[string]int
+	scope          *Scope // nil: the turn's tools stored nothing
 }
 
 // panicAnswer is the reply when a turn and its offline fallback both
