@@ -505,7 +505,7 @@ func TestRestartKeepsSession(t *testing.T) {
 			hist = append(hist, m.Content)
 		}
 	}
-	if strings.Join(hist, ",") != "one,two,three" {
+	if strings.Join(hist, ",") != playerText("one")+","+playerText("two")+","+playerText("three") {
 		t.Errorf("prompt after restart has user messages %v", hist)
 	}
 	if got := len(e.history(t, id)); got != 6 {
@@ -733,7 +733,7 @@ func TestHistoryWindow(t *testing.T) {
 		t.Errorf("the summary is not the LLM's running summary from the first exchange: %q", last.Messages[1].Content)
 	}
 	for _, m := range last.Messages[2:] {
-		if strings.HasPrefix(m.Content, "question 0 ") {
+		if strings.HasPrefix(m.Content, playerOpen+"question 0 ") {
 			t.Error("oldest exchange still in the history window")
 		}
 	}
@@ -876,7 +876,7 @@ func TestScreenEvent(t *testing.T) {
 	// message holds them (the screen data is player-controlled).
 	user := first.Messages[len(first.Messages)-1]
 	if user.Role != openai.ChatMessageRoleUser || !strings.HasPrefix(user.Content, "<context>\n") ||
-		!strings.HasSuffix(user.Content, "</context>\n\nwho is this?") {
+		!strings.HasSuffix(user.Content, "</context>\n\n"+playerText("who is this?")) {
 		t.Errorf("last message is not the data block and the question: %s %q", user.Role, user.Content)
 	}
 	if !strings.Contains(user.Content, "Screen context") || !strings.Contains(user.Content, `viewing "Kaelith"`) ||
@@ -894,7 +894,7 @@ func TestScreenEvent(t *testing.T) {
 	n = e.fake.RequestCount()
 	e.turn(t, id, "and now?")
 	next := e.fake.Requests()[n].Messages
-	if got := next[len(next)-1].Content; got != "and now?" {
+	if got := next[len(next)-1].Content; got != playerText("and now?") {
 		t.Errorf("the new message repeats data already given: %q", got)
 	}
 	holds := 0

@@ -210,8 +210,17 @@ func expand(s, prefix string, groups []string) string {
 	return s
 }
 
+// lastParagraph is the player's words in a user turn: the text between
+// the turn's last <player_message> and </player_message> when it has
+// them, else its last paragraph.
 func lastParagraph(content string) string {
 	content = strings.TrimSpace(content)
+	if i := strings.LastIndex(content, "<player_message>"); i >= 0 {
+		rest := content[i+len("<player_message>"):]
+		if j := strings.LastIndex(rest, "</player_message>"); j >= 0 {
+			return strings.TrimSpace(rest[:j])
+		}
+	}
 	if i := strings.LastIndex(content, "\n\n"); i >= 0 {
 		return strings.TrimSpace(content[i+2:])
 	}
