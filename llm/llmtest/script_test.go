@@ -108,14 +108,14 @@ func TestScriptCallsDescribedToolThroughUseTool(t *testing.T) {
 	}
 }
 
-// The player's words are read between a turn's player_message delimiters,
+// The player's words are read between a turn's player delimiters,
 // not from the text around them.
 func TestScriptReadsDelimitedPlayerMessage(t *testing.T) {
 	respond, err := Script{Rules: []Rule{{Match: `^gear for (\w+)$`, Rounds: [][]Call{{{Name: "gear", Arguments: `{"name":"$1"}`}}}}}}.Responder()
 	if err != nil {
 		t.Fatal(err)
 	}
-	content := "<context>\nsome data\n</context>\n\n<player_message>\ngear for Kaelith\n</player_message>"
+	content := "<context>\nsome data\n</context>\n\n<player>\ngear for Kaelith\n</player>"
 	r := respond(openai.ChatCompletionRequest{
 		Tools:    tools("gear"),
 		Messages: []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: content}},
