@@ -136,8 +136,9 @@ type Options struct {
 	// 3 s; at most half the time left when the turn starts).
 	FallbackReserve time.Duration
 	// MaxToolCallsPerRound caps the tool calls run from one LLM answer
-	// (default 16); calls over it are not run and get an error result
-	// asking the model for fewer.
+	// (default 16); calls over it are dropped: not run, not sent back to
+	// the model (one note on the last result says how many) and not in the
+	// reply.
 	MaxToolCallsPerRound int
 	// MaxConcurrentTools bounds how many calls of one round run at once
 	// (default 4).
