@@ -204,3 +204,24 @@ func TestBudgetSpentByManyCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestSummaryPanicFallsBack: the background summary of a session whose
+// LLM client panics is written by the extractive summarizer instead; the
+// process (and the test binary) survives the panic on that goroutine.
+func TestSummaryPanicFallsBack(t *testing.T) {
+	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: 1200}, deps: func(d *Deps) { d.LLM = panicLLM{} }})
+	id, _ := e.session(t)
+	for i := range 8 {
+		r := e.turn(t, id, fmt.Sprintf("tell me about Kaelith, question %d %s", i, strings.Repeat("words ", 30)))
+		if !r.Degraded {
+			t.Fatalf("turn %d not degraded", i)
+		}
+	}
+	m, err := e.store.Session(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Summary == nil || !strings.Contains(m.Summary.Text, "Player: tell me about Kaelith, question 0") {
+		t.Fatalf("summary %+v, want the extractive one", m.Summary)
+	}
+}

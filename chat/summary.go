@@ -2,7 +2,9 @@ package chat
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +30,14 @@ func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history []mem
 		defer s.bg.done()
 		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.SummaryTimeout)
 		defer cancel()
+		// No caller can recover a panic on this goroutine: it would end
+		// the process. The summary is skipped; the next turn tries again.
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.LogAttrs(bctx, slog.LevelError, "chat: summary panicked",
+					slog.String("session_id", meta.ID), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			}
+		}()
 		s.summarize(bctx, meta, history)
 	}()
 }
@@ -131,7 +141,13 @@ func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []mem
 
 // summarizeLLM asks the LLM for the new summary; the player's text goes in
 // the user turn only.
-func (s *Service) summarizeLLM(ctx context.Context, prev string, folded []memory.Message) (string, error) {
+func (s *Service) summarizeLLM(ctx context.Context, prev string, folded []memory.Message) (text string, err error) {
+	defer func() {
+		// A panicking LLM client leaves the extractive summary to do.
+		if p := recover(); p != nil {
+			text, err = "", fmt.Errorf("summary LLM call panicked: %v", p)
+		}
+	}()
 	var b strings.Builder
 	b.WriteString("Current summary:\n<summary>\n")
 	if prev == "" {
