@@ -132,7 +132,16 @@ func (s *Server) streamTurn(ctx context.Context, c *gin.Context, turn chat.TurnR
 		c.SSEvent(event, data)
 		_ = rc.Flush()
 	}
-	stopBeat := s.heartbeat(c, rc, &mu, extend)
+	stopBeat := sync.OnceFunc(s.heartbeat(c, rc, &mu, extend))
+	defer func() {
+		// A turn that panics still ends the stream, with an error event:
+		// the status is written, so the recoverer could only cut it.
+		if p := recover(); p != nil {
+			stopBeat()
+			s.log.ErrorContext(ctx, "streamed turn panicked", "request_id", requestID(c), "panic", p)
+			write("error", errorBody{Error: errorDetail{Code: "internal", Message: "internal error"}})
+		}
+	}()
 	emit := func(e chat.Event) { write(string(e.Type), e.Data) }
 	reply, err := s.deps.Chat.Turn(ctx, turn, emit)
 	stopBeat()

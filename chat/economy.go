@@ -282,15 +282,29 @@ func (t *turnTools) run(ctx context.Context, scope *Scope, batch []tool.Call) []
 	return outs
 }
 
-// fit cuts a tool result to the budget left and charges it.
-func (t *turnTools) fit(content string) string {
-	out, n := t.s.fitToolResult(content, t.left)
+// fit cuts a tool result to the budget left and charges it; counting
+// stops when ctx ends (the loop's deadline).
+func (t *turnTools) fit(ctx context.Context, content string) string {
+	out, n := t.s.fitToolResult(ctx, content, t.left)
 	t.left -= n + msgOverhead
 	return out
 }
 
-// charge counts a message added to the loop (the model's tool calls).
-func (t *turnTools) charge(m llm.Message) { t.left -= t.s.messageTokens(m) }
+// note charges a note added to a tool result and returns it.
+func (t *turnTools) note(ctx context.Context, text string) string {
+	t.left -= t.s.countTokensCtx(ctx, text)
+	return text
+}
+
+// charge counts a message added to the loop (the model's tool calls);
+// counting stops when ctx ends (the loop's deadline).
+func (t *turnTools) charge(ctx context.Context, m llm.Message) {
+	n := msgOverhead + t.s.countTokensCtx(ctx, m.Content)
+	for _, c := range m.ToolCalls {
+		n += t.s.countTokensCtx(ctx, c.Name) + t.s.countTokensCtx(ctx, c.Arguments) + msgOverhead
+	}
+	t.left -= n
+}
 
 // searchArgs are search_conversation's arguments.
 type searchArgs struct {

@@ -99,10 +99,10 @@ func TestCachedResultsOverBudgetAsOneLine(t *testing.T) {
 	id, _ := e.session(t)
 	e.fake.SetResponder(func(r openai.ChatCompletionRequest) llmtest.Reply {
 		last := r.Messages[len(r.Messages)-1]
-		if last.Role == openai.ChatMessageRoleUser && strings.HasSuffix(last.Content, "first") {
+		if last.Role == openai.ChatMessageRoleUser && strings.HasSuffix(last.Content, "first"+playerClose) {
 			return llmtest.ToolCalls(champCall("a", "Kaelith"), champCall("b", "Sylva"))
 		}
-		if last.Role == openai.ChatMessageRoleUser && strings.HasSuffix(last.Content, "again") {
+		if last.Role == openai.ChatMessageRoleUser && strings.HasSuffix(last.Content, "again"+playerClose) {
 			return llmtest.ToolCalls(champCall("a", "Sylva"))
 		}
 		return llmtest.Text("ok")
@@ -136,7 +136,7 @@ func TestSearchConversation(t *testing.T) {
 			return llmtest.Text("- earlier talk") // the summarizer
 		}
 		last := r.Messages[len(r.Messages)-1]
-		if last.Role == openai.ChatMessageRoleUser && strings.HasSuffix(last.Content, "what did I say about my dragon?") {
+		if last.Role == openai.ChatMessageRoleUser && strings.HasSuffix(last.Content, "what did I say about my dragon?"+playerClose) {
 			return llmtest.ToolCalls(llmtest.Call{ID: "s", Name: SearchConversationName, Arguments: `{"query":"dragon named Ember"}`})
 		}
 		if last.Role == openai.ChatMessageRoleTool {
@@ -304,7 +304,7 @@ func TestPromptIsPrefixOfNext(t *testing.T) {
 		}
 		prev = req.Messages
 		last := req.Messages[len(req.Messages)-1].Content
-		if st.block == nil != !strings.HasPrefix(last, "<context>\n") || !strings.HasSuffix(last, "</context>\n\n"+st.msg) && st.block != nil {
+		if st.block == nil != !strings.HasPrefix(last, "<context>\n") || !strings.HasSuffix(last, "</context>\n\n"+playerText(st.msg)) && st.block != nil {
 			t.Errorf("turn %d: message %q, want a block: %v", i+1, last, st.block != nil)
 		}
 		for _, w := range st.block {
@@ -319,7 +319,7 @@ func TestPromptIsPrefixOfNext(t *testing.T) {
 		}
 		h := e.history(t, id)
 		user := h[len(h)-2]
-		if user.Content != st.msg || user.Context+user.Content != last {
+		if user.Content != st.msg || user.Context+playerText(user.Content) != last {
 			t.Errorf("turn %d: stored message %q with block %q, sent %q", i+1, user.Content, user.Context, last)
 		}
 		for _, m := range req.Messages {

@@ -68,47 +68,101 @@ func TestLLMBudgetBoundsTheLoop(t *testing.T) {
 	}
 }
 
-// TestToolCallCap answers one LLM round of 40 calls: only the cap runs, the
-// rest get an error result asking for fewer, and the next request carries
-// short results for them.
-func TestToolCallCap(t *testing.T) {
-	const calls, limit = 40, 3
-	e := newEnv(t, envConfig{opts: Options{MaxToolCallsPerRound: limit}})
+// TestToolFlood answers one LLM answer of 400 tool calls: only
+// MaxToolCallsPerRound run; only those go back to the model, the last
+// result carrying one note that the rest were dropped; the reply and the
+// stream report only those.
+func TestToolFlood(t *testing.T) {
+	const calls, limit = 400, 16
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stream=%t", stream), func(t *testing.T) {
+			e := newEnv(t, envConfig{})
+			id, _ := e.session(t)
+			flood := make([]llmtest.Call, calls)
+			for i := range flood {
+				flood[i] = llmtest.Call{ID: fmt.Sprint("c", i), Name: "db_get_lore_details", Arguments: fmt.Sprintf(`{"query":"q%d %s"}`, i, strings.Repeat("x", 200))}
+			}
+			e.fake.Enqueue(llmtest.ToolCalls(flood...), llmtest.Text("done"))
+			var emit func(Event)
+			var events []Event
+			if stream {
+				emit = func(ev Event) { events = append(events, ev) }
+			}
+			r, err := e.svc.Turn(context.Background(), TurnRequest{SessionID: id, Message: "flood"}, emit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := e.box.get("db_get_lore_details").count(); n != limit {
+				t.Fatalf("%d executions, want %d", n, limit)
+			}
+			if len(r.ToolCalls) != limit {
+				t.Fatalf("reply reports %d tool calls, want %d", len(r.ToolCalls), limit)
+			}
+			for i, o := range r.ToolCalls {
+				if o.Source != tool.SourceExecuted || o.Status != tool.StatusSuccess {
+					t.Fatalf("call %d: source %s status %s", i, o.Source, o.Status)
+				}
+			}
+			n := map[EventType]int{}
+			for _, ev := range events {
+				n[ev.Type]++
+			}
+			if stream && (n[EventToolCall] != limit || n[EventToolResult] != limit) {
+				t.Fatalf("streamed %d tool_call and %d tool_result events, want %d each", n[EventToolCall], n[EventToolResult], limit)
+			}
+			next := e.fake.Requests()[1]
+			var asked []openai.ToolCall
+			for _, m := range next.Messages {
+				asked = append(asked, m.ToolCalls...)
+			}
+			if len(asked) != limit {
+				t.Fatalf("the next request carries %d tool calls, want %d", len(asked), limit)
+			}
+			tm := toolMessages(next)
+			if len(tm) != limit {
+				t.Fatalf("%d tool messages, want %d", len(tm), limit)
+			}
+			note := fmt.Sprintf("%d more tool calls of your answer were not run: at most %d", calls-limit, limit)
+			for i, m := range tm {
+				if strings.Contains(m, "were not run") != (i == limit-1) {
+					t.Fatalf("tool message %d: the note belongs to the last result only: %s", i, m)
+				}
+			}
+			if !strings.Contains(tm[limit-1], note) {
+				t.Fatalf("last tool message %q does not carry the note %q", tm[limit-1], note)
+			}
+			// The calls not run are not echoed back with their arguments:
+			// only the calls that ran appear, once in the assistant
+			// message and once in their (echoing) results.
+			body, _ := json.Marshal(next.Messages)
+			if got := strings.Count(string(body), strings.Repeat("x", 200)); got != 2*limit {
+				t.Fatalf("the next request carries the arguments %d times, want %d", got, 2*limit)
+			}
+		})
+	}
+}
+
+// TestOversizedArgumentNotCounted: an LLM tool call with a 400,000-byte
+// argument its schema caps at 300 characters is refused by the schema
+// before anything counts it: it is not sent back to the model, and the
+// tool's error result names the field.
+func TestOversizedArgumentNotCounted(t *testing.T) {
+	e := newEnv(t, envConfig{})
 	id, _ := e.session(t)
-	flood := make([]llmtest.Call, calls)
-	for i := range flood {
-		flood[i] = llmtest.Call{ID: fmt.Sprint("c", i), Name: "db_get_lore_details", Arguments: fmt.Sprintf(`{"query":"q%d %s"}`, i, strings.Repeat("x", 500))}
-	}
-	e.fake.Enqueue(llmtest.ToolCalls(flood...), llmtest.Text("done"))
-	r := e.turn(t, id, "flood")
-	if n := e.box.get("db_get_lore_details").count(); n != limit {
-		t.Fatalf("%d executions, want %d", n, limit)
-	}
-	if len(r.ToolCalls) != calls {
-		t.Fatalf("%d tool call outcomes, want %d", len(r.ToolCalls), calls)
-	}
-	for i, o := range r.ToolCalls {
-		wantRun := i < limit
-		if wantRun != (o.Source == tool.SourceExecuted) || (!wantRun && o.Status != tool.StatusError) {
-			t.Fatalf("call %d: source %s status %s", i, o.Source, o.Status)
-		}
+	big := strings.Repeat("x", 400_000)
+	e.fake.Enqueue(llmtest.ToolCalls(llmtest.Call{ID: "big", Name: SearchConversationName, Arguments: `{"query":"` + big + `"}`}), llmtest.Text("done"))
+	r := e.turn(t, id, "hello")
+	if r.Reply != "done" || len(r.ToolCalls) != 1 || r.ToolCalls[0].Status != tool.StatusError {
+		t.Fatalf("reply %+v", r)
 	}
 	next := e.fake.Requests()[1]
-	tm := toolMessages(next)
-	if len(tm) != calls {
-		t.Fatalf("%d tool messages, want one per call (%d)", len(tm), calls)
-	}
-	for _, m := range tm[limit:] {
-		if !strings.Contains(m, fmt.Sprint("at most ", limit)) {
-			t.Fatalf("over-cap result does not ask for fewer calls: %s", m)
-		}
-	}
-	// The calls not run are not echoed back with their arguments: only the
-	// calls that ran appear, once in the assistant message and once in
-	// their (echoing) results.
 	body, _ := json.Marshal(next.Messages)
-	if got := strings.Count(string(body), strings.Repeat("x", 500)); got != 2*limit {
-		t.Fatalf("the next request carries the arguments %d times, want %d", got, 2*limit)
+	if strings.Contains(string(body), strings.Repeat("x", 1000)) {
+		t.Fatalf("the oversized argument went back to the model (%d bytes of request)", len(body))
+	}
+	tm := toolMessages(next)
+	if len(tm) != 1 || !strings.Contains(tm[0], "query must be 1-300 characters") {
+		t.Fatalf("tool messages %q, want the error naming query", tm)
 	}
 }
 

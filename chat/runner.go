@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -217,7 +218,7 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 				defer func() { <-slots }()
 			}
 			p := preps[i]
-			res := s.execute(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args, Version: p.version}, p.key, version)
+			res := s.executeSafe(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args, Version: p.version}, p.key, version)
 			outs[i] = tool.Outcome{
 				Name: p.name, Arguments: p.shown, Source: p.source, Status: res.Status,
 				Version: res.InternalInfo.Version, DurationMS: ms(time.Since(p.start)), Result: res,
@@ -273,6 +274,25 @@ type stepsExecutor interface {
 	ExecuteWith(ctx context.Context, call tool.Call, steps tool.Steps) tool.Result
 }
 
+// executeSafe is execute on a goroutine of its own: a panic there (an
+// Executor's, past its own recovery) would end the process, so it becomes
+// the call's error result.
+func (s *Scope) executeSafe(ctx context.Context, call tool.Call, key, version string) (res tool.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = s.r.panicked(ctx, call.Name, p)
+		}
+	}()
+	return s.execute(ctx, call, key, version)
+}
+
+// panicked logs a tool call's panic and returns its error result.
+func (r *Runner) panicked(ctx context.Context, name string, p any) tool.Result {
+	r.log.LogAttrs(ctx, slog.LevelError, "chat: tool call panicked",
+		slog.String("tool", name), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+	return tool.Failure("The tool "+tool.Clip(name, 80)+" failed unexpectedly.", "internal error", "Try a different tool or different arguments.")
+}
+
 // execute runs one call of the scope. A composite tool runs its steps
 // through the scope, so each is served from the session cache when it can
 // be, cached, suppressed as a duplicate and reported like any call; its
@@ -287,7 +307,14 @@ func (s *Scope) execute(ctx context.Context, call tool.Call, key, version string
 // execute runs one call, sharing the execution with identical calls in
 // flight in this process.
 func (r *Runner) execute(ctx context.Context, call tool.Call, key, version string) tool.Result {
-	ch := r.flight.DoChan(key+"\x00"+version, func() (any, error) {
+	ch := r.flight.DoChan(key+"\x00"+version, func() (v any, err error) {
+		// singleflight panics again on a goroutine of its own, which no
+		// caller could recover: the panic becomes the shared result.
+		defer func() {
+			if p := recover(); p != nil {
+				v, err = r.panicked(ctx, call.Name, p), nil
+			}
+		}()
 		return r.exec.Execute(ctx, call), nil
 	})
 	select {

@@ -39,6 +39,9 @@ var (
 	ErrForbidden = errors.New("chat: session token does not match")
 	// ErrInvalid: a request value the service refuses, e.g. an unsupported locale (400).
 	ErrInvalid = errors.New("chat: invalid request")
+	// ErrInternal: the turn failed unexpectedly after its answer (500); the
+	// cause is logged, not returned.
+	ErrInternal = errors.New("chat: internal error")
 )
 
 // Limits on session creation input.
@@ -125,8 +128,9 @@ type Options struct {
 	// 3 s; at most half the time left when the turn starts).
 	FallbackReserve time.Duration
 	// MaxToolCallsPerRound caps the tool calls run from one LLM answer
-	// (default 16); calls over it are not run and get an error result
-	// asking the model for fewer.
+	// (default 16); calls over it are dropped: not run, not sent back to
+	// the model (one note on the last result says how many) and not in the
+	// reply.
 	MaxToolCallsPerRound int
 	// MaxConcurrentTools bounds how many calls of one round run at once
 	// (default 4).
@@ -245,6 +249,13 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 
 // countTokens counts s with the model's tokenizer.
 func (s *Service) countTokens(text string) int { return s.tok.Count(text) }
+
+// countTokensCtx is countTokens that stops encoding when ctx ends and
+// estimates the rest (the caller sees ctx end on its own).
+func (s *Service) countTokensCtx(ctx context.Context, text string) int {
+	n, _ := s.tok.CountContext(ctx, text)
+	return n
+}
 
 // offered returns the tools the LLM may be offered, read from the registry
 // each time: a tools file reload changes them.

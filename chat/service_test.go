@@ -75,6 +75,9 @@ type envConfig struct {
 	versions   DataVersioner
 	noCache    bool
 	observer   Observer
+	// deps, when set, changes the service's collaborators (to inject a
+	// failing one) before it is built.
+	deps func(*Deps)
 }
 
 func newEnv(t testing.TB, cfg envConfig) *env {
@@ -119,6 +122,9 @@ func (e *env) newService(t testing.TB, cfg envConfig) *Service {
 	}
 	if cfg.screens {
 		deps.Screens = newEngine(t, e.box.reg)
+	}
+	if cfg.deps != nil {
+		cfg.deps(&deps)
 	}
 	svc, err := NewService(deps, cfg.opts)
 	if err != nil {
@@ -501,7 +507,7 @@ func TestRestartKeepsSession(t *testing.T) {
 			hist = append(hist, m.Content)
 		}
 	}
-	if strings.Join(hist, ",") != "one,two,three" {
+	if strings.Join(hist, ",") != playerText("one")+","+playerText("two")+","+playerText("three") {
 		t.Errorf("prompt after restart has user messages %v", hist)
 	}
 	if got := len(e.history(t, id)); got != 6 {
@@ -729,7 +735,7 @@ func TestHistoryWindow(t *testing.T) {
 		t.Errorf("the summary is not the LLM's running summary from the first exchange: %q", last.Messages[1].Content)
 	}
 	for _, m := range last.Messages[2:] {
-		if strings.HasPrefix(m.Content, "question 0 ") {
+		if strings.HasPrefix(m.Content, playerOpen+"question 0 ") {
 			t.Error("oldest exchange still in the history window")
 		}
 	}
@@ -872,7 +878,7 @@ func TestScreenEvent(t *testing.T) {
 	// message holds them (the screen data is player-controlled).
 	user := first.Messages[len(first.Messages)-1]
 	if user.Role != openai.ChatMessageRoleUser || !strings.HasPrefix(user.Content, "<context>\n") ||
-		!strings.HasSuffix(user.Content, "</context>\n\nwho is this?") {
+		!strings.HasSuffix(user.Content, "</context>\n\n"+playerText("who is this?")) {
 		t.Errorf("last message is not the data block and the question: %s %q", user.Role, user.Content)
 	}
 	if !strings.Contains(user.Content, "Screen context") || !strings.Contains(user.Content, `viewing "Kaelith"`) ||
@@ -890,7 +896,7 @@ func TestScreenEvent(t *testing.T) {
 	n = e.fake.RequestCount()
 	e.turn(t, id, "and now?")
 	next := e.fake.Requests()[n].Messages
-	if got := next[len(next)-1].Content; got != "and now?" {
+	if got := next[len(next)-1].Content; got != playerText("and now?") {
 		t.Errorf("the new message repeats data already given: %q", got)
 	}
 	holds := 0

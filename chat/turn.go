@@ -2,10 +2,10 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,9 +38,18 @@ const emptyAnswer = "Sorry, I couldn't put an answer together. Could you rephras
 // call and the tools are cancelled and nothing of the turn is recorded: the
 // history and the cache stay as they were; the exchange number is used up.
 // Once recording starts it completes, so history never holds half a turn.
-func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (Reply, error) {
+func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (rep Reply, err error) {
 	started := time.Now()
 	id := req.SessionID
+	defer func() {
+		// A panic past the answer (recording it, reporting it) fails the
+		// turn cleanly; one before is answered by compose.
+		if p := recover(); p != nil {
+			s.log.LogAttrs(ctx, slog.LevelError, "chat: turn panicked",
+				slog.String("session_id", clip(id, 40)), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			rep, err = Reply{}, fmt.Errorf("chat: turn %s: %w", clip(id, 40), ErrInternal)
+		}
+	}()
 	if req.Screen != nil {
 		// Refuse bad screen input before the turn changes anything.
 		if err := req.Screen.Validate(); err != nil {
@@ -56,11 +65,96 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	stop := s.holdLock(ctx, lock)
 	defer stop()
 
-	var pre []tool.Outcome
-	var newScreen *memory.Screen
-	var screenPuts []memory.CacheEntry
-	var screenHits []string
-	var screenVersions map[string]int
+	c, err := s.compose(ctx, turn, req, started, emit)
+	if err != nil {
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+	}
+	a := c.a
+
+	now := time.Now().UTC()
+	fin := memory.Finish{
+		Messages: []memory.Message{
+			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough},
+			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered},
+		},
+		Put:     c.screenPuts,
+		Hits:    c.screenHits,
+		Release: lock,
+		Screen:  c.newScreen,
+	}
+	fin.Versions = c.screenVersions
+	if c.scope != nil {
+		fin.Put = append(fin.Put, c.scope.Puts()...)
+		fin.Hits = append(fin.Hits, c.scope.Hits()...)
+		fin.Versions = withVersions(c.screenVersions, c.scope.AssignedVersions())
+	}
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
+	defer cancel()
+	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+	}
+	s.afterTurn(ctx, turn.Meta, append(turn.History, fin.Messages...))
+	rep = Reply{
+		SessionID: id,
+		Exchange:  turn.Meta.Exchange,
+		Reply:     a.text,
+		ToolCalls: append(append(make([]tool.Outcome, 0, len(c.pre)+len(a.outs)), c.pre...), a.outs...),
+		Usage:     a.usage,
+		Degraded:  a.degraded,
+	}
+	s.label(rep.ToolCalls, turn.Meta.Locale)
+	s.obs.Turn(ctx, rep, time.Since(started))
+	return rep, nil
+}
+
+// composed is a turn's answer and what its screen and tools produced,
+// before it is recorded.
+type composed struct {
+	a              answered
+	pre            []tool.Outcome // the new screen's proactive calls
+	newScreen      *memory.Screen
+	screenPuts     []memory.CacheEntry
+	screenHits     []string
+	screenVersions map[string]int
+	scope          *Scope // nil: the turn's tools stored nothing
+}
+
+// panicAnswer is the reply when a turn and its offline fallback both
+// failed unexpectedly.
+const panicAnswer = "Sorry, something went wrong while I was answering. Please ask again."
+
+// compose runs the turn's new screen and answers the message. A panic in
+// any part of it (screen rules, tools, prompt assembly, the LLM and its
+// answer's handling) is answered by salvage, as a degraded answer, so the
+// player's message is recorded; it fails only when ctx ended.
+func (s *Service) compose(ctx context.Context, turn memory.Turn, req TurnRequest, started time.Time, emit func(Event)) (c composed, err error) {
+	orig := turn
+	var streamed bool
+	if emit != nil {
+		inner := emit
+		emit = func(e Event) {
+			if e.Type == EventDelta {
+				streamed = true
+			}
+			inner(e)
+		}
+	}
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		s.log.LogAttrs(ctx, slog.LevelError, "chat: turn panicked; answering offline",
+			slog.String("session_id", orig.Meta.ID), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+		if ctx.Err() != nil {
+			c, err = composed{}, ctx.Err()
+			return
+		}
+		c, err = s.salvage(ctx, orig, req.Message, emit, streamed), nil
+	}()
 	if sc := req.Screen; sc != nil && (turn.Meta.Screen == nil || turn.Meta.Screen.Hash != sc.Hash()) {
 		// A new screen: its proactive results are cached at this turn's
 		// exchange and join this turn's context at once. The screen, its
@@ -69,56 +163,47 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		// leaves none of them behind.
 		applied, err := s.applyScreen(ctx, turn.Meta, turn.Cache, *sc, started)
 		if err != nil {
-			return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+			return composed{}, err
 		}
-		pre = applied.reply.Tools
-		newScreen = applied.screen
-		screenPuts, screenHits = applied.puts, applied.hits
+		c.pre = applied.reply.Tools
+		c.newScreen = applied.screen
+		c.screenPuts, c.screenHits = applied.puts, applied.hits
 		turn.Meta.Screen = applied.screen
-		turn.Cache = append(turn.Cache, applied.puts...)
-		screenVersions = applied.versions
+		turn.Cache = append(slices.Clip(turn.Cache), applied.puts...)
+		c.screenVersions = applied.versions
 		turn.Meta.Versions = withVersions(turn.Meta.Versions, applied.versions)
 	}
+	c.scope = s.runner.Scope(ctx, turn.Meta.ID, turn.Meta.Exchange, turn.Cache, false)
+	c.scope.KeepVersions(turn.Meta.Versions)
+	c.a, err = s.answer(ctx, turn, c.scope, req.Message, emit)
+	return c, err
+}
 
-	scope := s.runner.Scope(ctx, id, turn.Meta.Exchange, turn.Cache, false)
+// salvage answers a turn whose composition panicked: the offline
+// responder over the session as it was before the turn (a new screen is
+// not stored, so the next turn runs it again), or, should that panic too,
+// a fixed apology. Either is degraded.
+func (s *Service) salvage(ctx context.Context, turn memory.Turn, message string, emit func(Event), streamed bool) (c composed) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.LogAttrs(ctx, slog.LevelError, "chat: offline fallback panicked",
+				slog.String("session_id", turn.Meta.ID), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			c = composed{a: answered{text: panicAnswer, degraded: true}}
+			if emit != nil {
+				text := panicAnswer
+				if streamed {
+					text = "\n\n" + text
+				}
+				emit(Event{Type: EventDelta, Data: DeltaEvent{Text: text}})
+			}
+		}
+	}()
+	scope := s.runner.Scope(ctx, turn.Meta.ID, turn.Meta.Exchange, turn.Cache, false)
 	scope.KeepVersions(turn.Meta.Versions)
-	a, err := s.answer(ctx, turn, scope, req.Message, emit)
-	if err != nil {
-		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
-	}
-	if err := ctx.Err(); err != nil {
-		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
-	}
-
-	now := time.Now().UTC()
-	fin := memory.Finish{
-		Messages: []memory.Message{
-			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough},
-			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered},
-		},
-		Put:     append(screenPuts, scope.Puts()...),
-		Hits:    append(screenHits, scope.Hits()...),
-		Release: lock,
-		Screen:  newScreen,
-	}
-	fin.Versions = withVersions(screenVersions, scope.AssignedVersions())
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
-	defer cancel()
-	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
-		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
-	}
-	s.afterTurn(ctx, turn.Meta, append(turn.History, fin.Messages...))
-	rep := Reply{
-		SessionID: id,
-		Exchange:  turn.Meta.Exchange,
-		Reply:     a.text,
-		ToolCalls: append(append(make([]tool.Outcome, 0, len(pre)+len(a.outs)), pre...), a.outs...),
-		Usage:     a.usage,
-		Degraded:  a.degraded,
-	}
-	s.label(rep.ToolCalls, turn.Meta.Locale)
-	s.obs.Turn(ctx, rep, time.Since(started))
-	return rep, nil
+	a := s.offlineAnswer(ctx, scope, message, turn.Meta, emit, streamed)
+	a.degraded = true
+	c.a, c.scope = a, scope
+	return c
 }
 
 // holdLock renews lock while the turn runs; the returned func stops that
@@ -265,10 +350,21 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			}
 			return a, nil
 		}
-		calls := make([]llm.ToolCall, len(resp.ToolCalls))
-		batch := make([]tool.Call, 0, min(len(resp.ToolCalls), s.opts.MaxToolCallsPerRound))
+		// Only the first MaxToolCallsPerRound calls run; the others are
+		// dropped from what goes back to the model (one note says so) and
+		// from the reply.
+		asked := resp.ToolCalls
+		dropped := max(len(asked)-s.opts.MaxToolCallsPerRound, 0)
+		asked = asked[:len(asked)-dropped]
+		if dropped > 0 {
+			s.log.LogAttrs(ctx, slog.LevelWarn, "chat: tool calls over the per-round limit dropped",
+				slog.String("session_id", scope.session), slog.Int("round", round),
+				slog.Int("asked", len(resp.ToolCalls)), slog.Int("dropped", dropped))
+		}
+		calls := make([]llm.ToolCall, len(asked))
+		batch := make([]tool.Call, 0, len(asked))
 		seen := map[string]bool{}
-		for i, c := range resp.ToolCalls {
+		for i, c := range asked {
 			if c.ID == "" || seen[c.ID] {
 				c.ID = "call_" + strconv.Itoa(round) + "_" + strconv.Itoa(i)
 			}
@@ -278,13 +374,6 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 				c.Name = "unnamed_tool"
 			}
 			seen[c.ID] = true
-			if i >= s.opts.MaxToolCallsPerRound {
-				// Not run: its arguments are not worth sending back.
-				c.Arguments = "{}"
-				calls[i] = c
-				continue
-			}
-			calls[i] = c
 			call := tool.Call{Name: c.Name, Arguments: []byte(c.Arguments)}
 			if c.Name == toolselect.UseToolName && sel.Deferred() {
 				// A tool described in the conversation: run as the tool it
@@ -294,28 +383,37 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 					call = inner
 				}
 			}
+			if !s.argsFit(call) {
+				// Arguments the tool's schema refuses (an argument over
+				// its maxLength, say) are not sent back to the model nor
+				// counted: the tool's error result says what was wrong.
+				c.Arguments = "{}"
+			}
+			calls[i] = c
 			batch = append(batch, call)
 			if emit != nil {
 				emit(Event{Type: EventToolCall, Data: ToolCallEvent{
 					ID: c.ID, Name: call.Name, DisplayName: s.displayName(call.Name, turn.Meta.Locale),
-					Arguments: argsJSON(normalizeArgs(batch[i].Arguments)),
+					Arguments: argsJSON(normalizeArgs(call.Arguments)),
 				}})
 			}
 		}
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls})
-		tt.charge(msgs[len(msgs)-1])
+		tt.charge(lctx, msgs[len(msgs)-1])
 		outs := tt.run(ctx, scope, batch)
 		if err := ctx.Err(); err != nil {
 			return answered{}, err
 		}
-		outs = append(outs, s.overCap(calls[len(batch):])...)
 		s.label(outs, turn.Meta.Locale)
 		for i, o := range outs {
 			content := o.Result.ForLLM()
 			if o.Source == tool.SourceDuplicate {
 				content = duplicateNote(o)
 			}
-			content = tt.fit(content)
+			content = tt.fit(lctx, content)
+			if i == len(outs)-1 && dropped > 0 {
+				content += tt.note(lctx, s.droppedNote(dropped))
+			}
 			msgs = append(msgs, llm.Message{Role: llm.RoleTool, Content: content, ToolCallID: calls[i].ID})
 			if emit != nil {
 				emit(Event{Type: EventToolResult, Data: o})
@@ -344,21 +442,38 @@ func (s *Service) llmContext(ctx context.Context) (context.Context, context.Canc
 	return context.WithDeadline(ctx, deadline)
 }
 
-// overCap answers the calls of a round past Options.MaxToolCallsPerRound
-// without running them.
-func (s *Service) overCap(calls []llm.ToolCall) []tool.Outcome {
-	outs := make([]tool.Outcome, len(calls))
-	for i, c := range calls {
-		outs[i] = tool.Outcome{
-			Name: c.Name, Arguments: json.RawMessage(`{}`), Source: tool.SourceSkipped, Status: tool.StatusError,
-			Reason: "over the per-round tool call limit",
-			Result: tool.Failure(
-				"Not run: more than "+strconv.Itoa(s.opts.MaxToolCallsPerRound)+" tool calls in one answer.",
-				"tool call limit per round exceeded",
-				"Ask for at most "+strconv.Itoa(s.opts.MaxToolCallsPerRound)+" tool calls at once, the most useful first; ask for the rest after reading these results."),
+// droppedNote tells the model that the calls of its answer past
+// Options.MaxToolCallsPerRound were not run.
+func (s *Service) droppedNote(dropped int) string {
+	limit := strconv.Itoa(s.opts.MaxToolCallsPerRound)
+	return "\n[" + strconv.Itoa(dropped) + " more tool calls of your answer were not run: at most " + limit +
+		" run per answer. Ask for at most " + limit + " at once, the most useful first, and for the rest after reading these results.]"
+}
+
+// argsFit reports whether a call's arguments pass the schema of the tool
+// it names (the registry's, or the turn's own tools'). A call of an
+// unknown tool passes: it is answered by its name, not its arguments.
+func (s *Service) argsFit(c tool.Call) bool {
+	args := normalizeArgs(c.Arguments)
+	if sp, ok := s.own[c.Name]; ok {
+		return tool.ValidateSchema(c.Name, sp.Parameters, args) == nil
+	}
+	name, ok := s.reg.Resolve(c.Name)
+	if !ok {
+		return true
+	}
+	vs := s.reg.Versions(name)
+	if len(vs) <= 1 {
+		return s.reg.ValidateArgs(name, args) == nil
+	}
+	// Several versions: the session runs one of them, so the arguments
+	// fit when one version accepts them.
+	for _, v := range vs {
+		if sp, ok := s.reg.SpecVersion(name, v); ok && tool.ValidateSchema(name, sp.Parameters, args) == nil {
+			return true
 		}
 	}
-	return outs
+	return false
 }
 
 // callLLM makes one LLM call, streamed when emit is set, and reports it.

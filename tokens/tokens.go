@@ -4,9 +4,13 @@
 package tokens
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
@@ -97,25 +101,75 @@ func encodingName(model string) string {
 // Encoding names the counter's encoding.
 func (c *Counter) Encoding() string { return c.name }
 
+// Bounds on the work of counting one text. BPE merging is quadratic in
+// the length of a pre-tokenized piece, and one "word" can be as long as
+// the text (400,000 x's, or thousands of emoji without a space), so a run
+// of letters-and-symbols or of spaces longer than maxRun bytes is cut
+// into pieces of at most maxRun bytes before BPE sees it. Pieces are
+// encoded in chunks of about chunkBytes, and only the first exactBytes of
+// a text are encoded at all: the rest is estimated at the rate of the part
+// counted (never below one token per estimateFloor bytes).
+const (
+	maxRun        = 64
+	chunkBytes    = 4 << 10
+	exactBytes    = 64 << 10
+	estimateFloor = 4
+)
+
 // Count returns the tokens of s; special-token text in s counts as
-// ordinary text, as a provider treats player input.
+// ordinary text, as a provider treats player input. Long runs without a
+// break are counted in bounded pieces, which can count a few more tokens
+// than BPE over the whole run would; a text longer than 64 KiB is counted
+// exactly up to there and estimated beyond.
 func (c *Counter) Count(s string) int {
+	n, _ := c.CountContext(context.Background(), s)
+	return n
+}
+
+// CountContext is Count that stops encoding when ctx ends: it then
+// returns the count so far plus an estimate of the rest, and ctx's error.
+func (c *Counter) CountContext(ctx context.Context, s string) (int, error) {
+	n, _, err := c.count(ctx, s)
+	return n, err
+}
+
+// work is what counting one text did, for tests.
+type work struct {
+	// chunks were encoded; longest is the longest piece BPE saw without
+	// a break of its own (an upper bound: a chunk's longest run).
+	chunks, longest int
+	// exact is how many bytes were encoded; the rest was estimated.
+	exact int
+	// memo reports a count served from the memo.
+	memo bool
+}
+
+func (c *Counter) count(ctx context.Context, s string) (int, work, error) {
+	var w work
 	if s == "" {
-		return 0
+		return 0, w, nil
 	}
 	if len(s) < memoMinLen {
-		return len(c.enc.EncodeOrdinary(s))
+		if err := ctx.Err(); err != nil {
+			return estimate(len(s), 0, 0), w, err
+		}
+		w.chunks, w.longest, w.exact = 1, len(s), len(s)
+		return len(c.enc.EncodeOrdinary(s)), w, nil
 	}
 	h := fnv.New64a()
-	_, _ = h.Write([]byte(s))
+	_, _ = io.WriteString(h, s)
 	key := h.Sum64() ^ uint64(len(s))
 	c.mu.Lock()
 	n, ok := c.memo[key]
 	c.mu.Unlock()
 	if ok {
-		return n
+		w.memo = true
+		return n, w, nil
 	}
-	n = len(c.enc.EncodeOrdinary(s))
+	n, w, err := c.encodeBounded(ctx, s)
+	if err != nil {
+		return n, w, err // not remembered: part of it is an estimate
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.memo[key]; !ok {
@@ -126,5 +180,64 @@ func (c *Counter) Count(s string) int {
 		c.memo[key] = n
 		c.order = append(c.order, key)
 	}
-	return n
+	return n, w, nil
+}
+
+// encodeBounded encodes s chunk by chunk (see maxRun and chunkBytes), up
+// to exactBytes, and estimates the rest.
+func (c *Counter) encodeBounded(ctx context.Context, s string) (int, work, error) {
+	var w work
+	n := 0
+	for rest := s; rest != ""; {
+		if err := ctx.Err(); err != nil {
+			return n + estimate(len(rest), n, w.exact), w, err
+		}
+		if w.exact >= exactBytes {
+			return n + estimate(len(rest), n, w.exact), w, nil
+		}
+		chunk, longest := nextChunk(rest)
+		rest = rest[len(chunk):]
+		n += len(c.enc.EncodeOrdinary(chunk))
+		w.chunks++
+		w.longest = max(w.longest, longest)
+		w.exact += len(chunk)
+	}
+	return n, w, nil
+}
+
+// estimate is the tokens of rest bytes at the rate of the tokens counted
+// over the bytes counted, and never below one token per estimateFloor
+// bytes.
+func estimate(rest, counted, countedBytes int) int {
+	floor := (rest + estimateFloor - 1) / estimateFloor
+	if countedBytes == 0 {
+		return floor
+	}
+	return max(floor, int((int64(rest)*int64(counted)+int64(countedBytes)-1)/int64(countedBytes)))
+}
+
+// nextChunk returns the first chunk of s: it ends before a space once it
+// is chunkBytes long, or where a run of spaces or of non-spaces reaches
+// maxRun bytes (on a rune boundary), whichever comes first; and the
+// longest run it holds.
+func nextChunk(s string) (string, int) {
+	runStart, longest := 0, 0
+	prevSpace := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		space := unicode.IsSpace(r)
+		if i > 0 && space != prevSpace {
+			longest = max(longest, i-runStart)
+			runStart = i
+			if space && i >= chunkBytes {
+				return s[:i], longest
+			}
+		}
+		if i > 0 && i+size-runStart > maxRun {
+			return s[:i], max(longest, i-runStart)
+		}
+		prevSpace = space
+		i += size
+	}
+	return s, max(longest, len(s)-runStart)
 }

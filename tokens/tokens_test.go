@@ -1,6 +1,11 @@
 package tokens
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
 
 func TestCount(t *testing.T) {
 	tests := []struct {
@@ -51,5 +56,94 @@ func TestCountRemembered(t *testing.T) {
 	}
 	if len(c.memo) > memoSize || len(c.order) > memoSize {
 		t.Errorf("memo holds %d/%d entries, bound %d", len(c.memo), len(c.order), memoSize)
+	}
+}
+
+// TestCountBoundedWork counts texts whose one pre-tokenized "word" is the
+// whole text, which BPE merges in quadratic time: no piece BPE sees is
+// longer than maxRun, and past exactBytes the rest is estimated.
+func TestCountBoundedWork(t *testing.T) {
+	c, err := ForModel("gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		text     string
+		estimate bool
+	}{
+		{"400k x", strings.Repeat("x", 400_000), true},
+		{"1 MB of spaces", strings.Repeat(" ", 1<<20), true},
+		{"3990 emoji", strings.Repeat("🐉", 3990), false},
+		{"prose", strings.Repeat("The Fire Knight's shield turns. ", 300), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, w, err := c.count(context.Background(), tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.longest > maxRun {
+				t.Errorf("BPE saw a run of %d bytes, bound %d", w.longest, maxRun)
+			}
+			if max := exactBytes + chunkBytes + maxRun; w.exact > max {
+				t.Errorf("encoded %d bytes, bound %d", w.exact, max)
+			}
+			if w.chunks > 1+(w.exact/maxRun)+1 {
+				t.Errorf("%d chunks for %d bytes", w.chunks, w.exact)
+			}
+			if estimated := w.exact < len(tc.text); estimated != tc.estimate {
+				t.Errorf("estimated %v (encoded %d of %d bytes), want %v", estimated, w.exact, len(tc.text), tc.estimate)
+			}
+			if tc.estimate && n < (len(tc.text)-w.exact)/estimateFloor {
+				t.Errorf("count %d below the floor of one token per %d bytes estimated", n, estimateFloor)
+			}
+			if again, w2, _ := c.count(context.Background(), tc.text); again != n || !w2.memo {
+				t.Errorf("second count %d (memo %v), want %d from the memo", again, w2.memo, n)
+			}
+		})
+	}
+}
+
+// TestCountPiecesCloseToWhole: counting in pieces counts at least what BPE
+// over the whole text does, and not much more, on texts short enough to
+// encode whole.
+func TestCountPiecesCloseToWhole(t *testing.T) {
+	c, err := ForModel("gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		strings.Repeat("x", 3000),
+		strings.Repeat("🐉", 1000),
+		strings.Repeat("Kaelith décroît la DEF de 30 %. ", 200),
+		strings.Repeat("a", 300) + " " + strings.Repeat("\n", 600) + strings.Repeat("ab.", 400),
+	} {
+		whole := len(c.enc.EncodeOrdinary(text))
+		got := c.Count(text)
+		if got < whole || got > whole+whole/10+2 {
+			t.Errorf("%.20q…: %d in pieces, %d whole", text, got, whole)
+		}
+	}
+}
+
+// TestCountCancelled: a cancelled context stops counting before any BPE
+// work and reports the cancellation with an estimate.
+func TestCountCancelled(t *testing.T) {
+	c, err := ForModel("gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	text := strings.Repeat("x", 400_000)
+	n, w, err := c.count(ctx, text)
+	if !errors.Is(err, context.Canceled) || w.chunks != 0 || n < len(text)/estimateFloor {
+		t.Fatalf("count = %d, %+v, %v; want an estimate, no chunk encoded, context.Canceled", n, w, err)
+	}
+	if _, w, _ := c.count(context.Background(), text); w.memo {
+		t.Error("a count cut short by cancellation was remembered")
+	}
+	if _, err := c.CountContext(ctx, "short"); !errors.Is(err, context.Canceled) {
+		t.Errorf("short text: %v", err)
 	}
 }

@@ -117,7 +117,7 @@ func scriptedModel(script economyScript) func(openai.ChatCompletionRequest) llmt
 			}
 		}
 		for i, t := range script.Turns {
-			if !strings.HasSuffix(user, t.Message) || t.Call == nil {
+			if !strings.HasSuffix(llmtest.PlayerWords(user), t.Message) || t.Call == nil {
 				continue
 			}
 			called := slices.ContainsFunc(after, func(m openai.ChatCompletionMessage) bool { return calls(m, t.Call.Name) })

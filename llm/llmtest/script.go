@@ -210,8 +210,22 @@ func expand(s, prefix string, groups []string) string {
 	return s
 }
 
+// PlayerWords is the player's words in the content of a user turn as the
+// chat service sends it (see lastParagraph), for fakes that answer by the
+// player's message.
+func PlayerWords(content string) string { return lastParagraph(content) }
+
+// lastParagraph is the player's words in a user turn: the text between
+// the turn's last <player> and </player> when it has
+// them, else its last paragraph.
 func lastParagraph(content string) string {
 	content = strings.TrimSpace(content)
+	if i := strings.LastIndex(content, "<player>"); i >= 0 {
+		rest := content[i+len("<player>"):]
+		if j := strings.LastIndex(rest, "</player>"); j >= 0 {
+			return strings.TrimSpace(rest[:j])
+		}
+	}
 	if i := strings.LastIndex(content, "\n\n"); i >= 0 {
 		return strings.TrimSpace(content[i+2:])
 	}

@@ -107,3 +107,20 @@ func TestScriptCallsDescribedToolThroughUseTool(t *testing.T) {
 		t.Fatalf("without use_tool offered: %+v", r)
 	}
 }
+
+// The player's words are read between a turn's player delimiters,
+// not from the text around them.
+func TestScriptReadsDelimitedPlayerMessage(t *testing.T) {
+	respond, err := Script{Rules: []Rule{{Match: `^gear for (\w+)$`, Rounds: [][]Call{{{Name: "gear", Arguments: `{"name":"$1"}`}}}}}}.Responder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := "<context>\nsome data\n</context>\n\n<player>\ngear for Kaelith\n</player>"
+	r := respond(openai.ChatCompletionRequest{
+		Tools:    tools("gear"),
+		Messages: []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: content}},
+	})
+	if r.kind != kindToolCalls || len(r.calls) != 1 || r.calls[0].Arguments != `{"name":"Kaelith"}` {
+		t.Fatalf("delimited message: %+v", r)
+	}
+}
