@@ -107,7 +107,7 @@ func TestRolloutSingleVersionAndDuplicateKeys(t *testing.T) {
 func TestDuplicateKeysRefusedEverywhere(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	sc := &screenChat{}
-	replay := &replayMemory{seen: map[string]time.Duration{}}
+	replay, _, _ := replayStore(t)
 	reg := tool.NewRegistry()
 	if err := reg.Register(echoTool{}); err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestDuplicateKeysRefusedEverywhere(t *testing.T) {
 		t.Fatalf("webhook with a repeated key: status %d", resp.StatusCode)
 	}
 	sc.mu.Lock()
-	applied := len(sc.at)
+	applied := len(sc.evs)
 	sc.mu.Unlock()
 	if applied != 0 {
 		t.Fatal("a webhook with a repeated key was applied")

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gameassist/gameassist/gcsdb/resolve"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/screens"
@@ -43,10 +42,10 @@ func (p panicExec) Execute(ctx context.Context, c tool.Call) tool.Result {
 	return p.Executor.Execute(ctx, c)
 }
 
-// panicNames makes the offline responder panic.
-type panicNames struct{}
+// panicFallback is a Fallback that panics.
+type panicFallback struct{}
 
-func (panicNames) NameIndex(context.Context) (*resolve.Resolver, error) { panic("names bug") }
+func (panicFallback) Answer(context.Context, FallbackTurn, RunFunc) FallbackAnswer { panic("fallback bug") }
 
 // panicTooler is the screen engine whose rule tools, read while the prompt
 // is assembled, panic.
@@ -84,7 +83,7 @@ func TestTurnSurvivesPanics(t *testing.T) {
 		{name: "prompt assembly", deps: func(d *Deps) {
 			d.Screens = panicTooler{newEngine(t, d.Executor.Registry())}
 		}, screen: true, want: "Kaelith", degraded: true},
-		{name: "fallback too", deps: func(d *Deps) { d.LLM, d.Names = panicLLM{}, panicNames{} }, want: panicAnswer, degraded: true},
+		{name: "fallback too", deps: func(d *Deps) { d.LLM, d.Fallback = panicLLM{}, panicFallback{} }, want: panicAnswer, degraded: true},
 		{name: "after the answer", deps: func(d *Deps) { d.Observer = panicObserver{} },
 			script: []llmtest.Reply{llmtest.Text("fine")}, failed: true},
 	} {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/gameassist/gameassist/tools_rag/corpus"
-	"github.com/gameassist/gameassist/tools_rag/embed"
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 
