@@ -45,7 +45,9 @@ func (p panicExec) Execute(ctx context.Context, c tool.Call) tool.Result {
 // panicFallback is a Fallback that panics.
 type panicFallback struct{}
 
-func (panicFallback) Answer(context.Context, FallbackTurn, RunFunc) FallbackAnswer { panic("fallback bug") }
+func (panicFallback) Answer(context.Context, FallbackTurn, RunFunc) FallbackAnswer {
+	panic("fallback bug")
+}
 
 // panicTooler is the screen engine whose rule tools, read while the prompt
 // is assembled, panic.

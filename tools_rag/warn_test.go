@@ -10,8 +10,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gameassist/gameassist/tools_rag/corpus"
 	"github.com/gameassist/gameassist/textsearch/embed"
+	"github.com/gameassist/gameassist/tools_rag/corpus"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 
