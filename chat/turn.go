@@ -45,14 +45,14 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	if req.Screen != nil {
 		// Refuse bad screen input before the turn changes anything.
 		if err := req.Screen.Validate(); err != nil {
-			return Reply{}, fmt.Errorf("chat: turn %s: %w", clip(id, 40), err)
+			return Reply{}, fmt.Errorf("chat: turn %s: %w", tool.Clip(id, 40), err)
 		}
 	}
 	// Lock and begin in one round trip; the lock is released by FinishTurn
 	// (or by stop when the turn fails).
 	turn, lock, err := s.store.LockAndBegin(ctx, id, s.opts.LockWait)
 	if err != nil {
-		return Reply{}, fmt.Errorf("chat: turn %s: %w", clip(id, 40), err)
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", tool.Clip(id, 40), err)
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()
@@ -452,13 +452,13 @@ func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.
 // screens.ErrBadScreen.
 func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, at time.Time) (ScreenReply, error) {
 	if err := sc.Validate(); err != nil {
-		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", clip(sessionID, 40), err)
+		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", tool.Clip(sessionID, 40), err)
 	}
 	// Lock and read the session and its cache in one round trip; the save
 	// at the end releases the lock in the same round trip as its writes.
 	loaded, lock, err := s.store.LockAndLoad(ctx, sessionID, s.opts.LockWait)
 	if err != nil {
-		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", clip(sessionID, 40), err)
+		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", tool.Clip(sessionID, 40), err)
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // DefaultRefresh is how long an instance uses the weights it read from
@@ -198,19 +200,19 @@ func usable(w Weights, versions []int) bool {
 // returns ErrUnknownTool for an unknown name and an error wrapping
 // ErrInvalid for weights the tool cannot take.
 func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, error) {
-	tool, ok := a.tools.Resolve(name)
+	canon, ok := a.tools.Resolve(name)
 	if !ok {
-		return "", fmt.Errorf("rollout: set %s: %w", clip(name, 80), ErrUnknownTool)
+		return "", fmt.Errorf("rollout: set %s: %w", tool.Clip(name, 80), ErrUnknownTool)
 	}
-	if err := w.Validate(a.tools.Versions(tool)); err != nil {
-		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+	if err := w.Validate(a.tools.Versions(canon)); err != nil {
+		return canon, fmt.Errorf("rollout: set %s: %w", canon, err)
 	}
 	raw, err := json.Marshal(w)
 	if err != nil {
-		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+		return canon, fmt.Errorf("rollout: set %s: %w", canon, err)
 	}
-	if err := a.rdb.Set(ctx, a.key(tool), raw, 0).Err(); err != nil {
-		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+	if err := a.rdb.Set(ctx, a.key(canon), raw, 0).Err(); err != nil {
+		return canon, fmt.Errorf("rollout: set %s: %w", canon, err)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -219,9 +221,9 @@ func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, err
 		next.readAt = cur.readAt
 		maps.Copy(next.weights, cur.weights)
 	}
-	next.weights[tool] = maps.Clone(w)
+	next.weights[canon] = maps.Clone(w)
 	a.admin.Store(next)
-	return tool, nil
+	return canon, nil
 }
 
 // Clear removes the weights set at run time for the tool under name (or
@@ -234,26 +236,26 @@ func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, err
 // error wrapping ErrInvalid for an unversioned tool, which has no rollout
 // (Set refuses it too).
 func (a *Assigner) Clear(ctx context.Context, name string) (string, error) {
-	tool, ok := a.tools.Resolve(name)
+	canon, ok := a.tools.Resolve(name)
 	if !ok {
-		return "", fmt.Errorf("rollout: clear %s: %w", clip(name, 80), ErrUnknownTool)
+		return "", fmt.Errorf("rollout: clear %s: %w", tool.Clip(name, 80), ErrUnknownTool)
 	}
-	if vs := a.tools.Versions(tool); len(vs) == 0 || vs[len(vs)-1] == 0 {
-		return tool, fmt.Errorf("rollout: clear %s: %w: the tool is unversioned, it has no rollout", tool, ErrInvalid)
+	if vs := a.tools.Versions(canon); len(vs) == 0 || vs[len(vs)-1] == 0 {
+		return canon, fmt.Errorf("rollout: clear %s: %w: the tool is unversioned, it has no rollout", canon, ErrInvalid)
 	}
-	if err := a.rdb.Del(ctx, a.key(tool)).Err(); err != nil {
-		return tool, fmt.Errorf("rollout: clear %s: %w", tool, err)
+	if err := a.rdb.Del(ctx, a.key(canon)).Err(); err != nil {
+		return canon, fmt.Errorf("rollout: clear %s: %w", canon, err)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	cur := a.admin.Load()
 	if cur == nil {
-		return tool, nil
+		return canon, nil
 	}
 	next := &adminSnapshot{weights: maps.Clone(cur.weights), readAt: cur.readAt}
-	delete(next.weights, tool)
+	delete(next.weights, canon)
 	a.admin.Store(next)
-	return tool, nil
+	return canon, nil
 }
 
 // adminWeights returns the weights set at run time for tool, refreshing

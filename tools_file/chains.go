@@ -238,7 +238,7 @@ func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 		return ChainDef{Name: label, Line: at}, []error{chainProblem(file, at, label, "", errors.New(chainYAMLError(err)))}
 	}
 	if y.Name != "" {
-		label = clipText(y.Name, 64)
+		label = tool.Clip(y.Name, 64)
 	}
 	var errs []error
 	bad := func(step string, line int, format string, args ...any) {
@@ -249,7 +249,7 @@ func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 		LLMInstruction: strings.TrimSpace(y.LLMInstruction), Aliases: y.Aliases, Line: at,
 	}
 	if !namePattern.MatchString(d.Name) {
-		bad("", at, "name %q must match %s", clipText(d.Name, 80), namePattern)
+		bad("", at, "name %q must match %s", tool.Clip(d.Name, 80), namePattern)
 	}
 	if y.Version != nil {
 		d.Version = *y.Version
@@ -265,7 +265,7 @@ func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 		d.Category = tool.CategoryCustom
 	case tool.CategoryGCS, tool.CategoryCache, tool.CategoryRAG, tool.CategoryCustom:
 	default:
-		bad("", at, "category %q is not one of gcs, cache, rag, custom", clipText(y.Category, 40))
+		bad("", at, "category %q is not one of gcs, cache, rag, custom", tool.Clip(y.Category, 40))
 	}
 	if len(d.LLMInstruction) > maxDescription {
 		bad("", at, "llm_instruction is over %d bytes", maxDescription)
@@ -275,7 +275,7 @@ func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 	}
 	for _, a := range d.Aliases {
 		if !namePattern.MatchString(a) {
-			bad("", at, "alias %q must match %s", clipText(a, 80), namePattern)
+			bad("", at, "alias %q must match %s", tool.Clip(a, 80), namePattern)
 		}
 		if a == d.Name {
 			bad("", at, "alias %q repeats the chain's name", a)
@@ -455,7 +455,7 @@ func parseStep(file, chain string, index int, n ast.Node) (StepDef, []error) {
 	}
 	switch {
 	case !stepIDPattern.MatchString(y.ID):
-		bad("id %q must match %s", clipText(y.ID, 40), stepIDPattern)
+		bad("id %q must match %s", tool.Clip(y.ID, 40), stepIDPattern)
 	case y.ID == "params" || y.ID == "steps":
 		bad("id %q is reserved ($params reads the chain's arguments; data.steps lists the steps)", y.ID)
 	}
@@ -534,7 +534,7 @@ func parseRef(s string) (Ref, error) {
 	body := s[1:]
 	head, rest, more := strings.Cut(body, ".")
 	r := Ref{Text: s}
-	usage := fmt.Errorf("%q is not a reference: write $params.<name>, $<step>.data.<path>, or $$ for a literal $", clipText(s, 80))
+	usage := fmt.Errorf("%q is not a reference: write $params.<name>, $<step>.data.<path>, or $$ for a literal $", tool.Clip(s, 80))
 	switch {
 	case head == "params":
 		if !more {
@@ -556,7 +556,7 @@ func parseRef(s string) (Ref, error) {
 	}
 	p, err := screens.ParsePath(rest)
 	if err != nil {
-		return Ref{}, fmt.Errorf("%s: %w", clipText(s, 80), err)
+		return Ref{}, fmt.Errorf("%s: %w", tool.Clip(s, 80), err)
 	}
 	r.Path = p
 	return r, nil
@@ -641,7 +641,7 @@ func link(file string, d ChainDef, tools Tools) (*Chain, []error) {
 		}
 		spec, ok := tools.Spec(sd.Tool)
 		if !ok {
-			bad("tool %s is not a known tool (did you mean %s?)", clipText(sd.Tool, 80), strings.Join(tools.Closest(sd.Tool, 3), ", "))
+			bad("tool %s is not a known tool (did you mean %s?)", tool.Clip(sd.Tool, 80), strings.Join(tools.Closest(sd.Tool, 3), ", "))
 			continue
 		}
 		if tools.IsComposite(sd.Tool) {

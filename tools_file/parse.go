@@ -256,7 +256,7 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 		return Def{}, []error{&Problem{File: file, Line: at, Tool: label, Err: errors.New(yamlError(err))}}
 	}
 	if y.Name != "" {
-		label = clipText(y.Name, 64)
+		label = tool.Clip(y.Name, 64)
 	}
 	var errs []error
 	bad := func(format string, args ...any) {
@@ -268,7 +268,7 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 		Statement: strings.TrimSpace(y.Statement), Result: Shape(y.Result), Line: at,
 	}
 	if !namePattern.MatchString(d.Name) {
-		bad("name %q must match %s", clipText(d.Name, 80), namePattern)
+		bad("name %q must match %s", tool.Clip(d.Name, 80), namePattern)
 	}
 	if d.Description == "" || len(d.Description) > maxDescription {
 		bad("description is required, up to %d bytes", maxDescription)
@@ -278,7 +278,7 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 		d.Category = tool.CategoryGCS
 	case tool.CategoryGCS, tool.CategoryCache, tool.CategoryRAG, tool.CategoryCustom:
 	default:
-		bad("category %q is not one of gcs, cache, rag, custom", clipText(y.Category, 40))
+		bad("category %q is not one of gcs, cache, rag, custom", tool.Clip(y.Category, 40))
 	}
 	if y.CacheDuration != nil {
 		d.CacheDuration = *y.CacheDuration
@@ -294,7 +294,7 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 	}
 	for _, a := range d.Aliases {
 		if !namePattern.MatchString(a) {
-			bad("alias %q must match %s", clipText(a, 80), namePattern)
+			bad("alias %q must match %s", tool.Clip(a, 80), namePattern)
 		}
 		if a == d.Name {
 			bad("alias %q repeats the tool's name", a)
@@ -316,7 +316,7 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 		d.Result = ShapeRows
 	case ShapeRows, ShapeRow, ShapeValue:
 	default:
-		bad("result %q is not one of rows, row, value", clipText(y.Result, 40))
+		bad("result %q is not one of rows, row, value", tool.Clip(y.Result, 40))
 	}
 	if y.MaxRows != nil {
 		if d.Result != ShapeRows {
@@ -411,7 +411,7 @@ func parameters(name string, m map[string]any) (json.RawMessage, error) {
 	}
 	for _, p := range schemaProperties(m) {
 		if !identPattern.MatchString(p) {
-			return nil, fmt.Errorf("property %q must be a plain name matching %s (it is a :%s statement parameter)", clipText(p, 80), identPattern, clipText(p, 80))
+			return nil, fmt.Errorf("property %q must be a plain name matching %s (it is a :%s statement parameter)", tool.Clip(p, 80), identPattern, tool.Clip(p, 80))
 		}
 	}
 	return raw, nil
@@ -447,7 +447,7 @@ func displayNames(v any) (tool.DisplayNames, error) {
 		for loc, n := range v {
 			s, ok := n.(string)
 			if !ok {
-				return nil, fmt.Errorf("%s: want a string, not %T", clipText(loc, 20), n)
+				return nil, fmt.Errorf("%s: want a string, not %T", tool.Clip(loc, 20), n)
 			}
 			names[loc] = strings.TrimSpace(s)
 		}
