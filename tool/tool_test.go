@@ -246,20 +246,6 @@ func TestRegistryRefuses(t *testing.T) {
 	}
 }
 
-func TestLevenshtein(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{{"kaelith", "kaelith", 0}, {"kaelth", "kaelith", 1}, {"", "abc", 3}, {"fire knigt", "fire knight", 1}, {"ä", "a", 1}}
-	for _, tt := range tests {
-		t.Run(tt.a+"/"+tt.b, func(t *testing.T) {
-			if got := tool.Levenshtein(tt.a, tt.b); got != tt.want {
-				t.Fatalf("got %d, want %d", got, tt.want)
-			}
-		})
-	}
-}
-
 func FuzzExecutorArguments(f *testing.F) {
 	for _, s := range []string{`{"name":"a"}`, `{}`, `null`, ``, `{"name":`, `[]`, `{"name":"x","limit":1e400}`, "{\"name\":\"\xff\"}", `{"name":{"$ref":"#"}}`} {
 		f.Add(s)

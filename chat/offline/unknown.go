@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gameassist/gameassist/editdist"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/gcsdb/resolve"
 )
@@ -498,7 +499,7 @@ func nearFold(q, f string) bool {
 		return false
 	}
 	qr, fr := []rune(q), []rune(f)
-	if resolve.Distance(q, f) <= max(1, min(len(qr), len(fr))/4) {
+	if editdist.Distance(q, f) <= max(1, min(len(qr), len(fr))/4) {
 		return true
 	}
 	p := 0
