@@ -182,7 +182,7 @@ type chatReply struct {
 type toolCall struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
-	Source    string          `json:"source"`
+	Source    tool.Source     `json:"source"`
 	Status    string          `json:"status"`
 	// Version is the tool version that answered (0: unversioned).
 	Version int `json:"version,omitempty"`
@@ -214,7 +214,7 @@ func (r *Runner) step(ctx context.Context, sess session, screen *scenario.Screen
 		sr.Rounds = max(probe.Calls()-1, 0)
 	}
 	for _, c := range rep.ToolCalls {
-		sr.Tools = append(sr.Tools, c.Name+versionSuffix(c.Version)+" ("+c.Source+")")
+		sr.Tools = append(sr.Tools, c.Name+versionSuffix(c.Version)+" ("+string(c.Source)+")")
 		if c.Version > 0 {
 			sr.versions = append(sr.versions, versionCall{tool: c.Name, version: c.Version, failed: c.Status == "error"})
 		}
