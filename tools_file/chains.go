@@ -244,48 +244,12 @@ func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 	bad := func(step string, line int, format string, args ...any) {
 		errs = append(errs, chainProblem(file, line, label, step, fmt.Errorf(format, args...)))
 	}
+	h := checkHeading(heading{y.Name, y.Description, y.Category, y.LLMInstruction, y.Aliases, y.DisplayName, y.Version},
+		"chain", tool.CategoryCustom, func(format string, args ...any) { bad("", at, format, args...) })
 	d := ChainDef{
-		Name: y.Name, Description: strings.TrimSpace(y.Description), Category: tool.Category(y.Category),
-		LLMInstruction: strings.TrimSpace(y.LLMInstruction), Aliases: y.Aliases, Line: at,
+		Name: h.Name, Description: h.Description, Category: h.Category, LLMInstruction: h.LLMInstruction,
+		Aliases: h.Aliases, DisplayNames: h.DisplayNames, Version: h.Version, Line: at,
 	}
-	if !namePattern.MatchString(d.Name) {
-		bad("", at, "name %q must match %s", tool.Clip(d.Name, 80), namePattern)
-	}
-	if y.Version != nil {
-		d.Version = *y.Version
-		if d.Version < 1 {
-			bad("", at, "version %d must be 1 or more", d.Version)
-		}
-	}
-	if d.Description == "" || len(d.Description) > maxDescription {
-		bad("", at, "description is required, up to %d bytes", maxDescription)
-	}
-	switch d.Category {
-	case "":
-		d.Category = tool.CategoryCustom
-	case tool.CategoryGCS, tool.CategoryCache, tool.CategoryRAG, tool.CategoryCustom:
-	default:
-		bad("", at, "category %q is not one of gcs, cache, rag, custom", tool.Clip(y.Category, 40))
-	}
-	if len(d.LLMInstruction) > maxDescription {
-		bad("", at, "llm_instruction is over %d bytes", maxDescription)
-	}
-	if len(d.Aliases) > maxAliases {
-		bad("", at, "%d aliases, over the limit of %d", len(d.Aliases), maxAliases)
-	}
-	for _, a := range d.Aliases {
-		if !namePattern.MatchString(a) {
-			bad("", at, "alias %q must match %s", tool.Clip(a, 80), namePattern)
-		}
-		if a == d.Name {
-			bad("", at, "alias %q repeats the chain's name", a)
-		}
-	}
-	names, err := displayNames(y.DisplayName)
-	if err != nil {
-		bad("", at, "display_name: %v", err)
-	}
-	d.DisplayNames = names
 	params, err := parameters(d.Name, y.Parameters)
 	if err != nil {
 		bad("", at, "parameters: %v", err)

@@ -262,53 +262,20 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 	bad := func(format string, args ...any) {
 		errs = append(errs, &Problem{File: file, Line: at, Tool: label, Err: fmt.Errorf(format, args...)})
 	}
+	h := checkHeading(heading{y.Name, y.Description, y.Category, y.LLMInstruction, y.Aliases, y.DisplayName, y.Version},
+		"tool", tool.CategoryGCS, bad)
 	d := Def{
-		Name: y.Name, Description: strings.TrimSpace(y.Description), Category: tool.Category(y.Category),
-		LLMInstruction: strings.TrimSpace(y.LLMInstruction), Aliases: y.Aliases, Version: 1,
+		Name: h.Name, Description: h.Description, Category: h.Category, LLMInstruction: h.LLMInstruction,
+		Aliases: h.Aliases, DisplayNames: h.DisplayNames, Version: 1, Versioned: h.Versioned,
 		Statement: strings.TrimSpace(y.Statement), Result: Shape(y.Result), Line: at,
 	}
-	if !namePattern.MatchString(d.Name) {
-		bad("name %q must match %s", tool.Clip(d.Name, 80), namePattern)
-	}
-	if d.Description == "" || len(d.Description) > maxDescription {
-		bad("description is required, up to %d bytes", maxDescription)
-	}
-	switch d.Category {
-	case "":
-		d.Category = tool.CategoryGCS
-	case tool.CategoryGCS, tool.CategoryCache, tool.CategoryRAG, tool.CategoryCustom:
-	default:
-		bad("category %q is not one of gcs, cache, rag, custom", tool.Clip(y.Category, 40))
+	if h.Versioned {
+		d.Version = h.Version
 	}
 	if y.CacheDuration != nil {
 		d.CacheDuration = *y.CacheDuration
 		if d.CacheDuration < 0 || d.CacheDuration > MaxCacheDuration {
 			bad("cache_duration %d is not from 0 to %d exchanges", d.CacheDuration, MaxCacheDuration)
-		}
-	}
-	if len(d.LLMInstruction) > maxDescription {
-		bad("llm_instruction is over %d bytes", maxDescription)
-	}
-	if len(d.Aliases) > maxAliases {
-		bad("%d aliases, over the limit of %d", len(d.Aliases), maxAliases)
-	}
-	for _, a := range d.Aliases {
-		if !namePattern.MatchString(a) {
-			bad("alias %q must match %s", tool.Clip(a, 80), namePattern)
-		}
-		if a == d.Name {
-			bad("alias %q repeats the tool's name", a)
-		}
-	}
-	names, err := displayNames(y.DisplayName)
-	if err != nil {
-		bad("display_name: %v", err)
-	}
-	d.DisplayNames = names
-	if y.Version != nil {
-		d.Version, d.Versioned = *y.Version, true
-		if d.Version < 1 {
-			bad("version %d must be 1 or more", d.Version)
 		}
 	}
 	switch d.Result {
