@@ -132,6 +132,10 @@ type Result struct {
 	// encoded Data to JSON; nil for a result read back from a cache. Ask it
 	// for capabilities with Facts.
 	Value any `json:"-"`
+	// Cause is the error behind an envelope the executor built from a
+	// backend failure (a timeout, a cancellation, a backend down), for
+	// errors.Is; nil otherwise, and for a result read back from a cache.
+	Cause error `json:"-"`
 }
 
 // Success builds a success envelope; the executor fills the cache duration
