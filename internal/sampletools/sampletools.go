@@ -48,7 +48,11 @@ func Build(tb testing.TB, contentDir string) (*tool.Executor, *screens.Engine, *
 		tb.Fatal(err)
 	}
 	reg := tool.NewRegistry()
-	if err := reg.Register(append(append(snap.Tools(), gcs...), rag...)...); err != nil {
+	cacheTools, err := snap.Tools()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := reg.Register(append(append(cacheTools, gcs...), rag...)...); err != nil {
 		tb.Fatal(err)
 	}
 	exec, err := tool.NewExecutor(reg, tool.ExecutorOptions{})
