@@ -11,6 +11,13 @@ import (
 	"github.com/gameassist/gameassist/tool"
 )
 
+// unusedFallback is a Fallback for a test that runs no turn.
+type unusedFallback struct{}
+
+func (unusedFallback) Answer(context.Context, FallbackTurn, RunFunc) FallbackAnswer {
+	panic("no turn runs in this test")
+}
+
 // An id quoted in an error is clipped by runes: a multi-byte id is never
 // cut inside a rune (which %q would print as \x escapes).
 func TestErrorsClipIDsByRunes(t *testing.T) {
@@ -19,7 +26,7 @@ func TestErrorsClipIDsByRunes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Authorize refuses an id that is not a UUID before it asks the store.
-	svc, err := NewService(Deps{Store: (*memory.Store)(nil), Executor: exec}, Options{})
+	svc, err := NewService(Deps{Store: (*memory.Store)(nil), Executor: exec, Fallback: unusedFallback{}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
