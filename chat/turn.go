@@ -290,7 +290,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 				// A tool described in the conversation: run as the tool it
 				// names (events, cache and stats see that tool). A
 				// malformed one is answered by turnTools.run.
-				if inner, bad := unwrapUseTool(normalizeArgs(call.Arguments)); bad == nil {
+				if inner, err := unwrapUseTool(normalizeArgs(call.Arguments)); err == nil {
 					call = inner
 				}
 			}

@@ -321,6 +321,9 @@ type outcome struct {
 // result is the outcome as callOnce returns it: a success with no status
 // set gets one.
 func (o outcome) result() (Result, error) {
+	if r, ok := Refused(o.err); ok {
+		return r, nil
+	}
 	if o.err == nil && o.r.Status == "" {
 		o.r.Status = StatusSuccess
 	}

@@ -365,8 +365,8 @@ func TestDecodeArgsSpeaksOfParameters(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var a args
-			r, ok := tool.DecodeArgs("gcs_get_character_details_by_id", json.RawMessage(tt.args), &a)
-			if ok {
+			r, refused := tool.Refused(tool.DecodeArgs("gcs_get_character_details_by_id", json.RawMessage(tt.args), &a))
+			if !refused {
 				t.Fatalf("decoded %s", tt.args)
 			}
 			if !strings.Contains(r.ErrorDetails, tt.want) {
