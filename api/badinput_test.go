@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -39,31 +38,19 @@ func TestBadInput(t *testing.T) {
 	ts := newEdgeServer(t, rc, nil, api.Options{AdminToken: admin})
 	post := func(t *testing.T, path, token, contentType, body string, chunked bool) (int, string) {
 		t.Helper()
+		h := map[string]string{"Content-Type": "application/json"}
+		if contentType != "" {
+			h["Content-Type"] = contentType
+		}
+		if token != "" {
+			h["Authorization"] = "Bearer " + token
+		}
 		var r io.Reader = strings.NewReader(body)
 		if chunked {
-			r = io.MultiReader(bytes.NewReader([]byte(body))) // no length: sent chunked
+			r = io.MultiReader(r) // no length: sent chunked
 		}
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL+path, r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if contentType == "" {
-			contentType = "application/json"
-		}
-		req.Header.Set("Content-Type", contentType)
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(b)
+		resp, b := sendReader(t, http.MethodPost, ts.URL+path, h, r)
+		return resp.StatusCode, b
 	}
 	errCode := func(t *testing.T, body string) string {
 		t.Helper()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -74,12 +75,26 @@ func newEdgeServer(t *testing.T, chat api.ChatService, limiter api.Limiter, opts
 
 func send(t *testing.T, method, url string, header map[string]string, body string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+		header = maps.Clone(header)
+		if header == nil {
+			header = map[string]string{}
+		}
+		if header["Content-Type"] == "" {
+			header["Content-Type"] = "application/json"
+		}
+	}
+	return sendReader(t, method, url, header, r)
+}
+
+// sendReader sends body as it is: a reader of unknown length goes chunked.
+func sendReader(t *testing.T, method, url string, header map[string]string, body io.Reader) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, url, body)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)
