@@ -13,13 +13,8 @@ import (
 )
 
 type toolView struct {
-	Name          string          `json:"name"`
-	Description   string          `json:"description"`
-	Category      tool.Category   `json:"category"`
-	Aliases       []string        `json:"aliases"`
-	Parameters    json.RawMessage `json:"parameters"`
-	CacheDuration int             `json:"cache_duration"`
-	OfferedToLLM  bool            `json:"offered_to_llm"`
+	tool.Entry
+	OfferedToLLM bool `json:"offered_to_llm"`
 	// DisplayNames is what players see of the tool, in every session locale.
 	DisplayNames map[string]string `json:"display_names"`
 	// Version is the default (highest) version, 0 when unversioned; the
@@ -48,34 +43,19 @@ func (s *Server) listTools(c *gin.Context) {
 	specs := reg.Specs(nil)
 	out := make([]toolView, 0, len(specs))
 	for _, sp := range specs {
-		params := sp.Parameters
-		if len(params) == 0 {
-			params = json.RawMessage(`{"type":"object"}`)
-		}
-		aliases := sp.Aliases
-		if aliases == nil {
-			aliases = []string{}
-		}
 		names := map[string]string{}
 		for _, l := range chat.Locales() {
 			names[l] = sp.DisplayName(l)
 		}
-		v := toolView{
-			Name: sp.Name, Description: sp.Description, Category: sp.Category,
-			Aliases: aliases, Parameters: params, CacheDuration: sp.CacheDuration, OfferedToLLM: s.deps.OfferedToLLM(sp),
-			DisplayNames: names, Version: sp.Version,
-		}
+		v := toolView{Entry: sp.Entry(), OfferedToLLM: s.deps.OfferedToLLM(sp), DisplayNames: names, Version: sp.Version}
 		if steps, ok := reg.StepInfos(sp.Name); ok {
 			v.Steps = steps
 		}
 		if vs := reg.Versions(sp.Name); len(vs) > 1 {
 			for _, n := range vs {
 				vsp, _ := reg.SpecVersion(sp.Name, n)
-				vp := vsp.Parameters
-				if len(vp) == 0 {
-					vp = json.RawMessage(`{"type":"object"}`)
-				}
-				vv := versionView{Version: n, Description: vsp.Description, Parameters: vp, CacheDuration: vsp.CacheDuration}
+				e := vsp.Entry()
+				vv := versionView{Version: n, Description: e.Description, Parameters: e.Parameters, CacheDuration: e.CacheDuration}
 				if steps, ok := reg.StepInfosVersion(sp.Name, n); ok {
 					vv.Steps = steps
 				}

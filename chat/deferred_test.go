@@ -127,10 +127,10 @@ func FuzzUnwrapUseTool(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, args string) {
-		c, bad := unwrapUseTool(json.RawMessage(args))
-		if bad != nil {
-			if bad.Status != tool.StatusError || bad.Guidance == "" {
-				t.Fatalf("failure %+v", bad)
+		c, err := unwrapUseTool(json.RawMessage(args))
+		if err != nil {
+			if bad, ok := tool.Refused(err); !ok || bad.Status != tool.StatusError || bad.Guidance == "" {
+				t.Fatalf("failure %v", err)
 			}
 			return
 		}

@@ -55,26 +55,24 @@ type useToolArgs struct {
 }
 
 // unwrapUseTool reads a use_tool call's arguments: the tool to call and
-// its arguments (an object). A malformed call gives the failure to answer
-// it with.
-func unwrapUseTool(args json.RawMessage) (tool.Call, *tool.Result) {
+// its arguments (an object). A malformed call is refused (tool.Refusal:
+// the failure to answer it with).
+func unwrapUseTool(args json.RawMessage) (tool.Call, error) {
 	var a useToolArgs
-	if r, ok := tool.DecodeArgs(toolselect.UseToolName, args, &a); !ok {
-		return tool.Call{}, &r
+	if err := tool.DecodeArgs(toolselect.UseToolName, args, &a); err != nil {
+		return tool.Call{}, err
 	}
 	a.Name = strings.TrimSpace(a.Name)
 	inner := bytes.TrimSpace(a.Arguments)
 	switch {
 	case a.Name == "" || len(a.Name) > 100 || a.Name == toolselect.UseToolName:
-		r := tool.Failure("Invalid arguments for "+toolselect.UseToolName+".", "name must name a tool other than "+toolselect.UseToolName,
+		return tool.Call{}, tool.Refuse("Invalid arguments for "+toolselect.UseToolName+".", "name must name a tool other than "+toolselect.UseToolName,
 			`Call use_tool with {"name": "<a tool described in the conversation>", "arguments": {...}}.`)
-		return tool.Call{}, &r
 	case len(inner) == 0 || string(inner) == "null":
 		inner = []byte("{}")
 	case inner[0] != '{':
-		r := tool.Failure("Invalid arguments for "+toolselect.UseToolName+".", "arguments must be a JSON object",
+		return tool.Call{}, tool.Refuse("Invalid arguments for "+toolselect.UseToolName+".", "arguments must be a JSON object",
 			`Call use_tool with {"name": "`+a.Name+`", "arguments": {...}}, the arguments as the tool's schema describes them.`)
-		return tool.Call{}, &r
 	}
 	return tool.Call{Name: a.Name, Arguments: inner}, nil
 }
@@ -245,12 +243,12 @@ func (t *turnTools) run(ctx context.Context, scope *Scope, batch []tool.Call) []
 		case toolselect.UseToolName:
 			// Reached only by a call unwrapUseTool refused (see
 			// turnTools.unwrap); the others arrive as the tool they name.
-			_, bad := unwrapUseTool(normalizeArgs(c.Arguments))
-			if bad == nil {
-				r := tool.Failure("Invalid arguments for "+toolselect.UseToolName+".", "not a tool call", "Call the tool by its name.")
-				bad = &r
+			_, err := unwrapUseTool(normalizeArgs(c.Arguments))
+			r, refused := tool.Refused(err)
+			if !refused {
+				r = tool.Failure("Invalid arguments for "+toolselect.UseToolName+".", "not a tool call", "Call the tool by its name.")
 			}
-			res = *bad
+			res = r
 		default:
 			if sp, ok := t.s.reg.Spec(c.Name); !ok || !llmMay(t.s.opts, sp) {
 				// Unknown, or not offered to the LLM (a SQL tool without
@@ -319,18 +317,28 @@ type exchangeText struct {
 	Answer   string `json:"answer"`
 }
 
-// searchConversation returns the older exchanges (before the prompt's
-// window) that best match the query, verbatim, best first.
-func (t *turnTools) searchConversation(args json.RawMessage) tool.Result {
+// readSearchArgs decodes and checks search_conversation's arguments,
+// refusing (tool.Refusal) what the model must correct.
+func readSearchArgs(args json.RawMessage) (searchArgs, error) {
 	var a searchArgs
-	if r, ok := tool.DecodeArgs(SearchConversationName, args, &a); !ok {
-		return r
+	if err := tool.DecodeArgs(SearchConversationName, args, &a); err != nil {
+		return a, err
 	}
 	a.Query = strings.TrimSpace(a.Query)
 	if a.Query == "" || len([]rune(a.Query)) > 300 || a.Limit < 0 || a.Limit > 5 {
-		return tool.Failure("Invalid arguments for "+SearchConversationName+".",
+		return a, tool.Refuse("Invalid arguments for "+SearchConversationName+".",
 			"query must be 1-300 characters and limit 1-5",
 			`Call search_conversation with {"query": "<what was said>"}.`)
+	}
+	return a, nil
+}
+
+// searchConversation returns the older exchanges (before the prompt's
+// window) that best match the query, verbatim, best first.
+func (t *turnTools) searchConversation(args json.RawMessage) tool.Result {
+	a, err := readSearchArgs(args)
+	if r, refused := tool.Refused(err); refused {
+		return r
 	}
 	if a.Limit == 0 {
 		a.Limit = 3

@@ -319,12 +319,12 @@ func (r *Runner) execute(ctx context.Context, call tool.Call, key, version strin
 	})
 	select {
 	case <-ctx.Done():
-		return tool.Failure("The tool "+call.Name+" was cancelled.", "cancelled", "The request was cancelled.")
+		return tool.Cancelled(call.Name, ctx.Err())
 	case res := <-ch:
 		out, _ := res.Val.(tool.Result)
 		// The shared execution belonged to a caller that went away; this
 		// caller is still here, so it runs the tool itself.
-		if out.Status == tool.StatusError && out.ErrorDetails == "cancelled" && ctx.Err() == nil {
+		if errors.Is(out.Cause, context.Canceled) && ctx.Err() == nil {
 			return r.exec.Execute(ctx, call)
 		}
 		return out

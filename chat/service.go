@@ -342,7 +342,7 @@ func (s *Service) normalizeLocale(locale string) (string, error) {
 		l = l[:i]
 	}
 	if !s.locales[l] {
-		return "", fmt.Errorf("chat: locale %q is not one of %s: %w", clip(locale, 20), strings.Join(Locales(), ", "), ErrInvalid)
+		return "", fmt.Errorf("chat: locale %q is not one of %s: %w", tool.Clip(locale, 20), strings.Join(Locales(), ", "), ErrInvalid)
 	}
 	return l, nil
 }
@@ -353,7 +353,7 @@ func (s *Service) normalizeLocale(locale string) (string, error) {
 // one is ErrForbidden.
 func (s *Service) Authorize(ctx context.Context, id, token string) (memory.Meta, error) {
 	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
-		return memory.Meta{}, fmt.Errorf("chat: authorize: session %q: %w", clip(id, 40), memory.ErrNotFound)
+		return memory.Meta{}, fmt.Errorf("chat: authorize: session %q: %w", tool.Clip(id, 40), memory.ErrNotFound)
 	}
 	if !wellFormedToken(token) {
 		return memory.Meta{}, ErrUnauthorized
@@ -442,11 +442,4 @@ type ToolCallEvent struct {
 // DeltaEvent is a piece of the answer's text.
 type DeltaEvent struct {
 	Text string `json:"text"`
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // maxSummaryChars bounds the rolling summary.
@@ -130,7 +130,7 @@ func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []mem
 	if text == "" {
 		text = extractiveSummary(prev, folded)
 	}
-	next := memory.Summary{Text: clipRunes(text, maxSummaryChars), Through: newThrough}
+	next := memory.Summary{Text: tool.Clip(text, maxSummaryChars), Through: newThrough}
 	if meta.Summary != nil {
 		next.Prev = &memory.Summary{Text: meta.Summary.Text, Through: meta.Summary.Through}
 	}
@@ -161,7 +161,7 @@ func (s *Service) summarizeLLM(ctx context.Context, prev string, folded []memory
 		if m.Role == llm.RoleUser {
 			tag = "player"
 		}
-		b.WriteString("<" + tag + ` exchange="` + strconv.Itoa(m.Exchange) + `">` + "\n" + neutralize(clipRunes(m.Content, 1500)) + "\n</" + tag + ">\n")
+		b.WriteString("<" + tag + ` exchange="` + strconv.Itoa(m.Exchange) + `">` + "\n" + neutralize(tool.Clip(m.Content, 1500)) + "\n</" + tag + ">\n")
 	}
 	resp, err := s.llm.Complete(ctx, llm.Request{Messages: []llm.Message{
 		{Role: llm.RoleSystem, Content: summarizerPrompt},
@@ -199,9 +199,9 @@ func extractiveSummary(prev string, folded []memory.Message) string {
 		}
 		text := oneLine(m.Content)
 		if m.Role == llm.RoleUser {
-			cur.WriteString(" Player: " + clipRunes(text, 160))
+			cur.WriteString(" Player: " + tool.Clip(text, 160))
 		} else {
-			cur.WriteString(" Answer: " + clipRunes(firstSentence(text), 200))
+			cur.WriteString(" Answer: " + tool.Clip(firstSentence(text), 200))
 		}
 	}
 	flush()
@@ -220,16 +220,4 @@ func firstSentence(s string) string {
 		}
 	}
 	return s
-}
-
-// clipRunes cuts s to at most n bytes without splitting a rune, marking the cut.
-func clipRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -46,21 +46,21 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		// turn cleanly; one before is answered by compose.
 		if p := recover(); p != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "chat: turn panicked",
-				slog.String("session_id", clip(id, 40)), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
-			rep, err = Reply{}, fmt.Errorf("chat: turn %s: %w", clip(id, 40), ErrInternal)
+				slog.String("session_id", tool.Clip(id, 40)), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			rep, err = Reply{}, fmt.Errorf("chat: turn %s: %w", tool.Clip(id, 40), ErrInternal)
 		}
 	}()
 	if req.Screen != nil {
 		// Refuse bad screen input before the turn changes anything.
 		if err := req.Screen.Validate(); err != nil {
-			return Reply{}, fmt.Errorf("chat: turn %s: %w", clip(id, 40), err)
+			return Reply{}, fmt.Errorf("chat: turn %s: %w", tool.Clip(id, 40), err)
 		}
 	}
 	// Lock and begin in one round trip; the lock is released by FinishTurn
 	// (or by stop when the turn fails).
 	turn, lock, err := s.store.LockAndBegin(ctx, id, s.opts.LockWait)
 	if err != nil {
-		return Reply{}, fmt.Errorf("chat: turn %s: %w", clip(id, 40), err)
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", tool.Clip(id, 40), err)
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()
@@ -379,7 +379,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 				// A tool described in the conversation: run as the tool it
 				// names (events, cache and stats see that tool). A
 				// malformed one is answered by turnTools.run.
-				if inner, bad := unwrapUseTool(normalizeArgs(call.Arguments)); bad == nil {
+				if inner, err := unwrapUseTool(normalizeArgs(call.Arguments)); err == nil {
 					call = inner
 				}
 			}
@@ -568,13 +568,13 @@ func (s *Service) ScreenEvent(ctx context.Context, sessionID string, sc screens.
 func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screens.Screen, ev memory.ScreenEvent) (ScreenReply, error) {
 	at := ev.At
 	if err := sc.Validate(); err != nil {
-		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", clip(sessionID, 40), err)
+		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", tool.Clip(sessionID, 40), err)
 	}
 	// Lock and read the session and its cache in one round trip; the save
 	// at the end releases the lock in the same round trip as its writes.
 	loaded, lock, err := s.store.LockAndLoad(ctx, sessionID, s.opts.LockWait)
 	if err != nil {
-		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", clip(sessionID, 40), err)
+		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", tool.Clip(sessionID, 40), err)
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()

@@ -9,63 +9,66 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Config holds every setting of the server.
+// Config holds every setting of the server. Each field is declared once,
+// here: its tags drive Load, LogValue and the generated table of
+// docs/config.md (see Fields).
+//
+//	env:     the variable(s); with several, the first one set wins
+//	default: the value when unset (none: the zero value); shown: how the
+//	         table shows the default instead ("embedded", "built-in table")
+//	min/max: the range of a whole number; oneof: the allowed words
+//	mask:    secret (logged as ***) or url (its password logged as ***)
+//	log:     the start-up log's key (default: the lower-cased first env)
+//	doc:     the table's description
 type Config struct {
-	Addr                 string
-	RedisURL             string // empty: in-process Redis-compatible server
-	GCSDBPath            string
-	QdrantURL            string // empty: embedded vector store
-	QdrantAPIKey         string
-	OpenAIBaseURL        string
-	OpenAIAPIKey         string
-	OpenAIModel          string // empty with no base URL/key: offline responder
-	EmbeddingsModel      string // empty: local hashing embedder
-	AdminToken           string // empty: admin routes refuse everything
-	WebhookSecret        string // empty: webhook refuses everything
-	ScreenRules          string // empty: embedded default rules
-	ContentDir           string // empty: the embedded sample documents
-	ToolsFile            string // empty: no file tools
-	LogLevel             slog.Level
-	LogFormat            string // auto (text on a terminal, else JSON), json or text
-	SessionTTL           time.Duration
-	MaxToolIterations    int
-	MaxContextTokens     int
-	ChatRatePerMinute    int
-	SessionRatePerMinute int
-	SQLToolsForLLM       bool
-	AllowedOrigins       []string
-	TrustedProxies       []string // IPs or CIDRs whose X-Forwarded-For is believed
-	ShutdownTimeout      time.Duration
-	ToolTimeout          time.Duration
-	LLMTimeout           time.Duration
-	MaxResultChars       int
-	MaxMessageChars      int
-	CacheRefresh         time.Duration
-	MCPToken             string // empty: /mcp refuses everything
-	MCPRatePerMinute     int    // /mcp requests per client IP per minute
-	ToolSelection        string // auto: a selected subset of tools per LLM call; all: every tool; deferred: a fixed few, the others described in the conversation
-	MaxToolsPerCall      int    // tools offered per LLM call in auto mode, find_tools included
-	// MaxToolCallsPerRound caps the tool calls run from one LLM answer.
-	MaxToolCallsPerRound int
-	// WebhookTolerance is how far a webhook's signed timestamp may be from
-	// the server's clock, either way.
-	WebhookTolerance time.Duration
-
-	// OTelEndpoint is OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else
-	// OTEL_EXPORTER_OTLP_ENDPOINT; empty (or OTEL_SDK_DISABLED=true, or
-	// OTEL_TRACES_EXPORTER=none) leaves tracing off.
-	OTelEndpoint string
-	// OTelProtocol is OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else
-	// OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf (default) or grpc.
-	OTelProtocol string
-	// EvalPrices prices models for `gameassist eval` (EVAL_PRICES), in US
-	// dollars per million tokens, over DefaultEvalPrices.
-	EvalPrices map[string]Price
+	Addr                 string        `env:"ADDR" default:":8080" doc:"listen address"`
+	RedisURL             string        `env:"REDIS_URL" mask:"url" doc:"redis://host:6379/0; unset starts an in-process Redis-compatible server (data lost on exit)"`
+	GCSDBPath            string        `env:"GCS_DB_PATH" default:"./data/gcs.db" doc:"SQLite game database; with no file there yet the sample game is built there, an existing database is opened as is, read-only, never migrated"`
+	QdrantURL            string        `env:"QDRANT_URL" mask:"url" doc:"Qdrant gRPC endpoint, e.g. http://localhost:6334; unset uses the embedded index built from CONTENT_DIR"`
+	QdrantAPIKey         string        `env:"QDRANT_API_KEY" mask:"secret" doc:"Qdrant API key"`
+	OpenAIBaseURL        string        `env:"OPENAI_BASE_URL" mask:"url" doc:"any OpenAI-compatible API (http://localhost:11434/v1 for Ollama)"`
+	OpenAIAPIKey         string        `env:"OPENAI_API_KEY" mask:"secret" doc:"API key; with neither key nor base URL the offline responder answers"`
+	OpenAIModel          string        `env:"OPENAI_MODEL" default:"gpt-4o-mini" doc:"chat model"`
+	EmbeddingsModel      string        `env:"EMBEDDINGS_MODEL" doc:"remote embeddings model; unset uses the local hashing embedder"`
+	AdminToken           string        `env:"ADMIN_TOKEN" mask:"secret" doc:"bearer token of /admin/*; unset refuses every admin request"`
+	WebhookSecret        string        `env:"WEBHOOK_SECRET" mask:"secret" doc:"HMAC key of POST /v1/screens/events; unset refuses every event"`
+	ScreenRules          string        `env:"SCREEN_RULES" shown:"embedded" doc:"path of a screen-rules JSON file; unset uses the sample game's rules, or none over a studio's own database"`
+	ContentDir           string        `env:"CONTENT_DIR" shown:"embedded" doc:"directory of RAG documents (markdown with front matter); unset uses the sample documents built into the binary"`
+	ToolsFile            string        `env:"TOOLS_FILE" doc:"YAML file of your own SQL tools and chains; a bad file stops start-up, POST /admin/tools/reload re-reads it"`
+	LogLevel             slog.Level    `env:"LOG_LEVEL" default:"info" oneof:"debug,info,warn,error" doc:"log level"`
+	LogFormat            string        `env:"LOG_FORMAT" default:"auto" oneof:"auto,json,text" doc:"auto: text on a terminal, JSON otherwise"`
+	SessionTTL           time.Duration `env:"SESSION_TTL" default:"24h" doc:"idle sessions expire after this"`
+	MaxToolIterations    int           `env:"MAX_TOOL_ITERATIONS" default:"5" min:"1" max:"20" doc:"LLM tool rounds per turn before a final answer without tools"`
+	MaxContextTokens     int           `env:"MAX_CONTEXT_TOKENS" default:"6000" min:"500" max:"1000000" doc:"one token budget for the prompt but the tool schemas: history (with the rolling summary), cached tool results and the tool loop's results share it"`
+	ChatRatePerMinute    int           `env:"CHAT_RATE_PER_MINUTE" default:"30" min:"1" max:"100000" doc:"chat turns per session per minute"`
+	SessionRatePerMinute int           `env:"SESSION_RATE_PER_MINUTE" default:"20" min:"1" max:"100000" doc:"sessions created per client IP per minute"`
+	SQLToolsForLLM       bool          `env:"SQL_TOOLS_FOR_LLM" default:"false" doc:"offer gcs_db_tables, gcs_db_schema and gcs_db_query to the LLM"`
+	AllowedOrigins       []string      `env:"ALLOWED_ORIGINS" doc:"comma-separated CORS origins of the chat widget"`
+	TrustedProxies       []string      `env:"TRUSTED_PROXIES" doc:"comma-separated IPs or CIDRs of your load balancers; only their X-Forwarded-For names the client for the per-IP limits"`
+	ShutdownTimeout      time.Duration `env:"SHUTDOWN_TIMEOUT" default:"15s" doc:"how long in-flight turns may finish on SIGTERM"`
+	ToolTimeout          time.Duration `env:"TOOL_TIMEOUT" default:"10s" doc:"per tool call"`
+	LLMTimeout           time.Duration `env:"LLM_TIMEOUT" default:"30s" doc:"per LLM call attempt; a turn's LLM loop gets 3 times this (retries included), then answers offline (degraded)"`
+	MaxResultChars       int           `env:"MAX_RESULT_CHARS" default:"8000" min:"500" max:"1000000" doc:"tool results are cut at an element or line boundary beyond this"`
+	MaxMessageChars      int           `env:"MAX_MESSAGE_CHARS" default:"4000" min:"1" max:"100000" doc:"longest chat message accepted"`
+	CacheRefresh         time.Duration `env:"CACHE_REFRESH" default:"1m" doc:"refresh interval of the cache tools' snapshot"`
+	MCPToken             string        `env:"MCP_TOKEN" mask:"secret" doc:"bearer token of /mcp (MCP over streamable HTTP); unset refuses every MCP request"`
+	MCPRatePerMinute     int           `env:"MCP_RATE_PER_MINUTE" default:"300" min:"1" max:"100000" doc:"/mcp requests per client IP per minute (counted before the token check)"`
+	ToolSelection        string        `env:"TOOL_SELECTION" default:"auto" oneof:"auto,all,deferred" doc:"auto: each LLM call offers a selected subset of the tools (plus find_tools); all: every tool on every call; deferred: a fixed few, the selected others described in the conversation and called through use_tool"`
+	MaxToolsPerCall      int           `env:"MAX_TOOLS_PER_CALL" default:"10" min:"2" max:"128" doc:"tools offered per LLM call in auto mode, find_tools included"`
+	MaxToolCallsPerRound int           `env:"MAX_TOOL_CALLS_PER_ROUND" default:"16" min:"1" max:"128" doc:"tool calls run from one LLM answer; the rest get an error result asking for fewer"`
+	WebhookTolerance     time.Duration `env:"WEBHOOK_TOLERANCE" default:"5m" doc:"how far a webhook's signed timestamp may be from the server's clock, either way"`
+	// OTelEndpoint is empty (tracing off) also when OTEL_SDK_DISABLED=true
+	// or OTEL_TRACES_EXPORTER=none.
+	OTelEndpoint string `env:"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,OTEL_EXPORTER_OTLP_ENDPOINT" mask:"url" log:"otel_endpoint" doc:"OTLP endpoint of your collector (e.g. http://otel-collector:4318); unset leaves tracing off, as do OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER=none"`
+	OTelProtocol string `env:"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL,OTEL_EXPORTER_OTLP_PROTOCOL" default:"http/protobuf" oneof:"http/protobuf,grpc" log:"otel_protocol" doc:"OTLP protocol of the traces"`
+	// EvalPrices prices models for gameassist eval over DefaultEvalPrices.
+	EvalPrices map[string]Price `env:"EVAL_PRICES" shown:"built-in table" doc:"gameassist eval prices in US dollars per million tokens, model=input/output,... (e.g. llama3.1=0/0,gpt-4o-mini=0.15/0.60); adds to or overrides the built-in prices of gpt-4o-mini, gpt-4o, gpt-4.1-mini and gpt-4.1"`
 }
 
 // Price is a model's price in US dollars per million tokens.
@@ -94,47 +97,15 @@ func (c Config) LLMEnabled() bool {
 // Load reads the configuration through getenv (os.Getenv in production, a map
 // in tests) and validates it.
 func Load(getenv func(string) string) (Config, error) {
+	fields, err := Fields()
+	if err != nil {
+		return Config{}, err
+	}
 	p := parser{getenv: getenv}
-	c := Config{
-		Addr:                 p.str("ADDR", ":8080"),
-		RedisURL:             p.str("REDIS_URL", ""),
-		GCSDBPath:            p.str("GCS_DB_PATH", "./data/gcs.db"),
-		QdrantURL:            p.str("QDRANT_URL", ""),
-		QdrantAPIKey:         p.str("QDRANT_API_KEY", ""),
-		OpenAIBaseURL:        p.str("OPENAI_BASE_URL", ""),
-		OpenAIAPIKey:         p.str("OPENAI_API_KEY", ""),
-		OpenAIModel:          p.str("OPENAI_MODEL", "gpt-4o-mini"),
-		EmbeddingsModel:      p.str("EMBEDDINGS_MODEL", ""),
-		AdminToken:           p.str("ADMIN_TOKEN", ""),
-		WebhookSecret:        p.str("WEBHOOK_SECRET", ""),
-		ScreenRules:          p.str("SCREEN_RULES", ""),
-		ContentDir:           p.str("CONTENT_DIR", ""),
-		ToolsFile:            p.str("TOOLS_FILE", ""),
-		LogLevel:             p.level("LOG_LEVEL", slog.LevelInfo),
-		LogFormat:            p.oneOf("LOG_FORMAT", "auto", "auto", "json", "text"),
-		SessionTTL:           p.duration("SESSION_TTL", 24*time.Hour),
-		MaxToolIterations:    p.integer("MAX_TOOL_ITERATIONS", 5, 1, 20),
-		MaxContextTokens:     p.integer("MAX_CONTEXT_TOKENS", 6000, 500, 1_000_000),
-		ChatRatePerMinute:    p.integer("CHAT_RATE_PER_MINUTE", 30, 1, 100_000),
-		SessionRatePerMinute: p.integer("SESSION_RATE_PER_MINUTE", 20, 1, 100_000),
-		SQLToolsForLLM:       p.boolean("SQL_TOOLS_FOR_LLM", false),
-		AllowedOrigins:       p.list("ALLOWED_ORIGINS"),
-		TrustedProxies:       p.list("TRUSTED_PROXIES"),
-		ShutdownTimeout:      p.duration("SHUTDOWN_TIMEOUT", 15*time.Second),
-		OTelEndpoint:         firstSet(getenv, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"),
-		OTelProtocol:         p.oneOf(orName(getenv, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"), "http/protobuf", "http/protobuf", "grpc"),
-		ToolTimeout:          p.duration("TOOL_TIMEOUT", 10*time.Second),
-		LLMTimeout:           p.duration("LLM_TIMEOUT", 30*time.Second),
-		MaxResultChars:       p.integer("MAX_RESULT_CHARS", 8000, 500, 1_000_000),
-		MaxMessageChars:      p.integer("MAX_MESSAGE_CHARS", 4000, 1, 100_000),
-		CacheRefresh:         p.duration("CACHE_REFRESH", time.Minute),
-		MCPToken:             p.str("MCP_TOKEN", ""),
-		MCPRatePerMinute:     p.integer("MCP_RATE_PER_MINUTE", 300, 1, 100_000),
-		ToolSelection:        p.oneOf("TOOL_SELECTION", "auto", "auto", "all", "deferred"),
-		MaxToolsPerCall:      p.integer("MAX_TOOLS_PER_CALL", 10, 2, 128),
-		MaxToolCallsPerRound: p.integer("MAX_TOOL_CALLS_PER_ROUND", 16, 1, 128),
-		WebhookTolerance:     p.duration("WEBHOOK_TOLERANCE", 5*time.Minute),
-		EvalPrices:           p.prices("EVAL_PRICES"),
+	var c Config
+	v := reflect.ValueOf(&c).Elem()
+	for _, f := range fields {
+		p.set(v.Field(f.index), f)
 	}
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") ||
 		strings.EqualFold(strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")), "none") {
@@ -171,41 +142,15 @@ func Load(getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// LogValue renders the configuration for logs with every secret masked.
+// LogValue renders every setting for logs, secrets masked.
 func (c Config) LogValue() slog.Value {
-	return slog.GroupValue(
-		slog.String("addr", c.Addr),
-		slog.String("redis_url", maskURL(c.RedisURL)),
-		slog.String("gcs_db_path", c.GCSDBPath),
-		slog.String("qdrant_url", maskURL(c.QdrantURL)),
-		slog.String("qdrant_api_key", mask(c.QdrantAPIKey)),
-		slog.String("openai_base_url", maskURL(c.OpenAIBaseURL)),
-		slog.String("openai_api_key", mask(c.OpenAIAPIKey)),
-		slog.String("openai_model", c.OpenAIModel),
-		slog.String("embeddings_model", c.EmbeddingsModel),
-		slog.String("admin_token", mask(c.AdminToken)),
-		slog.String("webhook_secret", mask(c.WebhookSecret)),
-		slog.String("screen_rules", c.ScreenRules),
-		slog.String("content_dir", c.ContentDir),
-		slog.String("tools_file", c.ToolsFile),
-		slog.String("log_level", c.LogLevel.String()),
-		slog.Duration("session_ttl", c.SessionTTL),
-		slog.Int("max_tool_iterations", c.MaxToolIterations),
-		slog.Int("max_context_tokens", c.MaxContextTokens),
-		slog.Int("chat_rate_per_minute", c.ChatRatePerMinute),
-		slog.Int("session_rate_per_minute", c.SessionRatePerMinute),
-		slog.Bool("sql_tools_for_llm", c.SQLToolsForLLM),
-		slog.String("allowed_origins", strings.Join(c.AllowedOrigins, ",")),
-		slog.String("trusted_proxies", strings.Join(c.TrustedProxies, ",")),
-		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
-		slog.String("mcp_token", mask(c.MCPToken)),
-		slog.Int("mcp_rate_per_minute", c.MCPRatePerMinute),
-		slog.String("tool_selection", c.ToolSelection),
-		slog.Int("max_tools_per_call", c.MaxToolsPerCall),
-		slog.Int("max_tool_calls_per_round", c.MaxToolCallsPerRound),
-		slog.Duration("webhook_tolerance", c.WebhookTolerance),
-		slog.String("otel_endpoint", maskURL(c.OTelEndpoint)),
-	)
+	fields, _ := Fields() // Load has refused bad tags already
+	v := reflect.ValueOf(c)
+	attrs := make([]slog.Attr, 0, len(fields))
+	for _, f := range fields {
+		attrs = append(attrs, f.attr(v.Field(f.index)))
+	}
+	return slog.GroupValue(attrs...)
 }
 
 func mask(s string) string {
@@ -231,82 +176,9 @@ type parser struct {
 	errs   []error
 }
 
-func (p *parser) str(name, def string) string {
-	if v := strings.TrimSpace(p.getenv(name)); v != "" {
-		return v
-	}
-	return def
-}
-
-func (p *parser) integer(name string, def, lo, hi int) int {
-	v := strings.TrimSpace(p.getenv(name))
-	if v == "" {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		p.errs = append(p.errs, fmt.Errorf("%s: %q is not a whole number from %d to %d", name, v, lo, hi))
-		return def
-	}
-	return n
-}
-
-func (p *parser) duration(name string, def time.Duration) time.Duration {
-	v := strings.TrimSpace(p.getenv(name))
-	if v == "" {
-		return def
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		p.errs = append(p.errs, fmt.Errorf("%s: %q is not a positive duration such as 30s or 24h", name, v))
-		return def
-	}
-	return d
-}
-
-func (p *parser) boolean(name string, def bool) bool {
-	v := strings.TrimSpace(p.getenv(name))
-	if v == "" {
-		return def
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		p.errs = append(p.errs, fmt.Errorf("%s: %q is not true or false", name, v))
-		return def
-	}
-	return b
-}
-
-func (p *parser) level(name string, def slog.Level) slog.Level {
-	v := strings.TrimSpace(p.getenv(name))
-	if v == "" {
-		return def
-	}
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(v)); err != nil {
-		p.errs = append(p.errs, fmt.Errorf("%s: %q is not debug, info, warn or error", name, v))
-		return def
-	}
-	return l
-}
-
-func (p *parser) oneOf(name, def string, allowed ...string) string {
-	v := strings.ToLower(strings.TrimSpace(p.getenv(name)))
-	if v == "" {
-		return def
-	}
-	for _, a := range allowed {
-		if v == a {
-			return v
-		}
-	}
-	p.errs = append(p.errs, fmt.Errorf("%s: %q is not one of %s", name, v, strings.Join(allowed, ", ")))
-	return def
-}
-
-func (p *parser) list(name string) []string {
+func list(v string) []string {
 	var out []string
-	for _, s := range strings.Split(p.getenv(name), ",") {
+	for _, s := range strings.Split(v, ",") {
 		if s = strings.TrimSpace(s); s != "" {
 			out = append(out, s)
 		}
@@ -316,9 +188,9 @@ func (p *parser) list(name string) []string {
 
 // prices reads "model=input/output,..." (USD per million tokens) over the
 // defaults, e.g. "llama3.1=0/0,gpt-4o-mini=0.15/0.6".
-func (p *parser) prices(name string) map[string]Price {
+func (p *parser) prices(name, v string) map[string]Price {
 	out := DefaultEvalPrices()
-	for _, item := range p.list(name) {
+	for _, item := range list(v) {
 		model, pair, ok := strings.Cut(item, "=")
 		in, outp, ok2 := strings.Cut(pair, "/")
 		model = strings.TrimSpace(model)
@@ -331,25 +203,4 @@ func (p *parser) prices(name string) map[string]Price {
 		out[model] = Price{Input: pi, Output: po}
 	}
 	return out
-}
-
-// firstSet is the first of the variables that is set, trimmed.
-func firstSet(getenv func(string) string, names ...string) string {
-	for _, n := range names {
-		if v := strings.TrimSpace(getenv(n)); v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-// orName is the first of the variable names that is set, else the last
-// name, so a per-signal variable overrides the general one.
-func orName(getenv func(string) string, names ...string) string {
-	for _, n := range names {
-		if strings.TrimSpace(getenv(n)) != "" {
-			return n
-		}
-	}
-	return names[len(names)-1]
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 //go:embed report.html.tmpl
@@ -53,7 +55,7 @@ func newChart(r Report) chart {
 			lat += st.LatencyMS
 			tok += st.PromptTokens + st.CompletionTokens
 		}
-		c.Rows = append(c.Rows, chartRow{Name: clip(sc.Name, 38), LatencyMS: round2(lat), Tokens: tok, Passed: sc.Passed})
+		c.Rows = append(c.Rows, chartRow{Name: tool.Clip(sc.Name, 38), LatencyMS: round2(lat), Tokens: tok, Passed: sc.Passed})
 		maxLat, maxTok = max(maxLat, lat), max(maxTok, tok)
 	}
 	for i := range c.Rows {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // Report is the outcome of a run: the summary, then every scenario. Its JSON
@@ -263,7 +265,7 @@ func (r Report) WriteText(w io.Writer) error {
 			if st.Passed {
 				continue
 			}
-			fmt.Fprintf(&b, "      step %d (line %d) %q\n", i+1, st.Line, clip(st.Say, 80))
+			fmt.Fprintf(&b, "      step %d (line %d) %q\n", i+1, st.Line, tool.Clip(st.Say, 80))
 			for _, reason := range st.Reasons {
 				fmt.Fprintf(&b, "        - %s\n", reason)
 			}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/gameassist/gameassist/eval/cassette"
 	"github.com/gameassist/gameassist/eval/scenario"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // maxReplyBytes bounds an API answer the runner reads.
@@ -181,7 +182,7 @@ type chatReply struct {
 type toolCall struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
-	Source    string          `json:"source"`
+	Source    tool.Source     `json:"source"`
 	Status    string          `json:"status"`
 	// Version is the tool version that answered (0: unversioned).
 	Version int `json:"version,omitempty"`
@@ -213,7 +214,7 @@ func (r *Runner) step(ctx context.Context, sess session, screen *scenario.Screen
 		sr.Rounds = max(probe.Calls()-1, 0)
 	}
 	for _, c := range rep.ToolCalls {
-		sr.Tools = append(sr.Tools, c.Name+versionSuffix(c.Version)+" ("+c.Source+")")
+		sr.Tools = append(sr.Tools, c.Name+versionSuffix(c.Version)+" ("+string(c.Source)+")")
 		if c.Version > 0 {
 			sr.versions = append(sr.versions, versionCall{tool: c.Name, version: c.Version, failed: c.Status == "error"})
 		}
@@ -270,7 +271,7 @@ func (r *Runner) call(ctx context.Context, path, token string, body, out any) er
 			if json.Unmarshal(raw, &ae) == nil && ae.Error.Message != "" {
 				return fmt.Errorf("POST %s: HTTP %d %s: %s", path, resp.StatusCode, ae.Error.Code, ae.Error.Message)
 			}
-			return fmt.Errorf("POST %s: HTTP %d: %s", path, resp.StatusCode, clip(string(raw), 200))
+			return fmt.Errorf("POST %s: HTTP %d: %s", path, resp.StatusCode, tool.Clip(string(raw), 200))
 		}
 		if err := json.Unmarshal(raw, out); err != nil {
 			return fmt.Errorf("POST %s: answer is not the API's JSON: %w", path, err)
@@ -293,13 +294,6 @@ func waitRetryAfter(ctx context.Context, h string) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }
 
 // progress draws "[#####.....] 12/60 scenarios, 2 failed" on one line.

@@ -8,12 +8,7 @@ import (
 	"strings"
 
 	"github.com/gameassist/gameassist/eval/scenario"
-)
-
-// Sources of tool calls that the model did not ask for in this turn.
-const (
-	sourceProactive = "proactive"
-	sourceSkipped   = "skipped"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // check scores one answer against its expectations, appending a reason per
@@ -28,7 +23,7 @@ func check(sr *StepResult, e *scenario.Expect, rep chatReply) {
 		}
 		var names []string
 		for _, c := range rep.ToolCalls {
-			names = append(names, c.Name+"("+c.Source+")")
+			names = append(names, c.Name+"("+string(c.Source)+")")
 		}
 		return "called: " + strings.Join(names, ", ")
 	}
@@ -45,7 +40,7 @@ func check(sr *StepResult, e *scenario.Expect, rep chatReply) {
 		// many were expected.
 		seen := map[string]bool{}
 		for _, c := range rep.ToolCalls {
-			if c.Source == sourceProactive || c.Source == sourceSkipped || seen[c.Name] {
+			if c.Source == tool.SourceProactive || c.Source == tool.SourceSkipped || seen[c.Name] {
 				continue
 			}
 			seen[c.Name] = true
@@ -56,7 +51,7 @@ func check(sr *StepResult, e *scenario.Expect, rep chatReply) {
 		}
 	}
 	for _, ref := range e.NotTools {
-		if slices.ContainsFunc(rep.ToolCalls, func(c toolCall) bool { return c.Source != sourceSkipped && matches(ref, c) }) {
+		if slices.ContainsFunc(rep.ToolCalls, func(c toolCall) bool { return c.Source != tool.SourceSkipped && matches(ref, c) }) {
 			sr.Reasons = append(sr.Reasons, fmt.Sprintf("tool %s was called and must not be", ref))
 		}
 	}
@@ -84,7 +79,7 @@ func check(sr *StepResult, e *scenario.Expect, rep chatReply) {
 // matches reports whether call c is the one ref names: same tool, same
 // source when given, and every key argument of ref equal in c.
 func matches(ref scenario.ToolRef, c toolCall) bool {
-	if c.Name != ref.Name || (ref.Source != "" && c.Source != ref.Source) {
+	if c.Name != ref.Name || (ref.Source != "" && c.Source != tool.Source(ref.Source)) {
 		return false
 	}
 	if len(ref.Arguments) == 0 {

@@ -47,32 +47,17 @@ func (s *Server) addResources(srv *mcp.Server) {
 	}
 }
 
-// catalogueEntry is one tool of the catalogue resource.
-type catalogueEntry struct {
-	Name          string          `json:"name"`
-	Description   string          `json:"description"`
-	Category      tool.Category   `json:"category"`
-	Aliases       []string        `json:"aliases"`
-	Parameters    json.RawMessage `json:"parameters"`
-	CacheDuration int             `json:"cache_duration"`
-}
-
 func (s *Server) readTools(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	specs := s.servedSpecs()
-	out := make([]catalogueEntry, 0, len(specs))
+	out := make([]tool.Entry, 0, len(specs))
 	for _, sp := range specs {
 		params, ok := inputSchema(sp.Parameters)
 		if !ok {
 			continue
 		}
-		aliases := sp.Aliases
-		if aliases == nil {
-			aliases = []string{}
-		}
-		out = append(out, catalogueEntry{
-			Name: sp.Name, Description: sp.Description, Category: sp.Category,
-			Aliases: aliases, Parameters: params, CacheDuration: sp.CacheDuration,
-		})
+		e := sp.Entry()
+		e.Parameters = params
+		out = append(out, e)
 	}
 	return jsonResource(req.Params.URI, map[string]any{"tools": out})
 }

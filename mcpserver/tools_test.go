@@ -271,8 +271,8 @@ func (echoTool) Spec() tool.Spec {
 
 func (echoTool) Call(_ context.Context, args json.RawMessage) (tool.Result, error) {
 	var a struct{ Say string }
-	if r, ok := tool.DecodeArgs("studio_echo", args, &a); !ok {
-		return r, nil
+	if err := tool.DecodeArgs("studio_echo", args, &a); err != nil {
+		return tool.Result{}, err
 	}
 	return tool.Success("echoed", a.Say), nil
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // ErrNotHeld is returned by Lock.Release and Lock.Refresh when the lock is
@@ -412,7 +414,7 @@ func appendVersions(args []any, versions map[string]int) ([]any, error) {
 	for _, name := range names {
 		v := versions[name]
 		if name == "" || len(name) > maxToolName || v < 1 {
-			return nil, fmt.Errorf("tool version %q=%d: want a tool name of 1 to %d bytes and a version from 1", clipName(name), v, maxToolName)
+			return nil, fmt.Errorf("tool version %q=%d: want a tool name of 1 to %d bytes and a version from 1", tool.Clip(name, 40), v, maxToolName)
 		}
 		args = append(args, name, v)
 	}
@@ -421,13 +423,6 @@ func appendVersions(args []any, versions map[string]int) ([]any, error) {
 
 // maxToolName bounds a tool name recorded with its version.
 const maxToolName = 200
-
-func clipName(s string) string {
-	if len(s) > 40 {
-		return strings.ToValidUTF8(s[:40], "") + "..."
-	}
-	return s
-}
 
 // write runs finishSrc and marks the session active in one pipeline.
 func (s *Store) write(ctx context.Context, op, id string, args []any) error {

@@ -16,6 +16,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // Label values used when an observed value is outside its bounded set.
@@ -184,7 +186,7 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 		tools:      newLabelGuard(o.toolNames, maxTools, LabelUnknown),
 		categories: newLabelGuard(nil, maxCategories, LabelUnknown),
 		// Mirror tool.Source, tool.Status and the chat engine's turn modes.
-		sources:  newLabelGuard([]string{"executed", "cache", "duplicate", "proactive", "skipped", "mcp"}, 0, LabelUnknown),
+		sources:  newLabelGuard(sourceLabels(), 0, LabelUnknown),
 		statuses: newLabelGuard([]string{"success", "error", "skipped"}, 0, LabelUnknown),
 		modes:    newLabelGuard([]string{"llm", "offline", "degraded"}, 0, LabelUnknown),
 		methods: newLabelGuard([]string{
@@ -258,8 +260,8 @@ type ToolObservation struct {
 	Tool string
 	// Category is the tool family: cache, gcs, sql, rag.
 	Category string
-	// Source is executed, cache, duplicate, proactive or skipped.
-	Source string
+	// Source is where the result came from.
+	Source tool.Source
 	// Status is success or error.
 	Status string
 	// Duration is the time to answer the call, whatever its source.
@@ -280,18 +282,18 @@ func (m *Metrics) ObserveTool(o ToolObservation) {
 	if m == nil {
 		return
 	}
-	c := m.toolSeries(toolKey{tool: o.Tool, category: o.Category, source: o.Source, status: o.Status, version: versionText(o.Version)})
+	c := m.toolSeries(toolKey{tool: o.Tool, category: o.Category, source: string(o.Source), status: o.Status, version: versionText(o.Version)})
 	c.calls.Inc()
 	c.duration.Observe(o.Duration.Seconds())
-	switch c.source {
-	case "cache":
+	switch tool.Source(c.source) {
+	case tool.SourceCache:
 		m.cacheHits.Inc()
 		if o.ResultChars > 0 {
 			m.tokensSaved.Add(float64((o.ResultChars + 3) / 4))
 		}
-	case "executed", "proactive":
+	case tool.SourceExecuted, tool.SourceProactive:
 		m.cacheMisses.Inc()
-	case "duplicate":
+	case tool.SourceDuplicate:
 		m.duplicates.Inc()
 	}
 	if o.Truncated {
@@ -300,6 +302,15 @@ func (m *Metrics) ObserveTool(o ToolObservation) {
 }
 
 // toolKey is the label set of a tool call, raw or bounded.
+// sourceLabels are the label values of tool.Sources.
+func sourceLabels() []string {
+	var out []string
+	for _, s := range tool.Sources() {
+		out = append(out, string(s))
+	}
+	return out
+}
+
 type toolKey struct{ tool, category, source, status, version string }
 
 // smallVersions are the label texts of versions 0-99, so the hot path

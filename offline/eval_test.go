@@ -1,86 +1,39 @@
 package offline_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/goccy/go-yaml"
-
+	"github.com/gameassist/gameassist/eval/scenario"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 )
 
-// scenario is an eval scenario in the format of docs/eval.md.
-type scenario struct {
-	Name   string `yaml:"name"`
-	Locale string `yaml:"locale"`
-	Steps  []struct {
-		Screen *struct {
-			Name string         `yaml:"name"`
-			Data map[string]any `yaml:"data"`
-		} `yaml:"screen"`
-		Say    string `yaml:"say"`
-		Expect *struct {
-			Tools  []string `yaml:"tools"`
-			Facts  []string `yaml:"facts"`
-			Forbid []string `yaml:"forbid"`
-		} `yaml:"expect"`
-	} `yaml:"steps"`
-}
-
-// loadScenarios reads every YAML document of dir/*.yaml.
-func loadScenarios(tb testing.TB, dir string) []scenario {
+// loadScenarios reads every scenario of dir/*.yaml with the eval command's
+// parser.
+func loadScenarios(tb testing.TB, dir string) []scenario.Scenario {
 	tb.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no scenarios in %s: %v", dir, err)
 	}
-	var out []scenario
+	p, err := scenario.NewParser()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []scenario.Scenario
 	for _, f := range files {
-		raw, err := os.ReadFile(f)
+		scs, err := p.ReadFile(f)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		dec := yaml.NewDecoder(bytes.NewReader(raw), yaml.Strict())
-		for {
-			var s scenario
-			if err := dec.Decode(&s); err != nil {
-				if err.Error() == "EOF" || strings.HasSuffix(err.Error(), "EOF") {
-					break
-				}
-				tb.Fatalf("%s: %v", f, err)
-			}
-			out = append(out, s)
-		}
+		out = append(out, scs...)
 	}
 	return out
-}
-
-// fact reports whether text holds want: a substring, or /regex/flags.
-func fact(text, want string) (bool, error) {
-	if len(want) > 2 && strings.HasPrefix(want, "/") && strings.LastIndex(want, "/") > 0 {
-		i := strings.LastIndex(want, "/")
-		expr, flags := want[1:i], want[i+1:]
-		if strings.Contains(flags, "i") {
-			expr = "(?i)" + expr
-		}
-		if strings.Contains(flags, "m") || strings.HasPrefix(expr, "^") {
-			expr = "(?m)" + expr
-		}
-		re, err := regexp.Compile(expr)
-		if err != nil {
-			return false, err
-		}
-		return re.MatchString(text), nil
-	}
-	return strings.Contains(text, want), nil
 }
 
 // TestEvalSet answers every question of eval/offline over the real sample
@@ -123,22 +76,18 @@ func TestEvalSet(t *testing.T) {
 				}
 			}
 			for _, tn := range st.Expect.Tools {
-				if !called[tn] {
-					reasons = append(reasons, "tool "+tn+" not called")
+				if !called[tn.Name] {
+					reasons = append(reasons, "tool "+tn.Name+" not called")
 				}
 			}
 			for _, f := range st.Expect.Facts {
-				ok, err := fact(a.Text, f)
-				if err != nil {
-					t.Fatalf("%s: fact %q: %v", s.Name, f, err)
-				}
-				if !ok {
-					reasons = append(reasons, "missing "+f)
+				if !f.Match(a.Text) {
+					reasons = append(reasons, "missing "+f.String())
 				}
 			}
 			for _, f := range st.Expect.Forbid {
-				if ok, _ := fact(a.Text, f); ok {
-					reasons = append(reasons, "forbidden "+f)
+				if f.Match(a.Text) {
+					reasons = append(reasons, "forbidden "+f.String())
 				}
 			}
 			if len(reasons) == 0 {

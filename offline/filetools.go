@@ -87,7 +87,7 @@ func (r *Responder) planTools(p *Plan, message string) bool {
 	p.Calls = []tool.Call{{Name: best.name, Arguments: best.args}}
 	// The documents answer when the tool finds nothing.
 	if _, ok := reg.Resolve(toolSearch); ok {
-		p.Calls = append(p.Calls, tool.Call{Name: toolSearch, Arguments: argsOf(map[string]any{"query": clip(strings.TrimSpace(message), 300), "top_k": 3})})
+		p.Calls = append(p.Calls, tool.Call{Name: toolSearch, Arguments: argsOf(map[string]any{"query": tool.Clip(strings.TrimSpace(message), 300), "top_k": 3})})
 	}
 	return true
 }
@@ -192,7 +192,7 @@ func mentionedName(message string, spec tool.Spec) (string, bool) {
 	}
 	flush()
 	if best != "" {
-		return clip(best, 100), true
+		return tool.Clip(best, 100), true
 	}
 	vocab := contentWords(spec.Name + " " + spec.Description)
 	var rest []string
@@ -201,7 +201,7 @@ func mentionedName(message string, spec tool.Spec) (string, bool) {
 			rest = append(rest, t)
 		}
 	}
-	return clip(strings.Join(rest, " "), 100), false
+	return tool.Clip(strings.Join(rest, " "), 100), false
 }
 
 // renderTools writes a file tool's data as plain text (a value, the fields
@@ -234,7 +234,7 @@ func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 			if ps.Title != "" {
 				b.WriteString(ps.Title + ": ")
 			}
-			b.WriteString(clip(strings.TrimSpace(ps.Text), 500) + "\n")
+			b.WriteString(tool.Clip(strings.TrimSpace(ps.Text), 500) + "\n")
 		}
 	}
 	if b.Len() == 0 {
@@ -404,7 +404,7 @@ func writeRow(b *strings.Builder, m map[string]any, keys []string, sep string) {
 			b.WriteString(sep)
 		}
 		first = false
-		fmt.Fprintf(b, "%s: %s", strings.ReplaceAll(k, "_", " "), clip(s, 300))
+		fmt.Fprintf(b, "%s: %s", strings.ReplaceAll(k, "_", " "), tool.Clip(s, 300))
 	}
 	if sep == "\n" {
 		b.WriteString("\n")
@@ -423,7 +423,7 @@ func (r *Responder) toolsHelp(p Plan) string {
 	n := 0
 	for _, name := range reg.Group(tool.GroupFile) {
 		if spec, ok := reg.Spec(name); ok && n < 8 {
-			fmt.Fprintf(&b, "- %s\n", clip(spec.Description, 160))
+			fmt.Fprintf(&b, "- %s\n", tool.Clip(spec.Description, 160))
 			n++
 		}
 	}

@@ -153,7 +153,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		if len(ents) > 0 {
 			q = ents[0].Name
 		}
-		c.add(toolPatchNotes, map[string]any{"query": clip(q, 200)})
+		c.add(toolPatchNotes, map[string]any{"query": tool.Clip(q, 200)})
 	case has(text, wordsLore) && (len(ents) > 0 || sc.primary() != nil):
 		p.Intent = IntentLore
 		es := ents
@@ -256,12 +256,12 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		p.Intent = IntentScreenHelp
 		q := req.Screen
 		if q == "" {
-			q = clip(strings.TrimSpace(req.Message), 200)
+			q = tool.Clip(strings.TrimSpace(req.Message), 200)
 		}
 		c.reuseOr(toolUX, map[string]any{"query": q}, func(pr Prior) bool { return argString(pr.Arguments, "query") == q })
 	case len(toks) >= 2 && gameWords:
 		p.Intent = IntentKnowledge
-		q := clip(strings.TrimSpace(req.Message), 300)
+		q := tool.Clip(strings.TrimSpace(req.Message), 300)
 		c.add(toolFAQ, map[string]any{"query": q})
 		c.add(toolMechanics, map[string]any{"topic": q})
 	case has(text, wordsAsk):
@@ -395,12 +395,4 @@ func localeOf(l string) string {
 		return l
 	}
 	return "en"
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n])
 }

@@ -5,8 +5,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gameassist/gameassist/editdist"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/gcsdb/resolve"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // This file reads a question about a name the game does not have ("what do
@@ -135,7 +137,7 @@ func properNames(msg string, ws []word) []nameSpan {
 		if len(out) == maxSpans {
 			return out
 		}
-		q = clip(q, maxSpanRunes)
+		q = tool.Clip(q, maxSpanRunes)
 		if ws := tokens(q); len(ws) > 0 {
 			out = append(out, nameSpan{text: q, start: -1, words: ws})
 		}
@@ -181,7 +183,7 @@ func properNames(msg string, ws []word) []nameSpan {
 		for _, w := range ws[first : last+1] {
 			parts = append(parts, w.text)
 		}
-		text := clip(strings.Join(parts, " "), maxSpanRunes)
+		text := tool.Clip(strings.Join(parts, " "), maxSpanRunes)
 		if !inVocabulary(text) {
 			out = append(out, nameSpan{text: text, start: first, words: tokens(text)})
 		}
@@ -498,7 +500,7 @@ func nearFold(q, f string) bool {
 		return false
 	}
 	qr, fr := []rune(q), []rune(f)
-	if resolve.Distance(q, f) <= max(1, min(len(qr), len(fr))/4) {
+	if editdist.Distance(q, f) <= max(1, min(len(qr), len(fr))/4) {
 		return true
 	}
 	p := 0

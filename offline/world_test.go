@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/gameassist/gameassist/internal/sampletools"
@@ -23,18 +24,58 @@ type sampleWorld struct {
 	resp  *offline.Responder
 }
 
+// shared is the one sample world of the package's tests, built on first
+// use (tests only ask it questions) and closed by TestMain.
+var shared struct {
+	once sync.Once
+	dir  string
+	game *sampletools.World
+	w    *sampleWorld
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.game != nil {
+		_ = shared.game.Close()
+	}
+	if shared.dir != "" {
+		_ = os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
+}
+
+// newSampleWorld returns the package's sample world, building it on the
+// first call.
 func newSampleWorld(tb testing.TB) *sampleWorld {
 	tb.Helper()
-	exec, rules, game := sampletools.Build(tb, "../content")
+	shared.once.Do(func() { shared.w, shared.err = buildSampleWorld() })
+	if shared.err != nil {
+		tb.Fatalf("sample world: %v", shared.err)
+	}
+	return shared.w
+}
+
+func buildSampleWorld() (*sampleWorld, error) {
+	dir, err := os.MkdirTemp("", "offline-world-")
+	if err != nil {
+		return nil, err
+	}
+	shared.dir = dir
+	game, err := sampletools.Open(context.Background(), dir, "../content")
+	if err != nil {
+		return nil, err
+	}
+	shared.game = game
 	gloss, err := toolsrag.LoadGlossary(os.DirFS("../content"), "../content")
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
-	resp, err := offline.New(exec, offline.Options{Names: game, Glossary: gloss, Logger: slog.New(slog.DiscardHandler)})
+	resp, err := offline.New(game.Exec, offline.Options{Names: game.Game, Glossary: gloss, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
-	return &sampleWorld{exec: exec, rules: rules, resp: resp}
+	return &sampleWorld{exec: game.Exec, rules: game.Rules, resp: resp}, nil
 }
 
 // ask answers msg as the chat turn does: a screen's rules run first

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // DefaultRefresh is how long an instance uses the weights it read from
@@ -199,23 +201,23 @@ func usable(w Weights, versions []int) bool {
 // ErrInvalid for weights the tool cannot take, or a tool with fewer than
 // two versions.
 func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, error) {
-	tool, ok := a.tools.Resolve(name)
+	canon, ok := a.tools.Resolve(name)
 	if !ok {
-		return "", fmt.Errorf("rollout: set %s: %w", clip(name, 80), ErrUnknownTool)
+		return "", fmt.Errorf("rollout: set %s: %w", tool.Clip(name, 80), ErrUnknownTool)
 	}
-	vs, err := rollable(a.tools.Versions(tool))
+	vs, err := rollable(a.tools.Versions(canon))
 	if err != nil {
-		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+		return canon, fmt.Errorf("rollout: set %s: %w", canon, err)
 	}
 	if err := w.Validate(vs); err != nil {
-		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+		return canon, fmt.Errorf("rollout: set %s: %w", canon, err)
 	}
 	raw, err := json.Marshal(w)
 	if err != nil {
-		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+		return canon, fmt.Errorf("rollout: set %s: %w", canon, err)
 	}
-	if err := a.rdb.Set(ctx, a.key(tool), raw, 0).Err(); err != nil {
-		return tool, fmt.Errorf("rollout: set %s: %w", tool, err)
+	if err := a.rdb.Set(ctx, a.key(canon), raw, 0).Err(); err != nil {
+		return canon, fmt.Errorf("rollout: set %s: %w", canon, err)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -224,9 +226,9 @@ func (a *Assigner) Set(ctx context.Context, name string, w Weights) (string, err
 		next.readAt = cur.readAt
 		maps.Copy(next.weights, cur.weights)
 	}
-	next.weights[tool] = maps.Clone(w)
+	next.weights[canon] = maps.Clone(w)
 	a.admin.Store(next)
-	return tool, nil
+	return canon, nil
 }
 
 // rollable returns a tool's versions when it can be rolled out: it has
@@ -252,26 +254,26 @@ func rollable(vs []int) ([]int, error) {
 // error wrapping ErrInvalid for an unversioned tool or one with a single
 // version, which has no rollout (Set refuses it too).
 func (a *Assigner) Clear(ctx context.Context, name string) (string, error) {
-	tool, ok := a.tools.Resolve(name)
+	canon, ok := a.tools.Resolve(name)
 	if !ok {
-		return "", fmt.Errorf("rollout: clear %s: %w", clip(name, 80), ErrUnknownTool)
+		return "", fmt.Errorf("rollout: clear %s: %w", tool.Clip(name, 80), ErrUnknownTool)
 	}
-	if _, err := rollable(a.tools.Versions(tool)); err != nil {
-		return tool, fmt.Errorf("rollout: clear %s: %w", tool, err)
+	if _, err := rollable(a.tools.Versions(canon)); err != nil {
+		return canon, fmt.Errorf("rollout: clear %s: %w", canon, err)
 	}
-	if err := a.rdb.Del(ctx, a.key(tool)).Err(); err != nil {
-		return tool, fmt.Errorf("rollout: clear %s: %w", tool, err)
+	if err := a.rdb.Del(ctx, a.key(canon)).Err(); err != nil {
+		return canon, fmt.Errorf("rollout: clear %s: %w", canon, err)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	cur := a.admin.Load()
 	if cur == nil {
-		return tool, nil
+		return canon, nil
 	}
 	next := &adminSnapshot{weights: maps.Clone(cur.weights), readAt: cur.readAt}
-	delete(next.weights, tool)
+	delete(next.weights, canon)
 	a.admin.Store(next)
-	return tool, nil
+	return canon, nil
 }
 
 // adminWeights returns the weights set at run time for tool, refreshing

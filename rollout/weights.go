@@ -21,6 +21,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // Total is what a tool's weights sum to: each weight is a percentage.
@@ -100,7 +102,7 @@ func (w *Weights) UnmarshalJSON(data []byte) error {
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(string(val)))
 		if err != nil {
-			return fmt.Errorf("%w: weight of version %s must be a whole number, got %s", ErrInvalid, k, clip(string(val), 40))
+			return fmt.Errorf("%w: weight of version %s must be a whole number, got %s", ErrInvalid, k, tool.Clip(string(val), 40))
 		}
 		out[v] = n
 	}
@@ -112,16 +114,9 @@ func (w *Weights) UnmarshalJSON(data []byte) error {
 func ParseVersion(s string) (int, error) {
 	v, err := strconv.Atoi(s)
 	if err != nil || v < 1 || strconv.Itoa(v) != s {
-		return 0, fmt.Errorf("%w: version %q must be a whole number from 1", ErrInvalid, clip(s, 40))
+		return 0, fmt.Errorf("%w: version %q must be a whole number from 1", ErrInvalid, tool.Clip(s, 40))
 	}
 	return v, nil
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "..."
 }
 
 // Pick returns the version of tool that session is assigned to under w,

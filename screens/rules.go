@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gameassist/gameassist/editdist"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -391,7 +392,7 @@ func resolveTool(name string, v Validator) (string, error) {
 	}
 	label := tool.Clip(name, 100)
 	if s, ok := v.(suggester); ok {
-		if near := s.Closest(name, 1); len(near) == 1 && tool.Levenshtein(strings.ToLower(name), near[0]) <= max(3, len(near[0])/4) {
+		if near := s.Closest(name, 1); len(near) == 1 && editdist.Distance(strings.ToLower(name), near[0]) <= max(3, len(near[0])/4) {
 			return "", fmt.Errorf("tool %s does not exist (did you mean %s?)", label, near[0])
 		}
 	}

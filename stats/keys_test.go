@@ -2,6 +2,7 @@ package stats_test
 
 import (
 	"context"
+	"github.com/gameassist/gameassist/tool"
 	"strings"
 	"testing"
 	"time"
@@ -25,9 +26,9 @@ func TestOnlyKnownToolsGetKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs := []stats.ToolRecord{rec("gcs_get_champion_details", "gcs", stats.SourceExecuted, stats.StatusSuccess, time.Millisecond)}
+		recs := []stats.ToolRecord{rec("gcs_get_champion_details", "gcs", tool.SourceExecuted, stats.StatusSuccess, time.Millisecond)}
 		for _, made := range []string{"get_weather", "gcs_db_querry", "tool_0001", "tool_0002"} {
-			r := rec(made, "unknown", stats.SourceExecuted, stats.StatusError, 0)
+			r := rec(made, "unknown", tool.SourceExecuted, stats.StatusError, 0)
 			r.Version = 2
 			recs = append(recs, r)
 		}
@@ -62,9 +63,9 @@ func TestEveryStatsKeyExpires(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		versioned := rec("tool_a", "gcs", stats.SourceExecuted, stats.StatusSuccess, time.Millisecond)
+		versioned := rec("tool_a", "gcs", tool.SourceExecuted, stats.StatusSuccess, time.Millisecond)
 		versioned.Version = 2
-		if err := r.RecordTools(ctx, versioned, rec("tool_b", "rag", stats.SourceCache, stats.StatusSuccess, 0)); err != nil {
+		if err := r.RecordTools(ctx, versioned, rec("tool_b", "rag", tool.SourceCache, stats.StatusSuccess, 0)); err != nil {
 			t.Fatal(err)
 		}
 		if err := r.RecordLLM(ctx, stats.LLMRecord{PromptTokens: 3, CompletionTokens: 4, Duration: time.Second}); err != nil {

@@ -20,17 +20,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-)
 
-// Sources of a tool call, as the chat API reports them.
-const (
-	SourceExecuted  = "executed"
-	SourceCache     = "cache"
-	SourceDuplicate = "duplicate"
-	SourceProactive = "proactive"
-	SourceSkipped   = "skipped"
-	// SourceMCP is a call made by an MCP client (gameassist mcp, /mcp).
-	SourceMCP = "mcp"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // Statuses of a tool call.
@@ -84,8 +75,8 @@ const (
 type ToolRecord struct {
 	Tool     string
 	Category string
-	// Source is one of the Source constants.
-	Source string
+	// Source is where the result came from.
+	Source tool.Source
 	// Status is StatusSuccess, StatusError or StatusSkipped.
 	Status string
 	// Duration is the call's run time; it enters the latency histogram for
@@ -185,9 +176,7 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 	byVersion := map[string]*delta{}
 	var order, vorder []string
 	for _, rec := range recs {
-		switch rec.Source {
-		case SourceExecuted, SourceCache, SourceDuplicate, SourceProactive, SourceSkipped, SourceMCP:
-		default:
+		if !slices.Contains(tool.Sources(), rec.Source) {
 			return fmt.Errorf("stats: record tool %s: unknown source %q", rec.Tool, rec.Source)
 		}
 		if rec.Status != StatusSuccess && rec.Status != StatusError && rec.Status != StatusSkipped {
@@ -205,11 +194,11 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 				d.category = rec.Category
 			}
 			d.fields[fCalls]++
-			d.fields[rec.Source]++
+			d.fields[string(rec.Source)]++
 			if rec.Status == StatusError {
 				d.fields[fErrors]++
 			}
-			if rec.Source == SourceExecuted || rec.Source == SourceProactive || rec.Source == SourceMCP {
+			if rec.Source.Ran() {
 				d.fields[fTimed]++
 				d.fields[fSumUS] += max(rec.Duration.Microseconds(), 0)
 				d.fields[r.bucket(rec.Duration)]++
@@ -557,12 +546,12 @@ func (r *Recorder) decodeTool(name string, f map[string]string) (ToolStats, hist
 	}{
 		{fCalls, &ts.Calls},
 		{fErrors, &ts.Errors},
-		{SourceCache, &ts.CacheHits},
-		{SourceDuplicate, &ts.Duplicates},
-		{SourceProactive, &ts.Proactive},
-		{SourceExecuted, &ts.Executed},
-		{SourceSkipped, &ts.Skipped},
-		{SourceMCP, &ts.MCP},
+		{string(tool.SourceCache), &ts.CacheHits},
+		{string(tool.SourceDuplicate), &ts.Duplicates},
+		{string(tool.SourceProactive), &ts.Proactive},
+		{string(tool.SourceExecuted), &ts.Executed},
+		{string(tool.SourceSkipped), &ts.Skipped},
+		{string(tool.SourceMCP), &ts.MCP},
 	} {
 		n, err := num(f, x.field)
 		if err != nil {

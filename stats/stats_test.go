@@ -10,6 +10,7 @@ import (
 
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/stats"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // backends are the package's shared single redis-server and 3-master
@@ -31,8 +32,8 @@ func newRecorder(tb testing.TB, srv redistest.Backend, prefix string) *stats.Rec
 	return r
 }
 
-func rec(tool, cat, source, status string, d time.Duration) stats.ToolRecord {
-	return stats.ToolRecord{Tool: tool, Category: cat, Source: source, Status: status, Duration: d}
+func rec(name, cat string, source tool.Source, status string, d time.Duration) stats.ToolRecord {
+	return stats.ToolRecord{Tool: name, Category: cat, Source: source, Status: status, Duration: d}
 }
 
 func find(ts []stats.ToolStats, name string) stats.ToolStats {
@@ -52,18 +53,18 @@ func TestTwoRecordersSum(t *testing.T) {
 		a, b := newRecorder(t, srv, prefix), newRecorder(t, srv, prefix)
 		const ms = time.Millisecond
 		if err := a.RecordTools(ctx,
-			rec("gcs_get_champion_details", "gcs", stats.SourceExecuted, stats.StatusSuccess, 3*ms),
-			rec("gcs_get_champion_details", "gcs", stats.SourceCache, stats.StatusSuccess, 0),
-			rec("gcs_get_champion_details", "gcs", stats.SourceExecuted, stats.StatusError, 3*ms),
-			rec("rag_get_boss_details", "rag", stats.SourceProactive, stats.StatusSuccess, 3*ms),
+			rec("gcs_get_champion_details", "gcs", tool.SourceExecuted, stats.StatusSuccess, 3*ms),
+			rec("gcs_get_champion_details", "gcs", tool.SourceCache, stats.StatusSuccess, 0),
+			rec("gcs_get_champion_details", "gcs", tool.SourceExecuted, stats.StatusError, 3*ms),
+			rec("rag_get_boss_details", "rag", tool.SourceProactive, stats.StatusSuccess, 3*ms),
 		); err != nil {
 			t.Fatal(err)
 		}
 		if err := b.RecordTools(ctx,
-			rec("gcs_get_champion_details", "gcs", stats.SourceDuplicate, stats.StatusSuccess, 0),
-			rec("gcs_get_boss_details", "gcs", stats.SourceExecuted, stats.StatusSuccess, 3*ms),
-			rec("rag_get_boss_details", "rag", stats.SourceSkipped, stats.StatusSuccess, 0),
-			rec("db_get_ux_details", "rag", stats.SourceMCP, stats.StatusSuccess, 5*ms),
+			rec("gcs_get_champion_details", "gcs", tool.SourceDuplicate, stats.StatusSuccess, 0),
+			rec("gcs_get_boss_details", "gcs", tool.SourceExecuted, stats.StatusSuccess, 3*ms),
+			rec("rag_get_boss_details", "rag", tool.SourceSkipped, stats.StatusSuccess, 0),
+			rec("db_get_ux_details", "rag", tool.SourceMCP, stats.StatusSuccess, 5*ms),
 		); err != nil {
 			t.Fatal(err)
 		}
@@ -175,10 +176,10 @@ func TestPercentiles(t *testing.T) {
 				r := newRecorder(t, srv, srv.Prefix(t))
 				var recs []stats.ToolRecord
 				for range tt.fast {
-					recs = append(recs, rec("t", "gcs", stats.SourceExecuted, stats.StatusSuccess, 800*time.Microsecond))
+					recs = append(recs, rec("t", "gcs", tool.SourceExecuted, stats.StatusSuccess, 800*time.Microsecond))
 				}
 				for range tt.slow {
-					recs = append(recs, rec("t", "gcs", stats.SourceExecuted, stats.StatusSuccess, 900*time.Millisecond))
+					recs = append(recs, rec("t", "gcs", tool.SourceExecuted, stats.StatusSuccess, 900*time.Millisecond))
 				}
 				if err := r.RecordTools(ctx, recs...); err != nil {
 					t.Fatal(err)
@@ -211,19 +212,19 @@ func TestBadRecords(t *testing.T) {
 			rec  stats.ToolRecord
 		}{
 			{"unknown source", rec("t", "gcs", "invented", stats.StatusSuccess, 0)},
-			{"unknown status", rec("t", "gcs", stats.SourceExecuted, "meh", 0)},
+			{"unknown status", rec("t", "gcs", tool.SourceExecuted, "meh", 0)},
 		}
 		for _, tt := range bad {
 			t.Run(tt.name, func(t *testing.T) {
-				if err := r.RecordTools(ctx, rec("ok", "gcs", stats.SourceCache, stats.StatusSuccess, 0), tt.rec); err == nil {
+				if err := r.RecordTools(ctx, rec("ok", "gcs", tool.SourceCache, stats.StatusSuccess, 0), tt.rec); err == nil {
 					t.Error("RecordTools succeeded")
 				}
 			})
 		}
 		// Rejected batches write nothing; odd tool names are folded into one.
 		if err := r.RecordTools(ctx,
-			rec(strings.Repeat("x", 100), "gcs", stats.SourceExecuted, stats.StatusError, 0),
-			rec("drop table; --", "gcs", stats.SourceExecuted, stats.StatusError, -time.Second),
+			rec(strings.Repeat("x", 100), "gcs", tool.SourceExecuted, stats.StatusError, 0),
+			rec("drop table; --", "gcs", tool.SourceExecuted, stats.StatusError, -time.Second),
 		); err != nil {
 			t.Fatal(err)
 		}
@@ -259,7 +260,7 @@ func TestEmptyAndDamaged(t *testing.T) {
 		if string(b) != want {
 			t.Errorf("empty report JSON =\n%s\nwant\n%s", b, want)
 		}
-		if err := r.RecordTools(ctx, rec("t", "gcs", stats.SourceCache, stats.StatusSuccess, 0)); err != nil {
+		if err := r.RecordTools(ctx, rec("t", "gcs", tool.SourceCache, stats.StatusSuccess, 0)); err != nil {
 			t.Fatal(err)
 		}
 		rdb := srv.UniversalClient(t)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/stats"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // TestPerVersionStats: calls of a versioned tool count in the tool's totals
@@ -15,19 +16,19 @@ func TestPerVersionStats(t *testing.T) {
 	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
 		ctx := context.Background()
 		r := newRecorder(t, srv, srv.Prefix(t))
-		v := func(version int, source, status string, d time.Duration) stats.ToolRecord {
+		v := func(version int, source tool.Source, status string, d time.Duration) stats.ToolRecord {
 			x := rec("cards_get_card", "gcs", source, status, d)
 			x.Version = version
 			return x
 		}
 		const ms = time.Millisecond
 		if err := r.RecordTools(ctx,
-			v(1, stats.SourceExecuted, stats.StatusSuccess, 2*ms),
-			v(1, stats.SourceExecuted, stats.StatusSuccess, 2*ms),
-			v(1, stats.SourceCache, stats.StatusSuccess, 0),
-			v(2, stats.SourceExecuted, stats.StatusError, 40*ms),
-			v(2, stats.SourceExecuted, stats.StatusSuccess, 40*ms),
-			rec("cards_count", "gcs", stats.SourceExecuted, stats.StatusSuccess, ms),
+			v(1, tool.SourceExecuted, stats.StatusSuccess, 2*ms),
+			v(1, tool.SourceExecuted, stats.StatusSuccess, 2*ms),
+			v(1, tool.SourceCache, stats.StatusSuccess, 0),
+			v(2, tool.SourceExecuted, stats.StatusError, 40*ms),
+			v(2, tool.SourceExecuted, stats.StatusSuccess, 40*ms),
+			rec("cards_count", "gcs", tool.SourceExecuted, stats.StatusSuccess, ms),
 		); err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,8 @@ type Def[A any] struct {
 	// derived from Name.
 	DisplayNames DisplayNames
 	// Run answers one call with decoded arguments. Bad arguments the schema
-	// cannot express are a Failure result; a backend failure is an error.
+	// cannot express are a Refuse error (or a Failure result); a backend
+	// failure is any other error.
 	Run func(ctx context.Context, args A) (Result, error)
 }
 
@@ -64,7 +65,8 @@ func (d *Def[A]) Spec() Spec {
 // runs the definition.
 func (d *Def[A]) Call(ctx context.Context, args json.RawMessage) (Result, error) {
 	var a A
-	if r, ok := DecodeArgs(d.Name, args, &a); !ok {
+	if err := DecodeArgs(d.Name, args, &a); err != nil {
+		r, _ := Refused(err)
 		return r, nil
 	}
 	return d.run(ctx, a)
@@ -88,6 +90,9 @@ func (d *Def[A]) decodeValidated(args json.RawMessage) (func(context.Context) (R
 
 func (d *Def[A]) run(ctx context.Context, a A) (Result, error) {
 	r, err := d.Run(ctx, a)
+	if refused, ok := Refused(err); ok {
+		return refused, nil
+	}
 	if err != nil {
 		return r, err
 	}

@@ -328,8 +328,8 @@ func BenchmarkUntypedDecoding(b *testing.B) {
 	t := &fakeTool{spec: tool.Spec{Name: "gcs_noop", Parameters: json.RawMessage(nameSchema)},
 		fn: func(_ context.Context, args json.RawMessage, _ int) (tool.Result, error) {
 			var a greetArgs
-			if r, ok := tool.DecodeArgs("gcs_noop", args, &a); !ok {
-				return r, nil
+			if err := tool.DecodeArgs("gcs_noop", args, &a); err != nil {
+				return tool.Result{}, err
 			}
 			return tool.Success("ok", map[string]int{"id": 1}), nil
 		}}

@@ -321,21 +321,38 @@ type outcome struct {
 // result is the outcome as callOnce returns it: a success with no status
 // set gets one.
 func (o outcome) result() (Result, error) {
+	if r, ok := Refused(o.err); ok {
+		return r, nil
+	}
 	if o.err == nil && o.r.Status == "" {
 		o.r.Status = StatusSuccess
 	}
 	return o.r, o.err
 }
 
+// backendFailure is the envelope of a call whose backend failed with err
+// (kept as its Cause).
 func backendFailure(name string, err error) Result {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return Failure("The tool "+name+" timed out.", "timeout", "Try again with narrower arguments, or answer from what you already know.")
+	var r Result
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		r = Failure("The tool "+name+" timed out.", "timeout", "Try again with narrower arguments, or answer from what you already know.")
+	case errors.Is(err, context.Canceled):
+		r = Cancelled(name, err)
+	default:
+		r = Failure("The tool "+name+" is temporarily unavailable.", "backend unavailable",
+			"Answer from the data you already have, or try again later.")
 	}
-	if errors.Is(err, context.Canceled) {
-		return Failure("The tool "+name+" was cancelled.", "cancelled", "The request was cancelled.")
-	}
-	return Failure("The tool "+name+" is temporarily unavailable.", "backend unavailable",
-		"Answer from the data you already have, or try again later.")
+	r.Cause = err
+	return r
+}
+
+// Cancelled is the envelope of a call of tool name abandoned because its
+// caller's context was cancelled (err, kept as its Cause).
+func Cancelled(name string, err error) Result {
+	r := Failure("The tool "+name+" was cancelled.", "cancelled", "The request was cancelled.")
+	r.Cause = err
+	return r
 }
 
 // fit replaces r.Data by its JSON encoding, cut to limit characters at an

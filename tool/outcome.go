@@ -21,6 +21,18 @@ const (
 	SourceMCP Source = "mcp"
 )
 
+// Sources lists every Source, for code that must check or label them all
+// (statistics, metrics).
+func Sources() []Source {
+	return []Source{SourceExecuted, SourceCache, SourceDuplicate, SourceProactive, SourceSkipped, SourceMCP}
+}
+
+// Ran reports whether the tool ran for a call from s (executed, proactive,
+// mcp), so its duration is the tool's own.
+func (s Source) Ran() bool {
+	return s == SourceExecuted || s == SourceProactive || s == SourceMCP
+}
+
 // Outcome is one tool call as reported to clients and admin views: the
 // tool_calls entries of a chat reply and the tools of a screen event.
 type Outcome struct {

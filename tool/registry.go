@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/gameassist/gameassist/editdist"
 )
 
 // Registry holds the tools of one server, by name and alias, with their
@@ -433,7 +435,7 @@ func (r *Registry) Closest(name string, n int) []string {
 	var cs []cand
 	lname := strings.ToLower(name)
 	for _, t := range r.state.Load().order {
-		d := Levenshtein(lname, t)
+		d := editdist.Distance(lname, t)
 		if strings.Contains(t, lname) || strings.Contains(lname, strings.TrimPrefix(strings.TrimPrefix(t, "gcs_"), "rag_")) {
 			d /= 2
 		}
@@ -445,29 +447,6 @@ func (r *Registry) Closest(name string, n int) []string {
 		out = append(out, cs[i].name)
 	}
 	return out
-}
-
-// Levenshtein is the edit distance between a and b, by rune; tools use it for
-// "did you mean" suggestions.
-func Levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // Versioned lists the canonical names of the tools that have several

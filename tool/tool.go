@@ -133,6 +133,10 @@ type Result struct {
 	// encoded Data to JSON; nil for a result read back from a cache. Ask it
 	// for capabilities with Facts.
 	Value any `json:"-"`
+	// Cause is the error behind an envelope the executor built from a
+	// backend failure (a timeout, a cancellation, a backend down), for
+	// errors.Is; nil otherwise, and for a result read back from a cache.
+	Cause error `json:"-"`
 }
 
 // Success builds a success envelope; the executor fills the cache duration
@@ -226,20 +230,20 @@ func IsTransient(err error) bool {
 }
 
 // DecodeArgs reads a tool's arguments into v, refusing unknown fields; when
-// they do not fit it returns an error envelope the model can act on and
-// false. The executor has already checked them against the schema, so this
-// guards the tool when it is called directly.
-func DecodeArgs(name string, args json.RawMessage, v any) (Result, bool) {
+// they do not fit it returns a Refusal the model can act on. The executor
+// has already checked them against the schema, so this guards the tool
+// when it is called directly.
+func DecodeArgs(name string, args json.RawMessage, v any) error {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage(`{}`)
 	}
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return Failure("Invalid arguments for "+name+".", describeDecode(err),
-			"Call "+name+" again with arguments that match its parameter schema."), false
+		return Refuse("Invalid arguments for "+name+".", describeDecode(err),
+			"Call "+name+" again with arguments that match its parameter schema.")
 	}
-	return Result{}, true
+	return nil
 }
 
 // describeDecode words a JSON decoding error in terms of the tool's

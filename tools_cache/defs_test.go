@@ -18,7 +18,10 @@ func TestEveryToolIsTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := snap.Tools()
+	tools, err := snap.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(tools) != 5 {
 		t.Fatalf("%d tools, want 5", len(tools))
 	}

@@ -2,6 +2,7 @@ package toolscache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -17,41 +18,51 @@ const (
 	instruction  = "Use the exact names and ids from this list; call the gcs_* details tools for stats and descriptions."
 )
 
-// Tools returns the cache_* tools served from s. A missing schema file is
-// caught by the tests (CheckArgs) and leaves the tool with an empty schema
-// that accepts no arguments.
-func (s *Snapshot) Tools() []tool.Tool {
-	return []tool.Tool{
-		list("cache_get_champions_list", tool.DisplayNames{"en": "Champion list", "fr": "Liste des champions", "de": "Championliste"},
-			"Every champion with id, faction, rarity, affinity and role, from an in-memory snapshot (fast). "+
-				"Filter by name_prefix, faction, rarity, affinity or role. Use it to find a champion's exact name or id, or to list a group.",
-			s.champions),
-		list("cache_get_bosses_list", tool.DisplayNames{"en": "Boss list", "fr": "Liste des boss", "de": "Bossliste"},
-			"Every boss with id, affinity, difficulty and dungeon, from an in-memory snapshot (fast). Filter by name_prefix, affinity or difficulty.",
-			s.bosses),
-		list("cache_get_factions_list", tool.DisplayNames{"en": "Faction list", "fr": "Liste des factions", "de": "Fraktionsliste"},
-			"Every faction with id, alignment and how many champions it has, from an in-memory snapshot (fast).",
-			s.factions),
-		list("cache_get_dungeons_list", tool.DisplayNames{"en": "Dungeon list", "fr": "Liste des donjons", "de": "Dungeonliste"},
-			"Every dungeon and campaign area with id, kind, stages and boss, from an in-memory snapshot (fast). Filter by name_prefix or kind.",
-			s.dungeons),
-		list("cache_get_gear_sets_list", tool.DisplayNames{"en": "Gear set list", "fr": "Liste des sets", "de": "Setliste"},
-			"Every gear set with id, pieces, stat bonus and the role it suits, from an in-memory snapshot (fast). Filter by name_prefix or best_for.",
-			s.gearSets),
+// Tools returns the cache_* tools served from s; it fails when a tool's
+// schema file cannot be read.
+func (s *Snapshot) Tools() ([]tool.Tool, error) {
+	var out []tool.Tool
+	var errs []error
+	add := func(t tool.Tool, err error) {
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		out = append(out, t)
 	}
+	add(list("cache_get_champions_list", tool.DisplayNames{"en": "Champion list", "fr": "Liste des champions", "de": "Championliste"},
+		"Every champion with id, faction, rarity, affinity and role, from an in-memory snapshot (fast). "+
+			"Filter by name_prefix, faction, rarity, affinity or role. Use it to find a champion's exact name or id, or to list a group.",
+		s.champions))
+	add(list("cache_get_bosses_list", tool.DisplayNames{"en": "Boss list", "fr": "Liste des boss", "de": "Bossliste"},
+		"Every boss with id, affinity, difficulty and dungeon, from an in-memory snapshot (fast). Filter by name_prefix, affinity or difficulty.",
+		s.bosses))
+	add(list("cache_get_factions_list", tool.DisplayNames{"en": "Faction list", "fr": "Liste des factions", "de": "Fraktionsliste"},
+		"Every faction with id, alignment and how many champions it has, from an in-memory snapshot (fast).",
+		s.factions))
+	add(list("cache_get_dungeons_list", tool.DisplayNames{"en": "Dungeon list", "fr": "Liste des donjons", "de": "Dungeonliste"},
+		"Every dungeon and campaign area with id, kind, stages and boss, from an in-memory snapshot (fast). Filter by name_prefix or kind.",
+		s.dungeons))
+	add(list("cache_get_gear_sets_list", tool.DisplayNames{"en": "Gear set list", "fr": "Liste des sets", "de": "Setliste"},
+		"Every gear set with id, pieces, stat bonus and the role it suits, from an in-memory snapshot (fast). Filter by name_prefix or best_for.",
+		s.gearSets))
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
-func list[A any](name string, names tool.DisplayNames, desc string, run func(context.Context, A) (tool.Result, error)) tool.Tool {
+func list[A any](name string, names tool.DisplayNames, desc string, run func(context.Context, A) (tool.Result, error)) (tool.Tool, error) {
 	params, err := schemas.Tool(name)
 	if err != nil {
-		params = nil
+		return nil, fmt.Errorf("toolscache: tool %s: %w", name, err)
 	}
 	return &tool.Def[A]{
 		Name: name, Description: desc, Category: tool.CategoryCache, Instruction: instruction, Schema: params,
 		Paging:       &tool.Paging{LimitParam: "limit", OffsetParam: "offset", MaxLimit: maxLimit},
 		DisplayNames: names,
 		Run:          run,
-	}
+	}, nil
 }
 
 // PageArgs are the arguments every list shares.

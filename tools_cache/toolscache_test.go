@@ -21,7 +21,11 @@ func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
 func newExecutor(tb testing.TB, s *toolscache.Snapshot) *tool.Executor {
 	tb.Helper()
 	reg := tool.NewRegistry()
-	if err := reg.Register(s.Tools()...); err != nil {
+	tools, err := s.Tools()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := reg.Register(tools...); err != nil {
 		tb.Fatalf("Register: %v", err)
 	}
 	ex, err := tool.NewExecutor(reg, tool.ExecutorOptions{MaxAttempts: 1, MaxResultChars: 20000})
@@ -46,7 +50,11 @@ func TestListTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tl := range snap.Tools() {
+	tools, err := snap.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
 		s := tl.Spec()
 		if s.Category != tool.CategoryCache || s.CacheDuration != 0 || len(s.Parameters) == 0 || s.Description == "" {
 			t.Errorf("bad spec %+v", s)

@@ -238,54 +238,18 @@ func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 		return ChainDef{Name: label, Line: at}, []error{chainProblem(file, at, label, "", errors.New(chainYAMLError(err)))}
 	}
 	if y.Name != "" {
-		label = clipText(y.Name, 64)
+		label = tool.Clip(y.Name, 64)
 	}
 	var errs []error
 	bad := func(step string, line int, format string, args ...any) {
 		errs = append(errs, chainProblem(file, line, label, step, fmt.Errorf(format, args...)))
 	}
+	h := checkHeading(heading{y.Name, y.Description, y.Category, y.LLMInstruction, y.Aliases, y.DisplayName, y.Version},
+		"chain", tool.CategoryCustom, func(format string, args ...any) { bad("", at, format, args...) })
 	d := ChainDef{
-		Name: y.Name, Description: strings.TrimSpace(y.Description), Category: tool.Category(y.Category),
-		LLMInstruction: strings.TrimSpace(y.LLMInstruction), Aliases: y.Aliases, Line: at,
+		Name: h.Name, Description: h.Description, Category: h.Category, LLMInstruction: h.LLMInstruction,
+		Aliases: h.Aliases, DisplayNames: h.DisplayNames, Version: h.Version, Line: at,
 	}
-	if !namePattern.MatchString(d.Name) {
-		bad("", at, "name %q must match %s", clipText(d.Name, 80), namePattern)
-	}
-	if y.Version != nil {
-		d.Version = *y.Version
-		if d.Version < 1 {
-			bad("", at, "version %d must be 1 or more", d.Version)
-		}
-	}
-	if d.Description == "" || len(d.Description) > maxDescription {
-		bad("", at, "description is required, up to %d bytes", maxDescription)
-	}
-	switch d.Category {
-	case "":
-		d.Category = tool.CategoryCustom
-	case tool.CategoryGCS, tool.CategoryCache, tool.CategoryRAG, tool.CategoryCustom:
-	default:
-		bad("", at, "category %q is not one of gcs, cache, rag, custom", clipText(y.Category, 40))
-	}
-	if len(d.LLMInstruction) > maxDescription {
-		bad("", at, "llm_instruction is over %d bytes", maxDescription)
-	}
-	if len(d.Aliases) > maxAliases {
-		bad("", at, "%d aliases, over the limit of %d", len(d.Aliases), maxAliases)
-	}
-	for _, a := range d.Aliases {
-		if !namePattern.MatchString(a) {
-			bad("", at, "alias %q must match %s", clipText(a, 80), namePattern)
-		}
-		if a == d.Name {
-			bad("", at, "alias %q repeats the chain's name", a)
-		}
-	}
-	names, err := displayNames(y.DisplayName)
-	if err != nil {
-		bad("", at, "display_name: %v", err)
-	}
-	d.DisplayNames = names
 	params, err := parameters(d.Name, y.Parameters)
 	if err != nil {
 		bad("", at, "parameters: %v", err)
@@ -455,7 +419,7 @@ func parseStep(file, chain string, index int, n ast.Node) (StepDef, []error) {
 	}
 	switch {
 	case !stepIDPattern.MatchString(y.ID):
-		bad("id %q must match %s", clipText(y.ID, 40), stepIDPattern)
+		bad("id %q must match %s", tool.Clip(y.ID, 40), stepIDPattern)
 	case y.ID == "params" || y.ID == "steps":
 		bad("id %q is reserved ($params reads the chain's arguments; data.steps lists the steps)", y.ID)
 	}
@@ -534,7 +498,7 @@ func parseRef(s string) (Ref, error) {
 	body := s[1:]
 	head, rest, more := strings.Cut(body, ".")
 	r := Ref{Text: s}
-	usage := fmt.Errorf("%q is not a reference: write $params.<name>, $<step>.data.<path>, or $$ for a literal $", clipText(s, 80))
+	usage := fmt.Errorf("%q is not a reference: write $params.<name>, $<step>.data.<path>, or $$ for a literal $", tool.Clip(s, 80))
 	switch {
 	case head == "params":
 		if !more {
@@ -556,7 +520,7 @@ func parseRef(s string) (Ref, error) {
 	}
 	p, err := screens.ParsePath(rest)
 	if err != nil {
-		return Ref{}, fmt.Errorf("%s: %w", clipText(s, 80), err)
+		return Ref{}, fmt.Errorf("%s: %w", tool.Clip(s, 80), err)
 	}
 	r.Path = p
 	return r, nil
@@ -645,7 +609,7 @@ func link(file string, d ChainDef, tools Tools, offered func(tool.Spec) bool) (*
 		}
 		spec, ok := tools.Spec(sd.Tool)
 		if !ok {
-			bad("tool %s is not a known tool (did you mean %s?)", clipText(sd.Tool, 80), strings.Join(tools.Closest(sd.Tool, 3), ", "))
+			bad("tool %s is not a known tool (did you mean %s?)", tool.Clip(sd.Tool, 80), strings.Join(tools.Closest(sd.Tool, 3), ", "))
 			continue
 		}
 		if tools.IsComposite(sd.Tool) {

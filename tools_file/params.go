@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // statementParams returns the distinct :named parameters of a single SQL
@@ -59,7 +61,7 @@ func statementParams(stmt string) ([]string, error) {
 		case c == '?':
 			return nil, fmt.Errorf("positional parameter '?' at byte %d: use :name parameters", i)
 		case c == '@' || c == '$':
-			return nil, fmt.Errorf("parameter %q at byte %d: use :name parameters", clipText(stmt[i:], 20), i)
+			return nil, fmt.Errorf("parameter %q at byte %d: use :name parameters", tool.Clip(stmt[i:], 20), i)
 		case c == ':':
 			j := i + 1
 			for j < len(stmt) && isIdentByte(stmt[j], j == i+1) {
@@ -111,14 +113,6 @@ func isIdentByte(c byte, first bool) bool {
 		return !first
 	}
 	return false
-}
-
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "..."
 }
 
 // startsAsQuery reports whether the statement's first word (after

@@ -269,29 +269,21 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 		return Def{}, []error{&Problem{File: file, Line: at, Tool: label, Err: errors.New(yamlError(err))}}
 	}
 	if y.Name != "" {
-		label = clipText(y.Name, 64)
+		label = tool.Clip(y.Name, 64)
 	}
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, &Problem{File: file, Line: at, Tool: label, Err: fmt.Errorf(format, args...)})
 	}
+	h := checkHeading(heading{y.Name, y.Description, y.Category, y.LLMInstruction, y.Aliases, y.DisplayName, y.Version},
+		"tool", tool.CategoryGCS, bad)
 	d := Def{
-		Name: y.Name, Description: strings.TrimSpace(y.Description), Category: tool.Category(y.Category),
-		LLMInstruction: strings.TrimSpace(y.LLMInstruction), Aliases: y.Aliases, Version: 1,
+		Name: h.Name, Description: h.Description, Category: h.Category, LLMInstruction: h.LLMInstruction,
+		Aliases: h.Aliases, DisplayNames: h.DisplayNames, Version: 1, Versioned: h.Versioned,
 		Statement: strings.TrimSpace(y.Statement), Result: Shape(y.Result), Line: at,
 	}
-	if !namePattern.MatchString(d.Name) {
-		bad("name %q must match %s", clipText(d.Name, 80), namePattern)
-	}
-	if d.Description == "" || len(d.Description) > maxDescription {
-		bad("description is required, up to %d bytes", maxDescription)
-	}
-	switch d.Category {
-	case "":
-		d.Category = tool.CategoryGCS
-	case tool.CategoryGCS, tool.CategoryCache, tool.CategoryRAG, tool.CategoryCustom:
-	default:
-		bad("category %q is not one of gcs, cache, rag, custom", clipText(y.Category, 40))
+	if h.Versioned {
+		d.Version = h.Version
 	}
 	if y.CacheDuration != nil {
 		d.CacheDuration = *y.CacheDuration
@@ -299,37 +291,12 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 			bad("cache_duration %d is not from 0 to %d exchanges", d.CacheDuration, MaxCacheDuration)
 		}
 	}
-	if len(d.LLMInstruction) > maxDescription {
-		bad("llm_instruction is over %d bytes", maxDescription)
-	}
-	if len(d.Aliases) > maxAliases {
-		bad("%d aliases, over the limit of %d", len(d.Aliases), maxAliases)
-	}
-	for _, a := range d.Aliases {
-		if !namePattern.MatchString(a) {
-			bad("alias %q must match %s", clipText(a, 80), namePattern)
-		}
-		if a == d.Name {
-			bad("alias %q repeats the tool's name", a)
-		}
-	}
-	names, err := displayNames(y.DisplayName)
-	if err != nil {
-		bad("display_name: %v", err)
-	}
-	d.DisplayNames = names
-	if y.Version != nil {
-		d.Version, d.Versioned = *y.Version, true
-		if d.Version < 1 {
-			bad("version %d must be 1 or more", d.Version)
-		}
-	}
 	switch d.Result {
 	case "":
 		d.Result = ShapeRows
 	case ShapeRows, ShapeRow, ShapeValue:
 	default:
-		bad("result %q is not one of rows, row, value", clipText(y.Result, 40))
+		bad("result %q is not one of rows, row, value", tool.Clip(y.Result, 40))
 	}
 	if y.MaxRows != nil {
 		if d.Result != ShapeRows {
@@ -427,7 +394,7 @@ func parameters(name string, m map[string]any) (json.RawMessage, error) {
 	}
 	for _, p := range schemaProperties(m) {
 		if !identPattern.MatchString(p) {
-			return nil, fmt.Errorf("property %q must be a plain name matching %s (it is a :%s statement parameter)", clipText(p, 80), identPattern, clipText(p, 80))
+			return nil, fmt.Errorf("property %q must be a plain name matching %s (it is a :%s statement parameter)", tool.Clip(p, 80), identPattern, tool.Clip(p, 80))
 		}
 	}
 	return raw, nil
@@ -463,7 +430,7 @@ func displayNames(v any) (tool.DisplayNames, error) {
 		for loc, n := range v {
 			s, ok := n.(string)
 			if !ok {
-				return nil, fmt.Errorf("%s: want a string, not %T", clipText(loc, 20), n)
+				return nil, fmt.Errorf("%s: want a string, not %T", tool.Clip(loc, 20), n)
 			}
 			names[loc] = strings.TrimSpace(s)
 		}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // RolloutTotal is what one tool's weights in rollouts: sum to: each weight
@@ -48,7 +50,7 @@ func parseRollouts(file string, n ast.Node, versions map[string][]int) (map[stri
 		}
 		kl := line(kv.Key)
 		bad := func(format string, args ...any) {
-			problems = append(problems, &Problem{File: file, Line: kl, Tool: clipText(name, 64), Err: fmt.Errorf("rollouts: "+format, args...)})
+			problems = append(problems, &Problem{File: file, Line: kl, Tool: tool.Clip(name, 64), Err: fmt.Errorf("rollouts: "+format, args...)})
 		}
 		if _, dup := out[name]; dup {
 			bad("the tool is listed twice")
@@ -100,7 +102,7 @@ func rolloutWeights(raw map[string]any, versions []int) (Rollout, []error) {
 	for _, k := range keys {
 		v, err := strconv.Atoi(k)
 		if err != nil || v < 1 || strconv.Itoa(v) != k {
-			errs = append(errs, fmt.Errorf("version %q must be a whole number from 1", clipText(k, 40)))
+			errs = append(errs, fmt.Errorf("version %q must be a whole number from 1", tool.Clip(k, 40)))
 			continue
 		}
 		if !slices.Contains(versions, v) {

@@ -26,8 +26,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mattn/go-sqlite3"
-
+	"github.com/gameassist/gameassist/internal/sqlitero"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -211,53 +210,19 @@ func checkStatement(ctx context.Context, db *sql.DB, d Def) ([]string, error) {
 		return nil, fmt.Errorf("statement: database: %w", err)
 	}
 	defer conn.Close()
-	err = conn.Raw(func(dc any) error {
-		sc, ok := dc.(*sqlite3.SQLiteConn)
-		if !ok {
-			return fmt.Errorf("database driver is %T, not sqlite3", dc)
-		}
-		sc.RegisterAuthorizer(authorizeRead)
-		defer sc.RegisterAuthorizer(nil)
-		st, err := sc.Prepare(d.Statement)
-		if err != nil {
-			return fmt.Errorf("does not prepare (or does more than read): %w", err)
-		}
-		defer st.Close()
-		ss, ok := st.(*sqlite3.SQLiteStmt)
-		if !ok {
-			return fmt.Errorf("prepared statement is %T", st)
-		}
-		if !ss.Readonly() {
-			return errors.New("is not read-only: only a query (SELECT, WITH ... SELECT or VALUES) is allowed")
-		}
-		if n := ss.NumInput(); n != len(used) {
-			return fmt.Errorf("has %d parameters, but %d :name parameters were read from its text", n, len(used))
-		}
-		return nil
-	})
+	n, err := sqlitero.Check(conn, d.Statement)
+	switch {
+	case errors.Is(err, sqlitero.ErrNotReadOnly):
+		err = errors.New("is not read-only: only a query (SELECT, WITH ... SELECT or VALUES) is allowed")
+	case err != nil:
+		err = fmt.Errorf("does not prepare (or does more than read): %w", err)
+	case n != len(used):
+		err = fmt.Errorf("has %d parameters, but %d :name parameters were read from its text", n, len(used))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("statement %w", err)
 	}
 	return used, nil
-}
-
-// SQLite authorizer action codes a read-only query needs
-// (https://sqlite.org/c3ref/c_alter_table.html).
-const (
-	authRead      = 20 // SQLITE_READ
-	authSelect    = 21 // SQLITE_SELECT
-	authFunction  = 31 // SQLITE_FUNCTION
-	authRecursive = 33 // SQLITE_RECURSIVE
-)
-
-// authorizeRead allows reading while a file tool's statement is prepared and
-// denies everything else (writes, DDL, PRAGMA, ATTACH, transactions).
-func authorizeRead(action int, _, _, _ string) int {
-	switch action {
-	case authRead, authSelect, authFunction, authRecursive:
-		return sqlite3.SQLITE_OK
-	}
-	return sqlite3.SQLITE_DENY
 }
 
 // declaredParams returns the property names of a parameters schema.

@@ -42,9 +42,9 @@ func (g *gcs) championDetails() tool.Tool {
 		"Exact data of one champion by name: faction, rarity, affinity, role, base stats, skills with effects, "+
 			"bosses it is strong against, display names. Use for any question about a named champion's stats or kit.",
 		func(ctx context.Context, a ChampionArgs) (tool.Result, error) {
-			id, r, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)
-			if err != nil || r != nil {
-				return deref(r), err
+			id, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)
+			if err != nil {
+				return tool.Result{}, err
 			}
 			return g.championResult(ctx, id)
 		})
@@ -93,9 +93,9 @@ func (g *gcs) championSkills() tool.Tool {
 		0, statsInstruction+" Cooldown 0 means a default attack.",
 		"The skills of one champion by name: slot, cooldown, description and effects.",
 		func(ctx context.Context, a ChampionArgs) (tool.Result, error) {
-			id, r, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)
-			if err != nil || r != nil {
-				return deref(r), err
+			id, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)
+			if err != nil {
+				return tool.Result{}, err
 			}
 			cname, _, err := g.game.ChampionName(ctx, id)
 			if err != nil {
@@ -162,9 +162,9 @@ func (g *gcs) findChampions() tool.Tool {
 		func(ctx context.Context, a FindArgs) (tool.Result, error) {
 			f := gcsdb.ChampionFilter{Rarity: a.Rarity, Affinity: a.Affinity, Role: a.Role, MinStats: map[string]int64{}, Limit: 10}
 			if a.Faction != nil {
-				fid, r, err := g.resolveName(ctx, gcsdb.KindFaction, name, *a.Faction)
-				if err != nil || r != nil {
-					return deref(r), err
+				fid, err := g.resolveName(ctx, gcsdb.KindFaction, name, *a.Faction)
+				if err != nil {
+					return tool.Result{}, err
 				}
 				f.FactionID = &fid
 			}
@@ -389,9 +389,9 @@ func (g *gcs) championsByFaction() tool.Tool {
 		0, "List champion names exactly as given.",
 		"The champions of one faction by faction name, optionally of one rarity.",
 		func(ctx context.Context, a FactionMembersArgs) (tool.Result, error) {
-			fid, r, err := g.byNameOrID(ctx, gcsdb.KindFaction, name, &a.FactionName, nil)
-			if err != nil || r != nil {
-				return deref(r), err
+			fid, err := g.byNameOrID(ctx, gcsdb.KindFaction, name, &a.FactionName, nil)
+			if err != nil {
+				return tool.Result{}, err
 			}
 			fname, err := g.game.FactionName(ctx, fid)
 			if err != nil {
@@ -499,9 +499,9 @@ func (g *gcs) recommendGear() tool.Tool {
 		0, "Recommend these sets with their reasons; name the dungeons to farm exactly as given.",
 		"Gear sets that suit one champion (by name), each with the reason and where to farm it.",
 		func(ctx context.Context, a ChampionArgs) (tool.Result, error) {
-			id, r, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)
-			if err != nil || r != nil {
-				return deref(r), err
+			id, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)
+			if err != nil {
+				return tool.Result{}, err
 			}
 			cname, role, err := g.game.ChampionName(ctx, id)
 			if err != nil {

@@ -53,9 +53,9 @@ func details[A any, V any](g *gcs, name string, names tool.DisplayNames, desc st
 ) tool.Tool {
 	return def(g, name, names, 0, factsInstruction, desc, func(ctx context.Context, a A) (tool.Result, error) {
 		n, i := pick(a)
-		id, r, err := g.byNameOrID(ctx, k, name, n, i)
-		if err != nil || r != nil {
-			return deref(r), err
+		id, err := g.byNameOrID(ctx, k, name, n, i)
+		if err != nil {
+			return tool.Result{}, err
 		}
 		v, ok, err := load(ctx, id)
 		if err != nil {
@@ -161,9 +161,9 @@ func (g *gcs) countersForBoss() tool.Tool {
 			if a.Limit != nil {
 				limit = min(max(*a.Limit, 1), gcsdb.MaxCounters)
 			}
-			id, r, err := g.byNameOrID(ctx, gcsdb.KindBoss, name, a.BossName, a.BossID)
-			if err != nil || r != nil {
-				return deref(r), err
+			id, err := g.byNameOrID(ctx, gcsdb.KindBoss, name, a.BossName, a.BossID)
+			if err != nil {
+				return tool.Result{}, err
 			}
 			list, boss, total, err := g.game.Counters(ctx, id, limit)
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 
+	"github.com/gameassist/gameassist/internal/sqlitero"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -185,28 +186,6 @@ type DBQuery struct {
 	rowCap       int
 }
 
-// The authorizer action codes of sqlite3.h a SELECT needs.
-const (
-	authRead      = 20 // SQLITE_READ
-	authSelect    = 21 // SQLITE_SELECT
-	authFunction  = 31 // SQLITE_FUNCTION
-	authRecursive = 33 // SQLITE_RECURSIVE
-)
-
-// authorizeRead is the authorizer installed while a model's query is
-// prepared: it allows reading and denies everything else (writes, DDL,
-// PRAGMA, ATTACH, transactions).
-func authorizeRead(action int, _, _, _ string) int {
-	switch action {
-	case authRead, authSelect, authFunction, authRecursive:
-		return sqlite3.SQLITE_OK
-	}
-	return sqlite3.SQLITE_DENY
-}
-
-// errWrite marks a statement the database does not consider read-only.
-var errWrite = errors.New("statement is not read-only")
-
 // errParams marks a parameter count mismatch.
 type errParams struct{ want, got int }
 
@@ -255,7 +234,7 @@ func (t *DBQuery) classify(ctx, qctx context.Context, err error) (tool.Result, e
 	var se sqlite3.Error
 	var pe errParams
 	switch {
-	case errors.Is(err, errWrite):
+	case errors.Is(err, sqlitero.ErrNotReadOnly):
 		return tool.Failure("Only read-only SELECT statements are allowed.", "the statement would change the database",
 			"Rewrite it as a SELECT; the GCS database is read-only."), nil
 	case errors.As(err, &pe):
@@ -339,35 +318,12 @@ func (t *DBQuery) run(ctx context.Context, query string, params []any) (tool.Res
 		return tool.Result{}, err
 	}
 	defer conn.Close()
-	err = conn.Raw(func(dc any) error {
-		sc, ok := dc.(*sqlite3.SQLiteConn)
-		if !ok {
-			return fmt.Errorf("unexpected driver connection %T", dc)
-		}
-		sc.RegisterAuthorizer(authorizeRead)
-		st, err := sc.Prepare(query)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		if ss, ok := st.(*sqlite3.SQLiteStmt); !ok || !ss.Readonly() {
-			return errWrite
-		}
-		if n := st.NumInput(); n != len(params) {
-			return errParams{want: n, got: len(params)}
-		}
-		return nil
-	})
-	defer func() {
-		_ = conn.Raw(func(dc any) error {
-			if sc, ok := dc.(*sqlite3.SQLiteConn); ok {
-				sc.RegisterAuthorizer(nil)
-			}
-			return nil
-		})
-	}()
+	n, err := sqlitero.Check(conn, query)
 	if err != nil {
 		return tool.Result{}, err
+	}
+	if n != len(params) {
+		return tool.Result{}, errParams{want: n, got: len(params)}
 	}
 	rows, err := conn.QueryContext(ctx, query, params...)
 	if err != nil {

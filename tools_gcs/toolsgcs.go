@@ -174,50 +174,40 @@ func nonNil[T any](xs []T) []T {
 // model corrects itself instead of the tool guessing.
 const toolNameRule = resolve.Folded
 
-// resolveName resolves a name argument; r is set when it is empty or unknown.
-func (g *gcs) resolveName(ctx context.Context, k gcsdb.Kind, toolName, name string) (int64, *tool.Result, error) {
+// resolveName resolves a name argument; an empty or unknown one is refused
+// (tool.Refusal).
+func (g *gcs) resolveName(ctx context.Context, k gcsdb.Kind, toolName, name string) (int64, error) {
 	if strings.TrimSpace(name) == "" {
-		r := emptyName(toolName, strings.ReplaceAll(k.Noun(), " ", "_")+"_name")
-		return 0, &r, nil
+		return 0, &tool.Refusal{Result: emptyName(toolName, strings.ReplaceAll(k.Noun(), " ", "_")+"_name")}
 	}
 	res, err := g.game.Resolve(ctx, k, tool.Clip(name, 200), toolNameRule)
 	if err != nil {
-		return 0, nil, backendErr("resolve "+k.Noun(), err)
+		return 0, backendErr("resolve "+k.Noun(), err)
 	}
 	if !res.Found() {
-		r := notFound(k, toolName, name, res.Suggestions)
-		return 0, &r, nil
+		return 0, &tool.Refusal{Result: notFound(k, toolName, name, res.Suggestions)}
 	}
-	return res.ID, nil, nil
+	return res.ID, nil
 }
 
 // byNameOrID resolves the {x_name | x_id} argument pair shared by the
 // details tools; the id wins when both are set.
-func (g *gcs) byNameOrID(ctx context.Context, k gcsdb.Kind, toolName string, name *string, id *int64) (int64, *tool.Result, error) {
+func (g *gcs) byNameOrID(ctx context.Context, k gcsdb.Kind, toolName string, name *string, id *int64) (int64, error) {
 	if id != nil {
 		ok, err := g.game.Exists(ctx, k, *id)
 		if err != nil {
-			return 0, nil, backendErr("find "+k.Noun(), err)
+			return 0, backendErr("find "+k.Noun(), err)
 		}
 		if !ok {
-			r := unknownID(k, *id)
-			return 0, &r, nil
+			return 0, &tool.Refusal{Result: unknownID(k, *id)}
 		}
-		return *id, nil, nil
+		return *id, nil
 	}
 	if name == nil {
-		r := tool.Failure("No "+k.Noun()+" given.", "give a name or an id",
+		return 0, tool.Refuse("No "+k.Noun()+" given.", "give a name or an id",
 			"Call "+toolName+" again with the "+k.Noun()+"'s name or its id.")
-		return 0, &r, nil
 	}
 	return g.resolveName(ctx, k, toolName, *name)
-}
-
-func deref(r *tool.Result) tool.Result {
-	if r == nil {
-		return tool.Result{}
-	}
-	return *r
 }
 
 // strs runs a query returning one text column.

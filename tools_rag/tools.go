@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gameassist/gameassist/editdist"
 	"github.com/gameassist/gameassist/gcsdb/resolve"
 	"github.com/gameassist/gameassist/schemas"
 	"github.com/gameassist/gameassist/tool"
@@ -602,7 +603,7 @@ func (b *builder) document(ctx context.Context, in DocumentArgs) (tool.Result, e
 			return tool.Result{}, err
 		}
 		sort.SliceStable(docs, func(i, j int) bool {
-			return resolve.Distance(id, docs[i].DocID) < resolve.Distance(id, docs[j].DocID)
+			return editdist.Distance(id, docs[i].DocID) < editdist.Distance(id, docs[j].DocID)
 		})
 		var sug []string
 		for i := 0; i < len(docs) && i < 3; i++ {

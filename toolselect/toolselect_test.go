@@ -60,7 +60,11 @@ func realRegistry(t *testing.T) (*tool.Registry, map[string][]string) {
 		t.Fatal(err)
 	}
 	reg := tool.NewRegistry()
-	if err := reg.Register(append(append(snap.Tools(), gcs...), rag...)...); err != nil {
+	cacheTools, err := snap.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Register(append(append(cacheTools, gcs...), rag...)...); err != nil {
 		t.Fatal(err)
 	}
 	return reg, entities(snap)

@@ -9,6 +9,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,34 +23,40 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/gameassist/gameassist/data"
+	"github.com/gameassist/gameassist/eval/scenario"
 	"github.com/gameassist/gameassist/gcsdb"
 )
 
-// Scenario is one eval scenario in the format of docs/eval.md.
-type Scenario struct {
-	Name   string `yaml:"name"`
-	Locale string `yaml:"locale"`
-	Steps  []Step `yaml:"steps"`
-}
-
-// Step is a screen change or something the player says.
-type Step struct {
-	Screen *Screen `yaml:"screen,omitempty"`
-	Say    string  `yaml:"say,omitempty"`
-	Expect *Expect `yaml:"expect,omitempty"`
-}
-
-// Screen is a screen the game sends.
-type Screen struct {
-	Name string         `yaml:"name"`
-	Data map[string]any `yaml:"data"`
-}
-
-// Expect is what a turn must show.
+// Expect is what the generator asks of an answer: tool names and plain
+// texts, turned into the eval's scenario.Expect when written.
 type Expect struct {
-	Tools  []string `yaml:"tools,omitempty"`
-	Facts  []string `yaml:"facts,omitempty"`
-	Forbid []string `yaml:"forbid,omitempty"`
+	Tools  []string
+	Facts  []string
+	Forbid []string
+}
+
+// expect converts e into the scenario type.
+func (e Expect) expect() *scenario.Expect {
+	out := &scenario.Expect{}
+	for _, t := range e.Tools {
+		out.Tools = append(out.Tools, scenario.ToolRef{Name: t})
+	}
+	for _, f := range e.Facts {
+		out.Facts = append(out.Facts, scenario.Pattern{Source: f})
+	}
+	for _, f := range e.Forbid {
+		out.Forbid = append(out.Forbid, scenario.Pattern{Source: f})
+	}
+	return out
+}
+
+// screenOf is the screen name with data.
+func screenOf(name string, data map[string]any) *scenario.Screen {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		panic(err) // maps of numbers and strings always encode
+	}
+	return &scenario.Screen{Name: name, Data: raw}
 }
 
 func main() {
@@ -64,7 +71,7 @@ func main() {
 
 type gen struct {
 	db    *sql.DB
-	files map[string][]Scenario
+	files map[string][]scenario.Scenario
 	order []string
 }
 
@@ -88,7 +95,7 @@ func run(out, content string) error {
 		return err
 	}
 	defer db.Close()
-	gn := &gen{db: db, files: map[string][]Scenario{}}
+	gn := &gen{db: db, files: map[string][]scenario.Scenario{}}
 	for _, f := range []func() error{
 		gn.details, gn.typos, gn.counters, gn.superlatives, gn.farm, gn.energy, gn.screens,
 		gn.offTopic, gn.howTo, gn.lore, gn.compare, gn.matchup, gn.gear, gn.partial, gn.gearScreen,
@@ -105,7 +112,11 @@ func run(out, content string) error {
 	for _, name := range gn.order {
 		var docs []string
 		for _, s := range gn.files[name] {
-			b, err := yaml.Marshal(s)
+			j, err := json.Marshal(s)
+			if err != nil {
+				return err
+			}
+			b, err := yaml.JSONToYAML(j)
 			if err != nil {
 				return err
 			}
@@ -121,20 +132,20 @@ func run(out, content string) error {
 	return nil
 }
 
-func (g *gen) add(file string, s Scenario) {
+func (g *gen) add(file string, s scenario.Scenario) {
 	if _, ok := g.files[file]; !ok {
 		g.order = append(g.order, file)
 	}
 	g.files[file] = append(g.files[file], s)
 }
 
-func (g *gen) say(file, name, locale, msg string, sc *Screen, e Expect) {
-	var steps []Step
+func (g *gen) say(file, name, locale, msg string, sc *scenario.Screen, e Expect) {
+	var steps []scenario.Step
 	if sc != nil {
-		steps = append(steps, Step{Screen: sc})
+		steps = append(steps, scenario.Step{Screen: sc})
 	}
-	steps = append(steps, Step{Say: msg, Expect: &e})
-	g.add(file, Scenario{Name: name, Locale: locale, Steps: steps})
+	steps = append(steps, scenario.Step{Say: msg, Expect: e.expect()})
+	g.add(file, scenario.Scenario{Name: name, Locale: locale, Steps: steps})
 }
 
 // rows runs a query and returns its rows as string slices.
@@ -419,7 +430,7 @@ func (g *gen) screens() error {
 		if err != nil {
 			return err
 		}
-		sc := &Screen{Name: "BossBattlePresenter", Data: map[string]any{"BossConfigId": atoi(r[0]), "Phase": 1, "Team": ids}}
+		sc := screenOf("BossBattlePresenter", map[string]any{"BossConfigId": atoi(r[0]), "Phase": 1, "Team": ids})
 		for _, loc := range []string{"en", "fr", "de"} {
 			if loc != "en" && i%2 == 1 {
 				continue
@@ -437,7 +448,7 @@ func (g *gen) screens() error {
 	casks := map[string]string{"en": "tell me about this champion", "fr": "parle-moi de ce champion", "de": "erzähl mir von diesem Champion"}
 	for i, r := range cs {
 		loc := []string{"en", "fr", "de"}[i%3]
-		sc := &Screen{Name: "ChampionFeatureModelsPresenter", Data: map[string]any{"ChampionConfigId": atoi(r[0]), "Level": 50, "Stars": 5}}
+		sc := screenOf("ChampionFeatureModelsPresenter", map[string]any{"ChampionConfigId": atoi(r[0]), "Level": 50, "Stars": 5})
 		g.say("screens", "champion screen "+r[1]+" "+loc, loc, casks[loc], sc, Expect{
 			Tools: []string{"gcs_get_character_details_by_id"}, Facts: []string{r[1]},
 		})
@@ -447,16 +458,16 @@ func (g *gen) screens() error {
 		return err
 	}
 	for _, r := range ds {
-		sc := &Screen{Name: "DungeonSelectPresenter", Data: map[string]any{"DungeonConfigId": atoi(r[0]), "Stage": 3}}
+		sc := screenOf("DungeonSelectPresenter", map[string]any{"DungeonConfigId": atoi(r[0]), "Stage": 3})
 		g.say("screens", "dungeon screen energy "+r[1], "en", "how much energy does this cost?", sc, Expect{
 			Tools: []string{"gcs_get_dungeon_details"}, Facts: []string{r[1], num(r[2])},
 		})
 	}
 	g.say("screens", "screen help boss battle", "en", "how do I use this screen?",
-		&Screen{Name: "BossBattlePresenter", Data: map[string]any{"BossConfigId": 5001, "Phase": 1, "Team": ids}},
+		screenOf("BossBattlePresenter", map[string]any{"BossConfigId": 5001, "Phase": 1, "Team": ids}),
 		Expect{Tools: []string{"db_get_ux_details"}, Facts: []string{"/skill/i"}, Forbid: []string{"The game sends", "BossConfigId"}})
 	g.say("screens", "screen help gear", "en", "what can I do here?",
-		&Screen{Name: "GearInventoryPresenter", Data: map[string]any{"GearSetConfigId": 8001, "Champion": map[string]any{"ConfigId": 1001}}},
+		screenOf("GearInventoryPresenter", map[string]any{"GearSetConfigId": 8001, "Champion": map[string]any{"ConfigId": 1001}}),
 		Expect{Tools: []string{"db_get_ux_details"}, Forbid: []string{"The game sends", "GearSetConfigId"}})
 	return nil
 }
@@ -713,7 +724,7 @@ func (g *gen) gearScreen() error {
 		for _, d := range ds {
 			facts = append(facts, g.name(d[0], loc))
 		}
-		sc := &Screen{Name: "GearInventoryPresenter", Data: map[string]any{"GearSetConfigId": atoi(r[0]), "Champion": map[string]any{"ConfigId": 1001}}}
+		sc := screenOf("GearInventoryPresenter", map[string]any{"GearSetConfigId": atoi(r[0]), "Champion": map[string]any{"ConfigId": 1001}})
 		g.say("screens", "gear screen farm "+r[1]+" "+loc, loc, asks[loc], sc, Expect{
 			Tools: []string{"gcs_get_gear_set_details"}, Facts: facts,
 		})

@@ -370,6 +370,7 @@ func TestDocsChainLoads(t *testing.T) {
 // TestNewAppRefusesBadChain: a chain that does not fit the built-in tools
 // it calls stops start-up, naming the file, line, chain and step.
 func TestNewAppRefusesBadChain(t *testing.T) {
+	t.Parallel() // its own app (and LLM fake); asserts nothing shared
 	dir := t.TempDir()
 	chain := func(step string) string {
 		return "chains:\n  - name: my_chain\n    description: d\n    parameters: {type: object, properties: {boss: {type: integer}}}\n    steps:\n" +

@@ -311,6 +311,7 @@ func (s economyStats) log(tb testing.TB, name string) {
 // except where the summary was rewritten), a follow-up call extends the
 // call before it, and a held tool list keeps the share high.
 func TestContextEconomyTargets(t *testing.T) {
+	t.Parallel() // its own app (and LLM fake); asserts nothing shared
 	script := loadEconomyScript(t)
 	st := runEconomyScript(t, script, nil)
 	st.log(t, "defaults")

@@ -424,6 +424,7 @@ steps:
 // described in the conversation (and called through use_tool or by name)
 // must answer the suite as well as the same tools offered as schemas.
 func TestEvalSuiteToolSelectionModes(t *testing.T) {
+	t.Parallel() // its own app (and LLM fake); asserts nothing shared
 	fake := llmtest.New(t)
 	respond, err := sampleGameModel().Responder()
 	if err != nil {

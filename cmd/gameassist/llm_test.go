@@ -281,6 +281,7 @@ func TestLLMTurns(t *testing.T) {
 // that accepts every request and never answers: the player gets a degraded
 // 200 from the offline responder, streamed or not, and the history has it.
 func TestHungLLMDegraded(t *testing.T) {
+	t.Parallel() // its own app (and LLM fake); asserts nothing shared
 	fake := llmtest.New(t)
 	fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply { return llmtest.Text("never").Delay(time.Hour) })
 	f := newFixture(t, appSetup{llm: fake, env: map[string]string{"LLM_TIMEOUT": "2s"}})

@@ -68,11 +68,11 @@ func (o *observer) ToolCalls(_ context.Context, _ string, outs []tool.Outcome) {
 		}
 		d := time.Duration(out.DurationMS * float64(time.Millisecond))
 		o.m.ObserveTool(metrics.ToolObservation{
-			Tool: name, Category: category, Source: string(out.Source), Status: string(out.Status),
+			Tool: name, Category: category, Source: out.Source, Status: string(out.Status),
 			Duration: d, ResultChars: len(out.Result.ForLLM()), Truncated: out.Result.InternalInfo.Truncated,
 			Version: out.Version,
 		})
-		o.enqueueTool(stats.ToolRecord{Tool: out.Name, Category: category, Source: string(out.Source), Status: string(out.Status), Duration: d, Version: out.Version})
+		o.enqueueTool(stats.ToolRecord{Tool: out.Name, Category: category, Source: out.Source, Status: string(out.Status), Duration: d, Version: out.Version})
 	}
 }
 

@@ -169,7 +169,11 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 			return nil, err
 		}
 		background = append(background, func(ctx context.Context) { snap.Run(ctx, cfg.CacheRefresh) })
-		builtins = append(snap.Tools(), gcsTools...)
+		cacheTools, err := snap.Tools()
+		if err != nil {
+			return nil, err
+		}
+		builtins = append(cacheTools, gcsTools...)
 		versions = snapshotVersion{snap}
 		entities = entityNames(snap)
 	} else {

@@ -14,6 +14,7 @@ import (
 // with an error naming it, at whatever stage it is found; nothing panics
 // while what was opened before is closed.
 func TestNewAppRefusesBadConfig(t *testing.T) {
+	t.Parallel() // its own app (and LLM fake); asserts nothing shared
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -46,6 +47,7 @@ func TestNewAppRefusesBadConfig(t *testing.T) {
 // TestNewAppRefusesBadToolsFile: a tools file that cannot load stops
 // start-up with a message naming the file and the tool.
 func TestNewAppRefusesBadToolsFile(t *testing.T) {
+	t.Parallel() // its own app (and LLM fake); asserts nothing shared
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)

@@ -63,6 +63,7 @@ func attrOf(s tracetest.SpanStub, key string) (attribute.Value, bool) {
 // screen event with tracing into memory, and checks the span tree, the
 // GenAI attributes and the trace id in the log lines.
 func TestTracing(t *testing.T) {
+	t.Parallel() // its own app (and LLM fake); asserts nothing shared
 	sink := spanSink{InMemoryExporter: tracetest.NewInMemoryExporter(), ended: make(chan string, 1024)}
 	fake := llmtest.New(t)
 	var logs lockedBuffer

@@ -93,6 +93,16 @@ func (t *ToolRef) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MarshalJSON writes a reference with only a name as the bare name, the
+// form UnmarshalJSON reads back.
+func (t ToolRef) MarshalJSON() ([]byte, error) {
+	if len(t.Arguments) == 0 && t.Source == "" {
+		return json.Marshal(t.Name)
+	}
+	type plain ToolRef
+	return json.Marshal(plain(t))
+}
+
 // String renders the reference as a report shows it.
 func (t ToolRef) String() string {
 	s := t.Name

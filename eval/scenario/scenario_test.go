@@ -272,3 +272,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A scenario written as JSON (evalgen writes its files so) reads back the
+// same, with a name-only tool reference as the bare name.
+func TestToolRefMarshalRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		ref  ToolRef
+		want string
+	}{
+		{ToolRef{Name: "gcs_find_champions"}, `"gcs_find_champions"`},
+		{ToolRef{Name: "gcs_db_query", Source: "executed"}, `{"name":"gcs_db_query","source":"executed"}`},
+		{ToolRef{Name: "x", Arguments: map[string]any{"id": 1.0}}, `{"name":"x","arguments":{"id":1}}`},
+	} {
+		b, err := json.Marshal(tc.ref)
+		if err != nil || string(b) != tc.want {
+			t.Fatalf("Marshal(%+v) = %s, %v; want %s", tc.ref, b, err, tc.want)
+		}
+		var back ToolRef
+		if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, tc.ref) {
+			t.Fatalf("round trip of %s = %+v, %v", b, back, err)
+		}
+	}
+}

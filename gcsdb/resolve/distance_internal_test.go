@@ -1,6 +1,10 @@
 package resolve
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gameassist/gameassist/editdist"
+)
 
 // FuzzDistanceWithin checks the bounded distance and the letter-count bound
 // against Distance: equal when within the limit, over it otherwise, and the
@@ -14,10 +18,10 @@ func FuzzDistanceWithin(f *testing.F) {
 			return
 		}
 		ra, rb := []rune(a), []rune(b)
-		d := Distance(a, b)
-		got := distanceWithin(ra, rb, limit)
+		d := editdist.Distance(a, b)
+		got := editdist.Within(ra, rb, limit)
 		if d <= limit && got != d || d > limit && got <= limit {
-			t.Fatalf("distanceWithin(%q, %q, %d) = %d, Distance = %d", a, b, limit, got, d)
+			t.Fatalf("Within(%q, %q, %d) = %d, Distance = %d", a, b, limit, got, d)
 		}
 		ha, hb := lettersOf(ra), lettersOf(rb)
 		if d <= limit && ha.farther(&hb, limit) {

@@ -37,6 +37,8 @@ import (
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/gameassist/gameassist/editdist"
 )
 
 // Candidate is one entity that can be named.
@@ -147,7 +149,7 @@ const (
 )
 
 // near reports whether two lengths are within the distance limit, the cheap
-// test before Distance.
+// test before editdist.Distance.
 func near(a, b, limit int) bool { return a-b <= limit && b-a <= limit }
 
 // cut bounds a query to MaxNameRunes runes.
@@ -375,7 +377,7 @@ func (r *Resolver) typo(kind, q string) (int, bool) {
 			continue
 		}
 		if limit := allowed(min(ql, f.runes)); limit > 0 && near(ql, f.runes, limit) {
-			if d := Distance(q, f.text); d <= limit {
+			if d := editdist.Distance(q, f.text); d <= limit {
 				consider(f.cand, d, f.text)
 			}
 		}
@@ -386,7 +388,7 @@ func (r *Resolver) typo(kind, q string) (int, bool) {
 				if limit == 0 || !near(ql, wl, limit) {
 					continue
 				}
-				if d := Distance(q, w); d <= limit {
+				if d := editdist.Distance(q, w); d <= limit {
 					consider(f.cand, d+1, w) // a word of the name is a weaker match than the name
 				}
 			}
@@ -408,10 +410,10 @@ func (r *Resolver) Suggest(kind, name string, n int) []string {
 		if kind != "" && r.cands[f.cand].Kind != kind {
 			continue
 		}
-		d := Distance(q, f.text)
+		d := editdist.Distance(q, f.text)
 		for _, w := range f.words {
 			if len(f.words) > 1 && len(w) > 3 {
-				d = min(d, Distance(q, w)+1)
+				d = min(d, editdist.Distance(q, w)+1)
 			}
 		}
 		if strings.HasPrefix(f.text, q) || len(q) >= 3 && strings.Contains(f.text, q) {
@@ -558,7 +560,7 @@ func (r *Resolver) spanMatch(kind, q string, n int) (int, How, bool) {
 			if limit == 0 || !near(ql, f.runes, limit) || qh.farther(&f.hist, limit) {
 				continue
 			}
-			if d := distanceWithin(qr, f.rs, limit); d > 0 && d <= limit {
+			if d := editdist.Within(qr, f.rs, limit); d > 0 && d <= limit {
 				c.consider(q, f.cand, d, f.text)
 			}
 		}
@@ -603,63 +605,7 @@ func (c *closest) result() (int, bool) {
 
 // slipCost is the optimal-string-alignment distance with a substitution
 // costing 3 and an insertion, deletion or adjacent transposition 2, to rank
-// candidates at the same Distance by how likely the slip is.
+// candidates at the same editdist.Distance by how likely the slip is.
 func slipCost(a, b string) int {
-	return osa([]rune(a), []rune(b), 2, 3, math.MaxInt)
-}
-
-// distanceWithin is Distance over runes, stopping as soon as the distance
-// must exceed limit (it then returns limit+1).
-func distanceWithin(ra, rb []rune, limit int) int {
-	return osa(ra, rb, 1, 1, limit)
-}
-
-// Distance is the optimal-string-alignment distance between a and b by rune:
-// insertions, deletions, substitutions and adjacent transpositions cost 1.
-func Distance(a, b string) int {
-	return osa([]rune(a), []rune(b), 1, 1, math.MaxInt)
-}
-
-// osa is the optimal-string-alignment distance between ra and rb where an
-// insertion, deletion or adjacent transposition costs edit and a
-// substitution sub; it stops as soon as the distance must exceed limit and
-// then returns limit+1.
-func osa(ra, rb []rune, edit, sub, limit int) int {
-	if len(ra) == 0 || len(rb) == 0 {
-		return edit * max(len(ra), len(rb))
-	}
-	// Three rows: two back (for transpositions), previous, current; short
-	// names fit the stack buffer.
-	w := len(rb) + 1
-	var buf [3 * 40]int
-	cells := buf[:0]
-	if 3*w > len(buf) {
-		cells = make([]int, 0, 3*w)
-	}
-	cells = cells[:3*w]
-	prev2, prev, cur := cells[:w], cells[w:2*w], cells[2*w:]
-	for j := range prev {
-		prev[j] = edit * j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = edit * i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := sub
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+edit, cur[j-1]+edit, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+edit)
-			}
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			// Every later row is at least this row's minimum.
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
+	return editdist.Weighted([]rune(a), []rune(b), 2, 3, math.MaxInt)
 }

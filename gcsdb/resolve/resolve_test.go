@@ -131,21 +131,6 @@ func TestFindAll(t *testing.T) {
 	}
 }
 
-func TestDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"abc", "", 3}, {"kaelith", "kaelith", 0}, {"kaelith", "kealith", 1},
-		{"brannoc", "branoc", 1}, {"kaelith", "kaelitth", 1}, {"火の騎士", "火騎士", 1}, {"ab", "ba", 1}, {"abc", "cab", 2},
-	}
-	for _, tt := range tests {
-		if got := resolve.Distance(tt.a, tt.b); got != tt.want {
-			t.Errorf("Distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}
-
 func FuzzLookup(f *testing.F) {
 	for _, s := range []string{"Kaelith", "fire knight", "Σίσυφος", "\xff\xfe", "a b c d e f", "' OR 1=1"} {
 		f.Add(s)

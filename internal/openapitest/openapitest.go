@@ -24,6 +24,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"github.com/gameassist/gameassist/schemas"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // Validator matches requests to the document's operations and validates
@@ -192,7 +193,7 @@ func (v *Validator) validateResponse(in *openapi3filter.RequestValidationInput, 
 	}
 	out.SetBodyBytes(respBody)
 	if err := openapi3filter.ValidateResponse(in.Request.Context(), out); err != nil {
-		return fmt.Errorf("response %d does not match the document: %w\nbody: %s", resp.StatusCode, err, clip(respBody, 2000))
+		return fmt.Errorf("response %d does not match the document: %w\nbody: %s", resp.StatusCode, err, tool.Clip(string(respBody), 2000))
 	}
 	return nil
 }
@@ -200,11 +201,4 @@ func (v *Validator) validateResponse(in *openapi3filter.RequestValidationInput, 
 // documentedStatuses lists the statuses op documents, for error messages.
 func documentedStatuses(op *openapi3.Operation) []string {
 	return slices.Sorted(maps.Keys(op.Responses.Map()))
-}
-
-func clip(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	return string(b[:n]) + "…"
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // Script makes the fake behave like a tool-calling model, deterministically:
@@ -280,7 +282,7 @@ func answer(intro, locale string, results []string) string {
 		if json.Unmarshal(env.Data, &data) == nil {
 			parts = append(parts, stringLeaves(data, nil)...)
 		}
-		quoted := clipRunes(strings.Join(dedupe(parts), "; "), maxQuoted)
+		quoted := tool.Clip(strings.Join(dedupe(parts), "; "), maxQuoted)
 		if quoted != "" {
 			b.WriteString("\n- " + quoted)
 		}
@@ -332,11 +334,4 @@ func dedupe(xs []string) []string {
 		}
 	}
 	return out
-}
-
-func clipRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }
