@@ -10,7 +10,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -309,20 +308,6 @@ func TestRunnerCancelled(t *testing.T) {
 	outs := <-done
 	if outs[0].Status != tool.StatusError || len(sc.Puts()) != 0 {
 		t.Errorf("cancelled call: %s puts %d", outs[0].Result.ForLLM(), len(sc.Puts()))
-	}
-}
-
-func TestCacheKeyMalformed(t *testing.T) {
-	a := cacheKey("t", 0, json.RawMessage(`{"a":`))
-	b := cacheKey("t", 0, json.RawMessage(`{"a":`))
-	c := cacheKey("t", 0, json.RawMessage(`{"b":`))
-	d := cacheKey("t", 0, json.RawMessage(`{"a":1}`))
-	if a != b || a == c || a == d || len(a) != 32 {
-		t.Errorf("keys %s %s %s %s", a, b, c, d)
-	}
-	want, _ := memory.CacheKey("t", json.RawMessage(`{"a":1}`))
-	if d != want {
-		t.Errorf("valid args key %s, want memory.CacheKey %s", d, want)
 	}
 }
 
