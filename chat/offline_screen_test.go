@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/gameassist/gameassist/internal/sampletools"
+	"github.com/gameassist/gameassist/internal/sessionfake"
 	"github.com/gameassist/gameassist/llm"
-	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
@@ -48,10 +48,7 @@ func TestOfflineAnswersFromTheScreen(t *testing.T) {
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
 	exec, rules, game := sampletools.Build(t, "../content")
-	store, err := memory.New(redisSrv.Client(t), memory.Options{Prefix: redisSrv.Prefix(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := sessionfake.New()
 	obs := &executions{n: map[string]int{}}
 	svc, err := NewService(Deps{
 		Store: store, Executor: exec, Screens: rules, Observer: obs, Logger: log,

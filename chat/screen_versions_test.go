@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/internal/sessionfake"
 	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 )
@@ -48,12 +48,9 @@ func (r *recordingRollouts) lastKept() int {
 func TestScreenEventStoresTheSessionsVersion(t *testing.T) {
 	ctx := context.Background()
 	ex, tools := versionedBox(t)
-	store, err := memory.New(redisSrv.Client(t), memory.Options{Prefix: redisSrv.Prefix(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := sessionfake.New()
 	rules := filepath.Join(t.TempDir(), "rules.json")
-	err = os.WriteFile(rules, []byte(`{"CardScreen": {"data_tools": [{"tool": "cards_get_card", "json_field": "CardName", "parameter_name": "name"}]}}`), 0o600)
+	err := os.WriteFile(rules, []byte(`{"CardScreen": {"data_tools": [{"tool": "cards_get_card", "json_field": "CardName", "parameter_name": "name"}]}}`), 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
