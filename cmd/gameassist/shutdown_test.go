@@ -50,8 +50,7 @@ func TestGracefulShutdown(t *testing.T) {
 	letAnswer := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(letAnswer)
 	fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply {
-		<-release
-		return llmtest.Text(answer)
+		return llmtest.Text(answer).Until(release)
 	})
 	type result struct {
 		resp *http.Response
@@ -154,8 +153,7 @@ func TestShutdownTimeoutCutsSlowTurns(t *testing.T) {
 	letAnswer := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(letAnswer)
 	fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply {
-		<-release
-		return llmtest.Text("too late")
+		return llmtest.Text("too late").Until(release)
 	})
 	turn := make(chan error, 1)
 	go func() {
