@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/gameassist/gameassist/internal/sessionfake"
-	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 )
 
@@ -61,7 +60,7 @@ func TestScreenEventStoresTheSessionsVersion(t *testing.T) {
 	ro := &recordingRollouts{next: 1}
 	svc, err := NewService(Deps{
 		Store: store, Executor: ex, Screens: eng, Rollouts: ro, Logger: slog.New(slog.DiscardHandler),
-		Fallback: newOfflineFallback(t, ex, offline.Options{}),
+		Fallback: cannedFallback("No LLM in this test."),
 	}, Options{})
 	if err != nil {
 		t.Fatal(err)
