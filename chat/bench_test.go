@@ -37,8 +37,10 @@ func percentile(ds []time.Duration, p float64) float64 {
 }
 
 // BenchmarkTurnOverhead measures one turn with one tool call (a cache miss)
-// against a zero-latency fake LLM and a real Redis: the backend's own cost
-// per turn, two LLM HTTP round trips included.
+// against a zero-latency fake LLM and the in-memory session store: the turn
+// engine's own cost per turn, two LLM HTTP round trips included, and the
+// store calls it makes (each one Redis round trip with memory.Store, whose
+// own cost memory's BenchmarkTurn measures).
 func BenchmarkTurnOverhead(b *testing.B) {
 	e := newEnv(b, envConfig{})
 	e.fake.SetResponder(loreEveryTurn)
@@ -49,7 +51,7 @@ func BenchmarkTurnOverhead(b *testing.B) {
 	}
 	ctx := context.Background()
 	durs := make([]time.Duration, 0, b.N)
-	trips0 := e.trips.trips.Load()
+	calls0 := e.store.Calls()
 	b.ResetTimer()
 	for i := range b.N {
 		start := time.Now()
@@ -61,7 +63,7 @@ func BenchmarkTurnOverhead(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(percentile(durs, 0.50), "p50_ms")
 	b.ReportMetric(percentile(durs, 0.99), "p99_ms")
-	b.ReportMetric(float64(e.trips.trips.Load()-trips0)/float64(b.N), "redis_trips/turn")
+	b.ReportMetric(float64(e.store.Calls()-calls0)/float64(b.N), "store_calls/turn")
 }
 
 // BenchmarkTurnsConcurrent measures turns per second with 1, 16 and 64

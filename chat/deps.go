@@ -11,20 +11,34 @@ import (
 	"github.com/gameassist/gameassist/tool"
 )
 
-// Store is the session memory a turn needs; *memory.Store satisfies it.
+// Store is the session memory a turn needs: the calls chat makes, nothing
+// more. *memory.Store satisfies it; so does any store that keeps the
+// contract of internal/sessionfake.Contract. Add a method here when chat
+// starts calling it.
 type Store interface {
 	CreateSession(ctx context.Context, m memory.Meta) error
 	Session(ctx context.Context, id string) (memory.Meta, error)
-	Lock(ctx context.Context, id string, wait time.Duration) (*memory.Lock, error)
-	LockAndBegin(ctx context.Context, id string, wait time.Duration) (memory.Turn, *memory.Lock, error)
-	LockAndLoad(ctx context.Context, id string, wait time.Duration) (memory.Turn, *memory.Lock, error)
-	SaveScreen(ctx context.Context, id string, w memory.ScreenSave) error
-	BeginTurn(ctx context.Context, id string) (memory.Turn, error)
+	// LockAndBegin takes the session's turn lock (waiting up to wait for
+	// the holder: an error wrapping memory.ErrBusy after that) and begins
+	// the turn: the exchange advances, expired cache entries go.
+	LockAndBegin(ctx context.Context, id string, wait time.Duration) (memory.Turn, Lease, error)
+	// LockAndLoad takes the lock as LockAndBegin does and reads the
+	// session, advancing nothing.
+	LockAndLoad(ctx context.Context, id string, wait time.Duration) (memory.Turn, Lease, error)
+	// FinishTurn records a turn; Finish.Release, a lease of this store,
+	// is released with it.
 	FinishTurn(ctx context.Context, id string, f memory.Finish) error
-	SetScreen(ctx context.Context, id string, sc *memory.Screen) error
-	PutCache(ctx context.Context, id string, entries ...memory.CacheEntry) error
-	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
+	// SaveScreen records a screen event; ScreenSave.Release as above.
+	SaveScreen(ctx context.Context, id string, w memory.ScreenSave) error
 	SaveSummary(ctx context.Context, id string, sm memory.Summary) (bool, error)
+}
+
+// Lease is a held session turn lock: Refresh renews it, Release frees it.
+// It is the same type as memory.Lease (an alias of one interface literal),
+// so a Store's lock methods may return either name.
+type Lease = interface {
+	Refresh(ctx context.Context) error
+	Release(ctx context.Context) error
 }
 
 // Executor runs tool calls safely and knows the registry; *tool.Executor

@@ -14,6 +14,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
@@ -27,31 +28,71 @@ func hang(openai.ChatCompletionRequest) llmtest.Reply {
 	return llmtest.Text("too late").Delay(time.Hour)
 }
 
+// hungLLM is an LLM that never answers, as llm.Client sees a server that
+// accepts requests and never replies: each call makes attempts of attempt
+// each (the client's per-attempt timeout) and then fails, unless ctx ends
+// first. Its waits are timers, so in a synctest bubble they take no real
+// time.
+type hungLLM struct {
+	attempt  time.Duration
+	attempts int
+	calls    atomic.Int64
+}
+
+func (h *hungLLM) Complete(ctx context.Context, _ llm.Request) (llm.Response, error) {
+	return h.wait(ctx)
+}
+
+func (h *hungLLM) Stream(ctx context.Context, _ llm.Request, _ llm.StreamHandler) (llm.Response, error) {
+	return h.wait(ctx)
+}
+
+func (h *hungLLM) wait(ctx context.Context) (llm.Response, error) {
+	h.calls.Add(1)
+	for range h.attempts {
+		t := time.NewTimer(h.attempt)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return llm.Response{}, ctx.Err()
+		case <-t.C:
+		}
+	}
+	return llm.Response{}, errors.New("hungLLM: every attempt timed out")
+}
+
 // TestHungLLMAnswersOffline gives the turn less time than the LLM client's
-// retries would take: the loop must stop in time to answer offline.
+// retries would take (three attempts of 2 s against the turn's 4 s): the
+// loop stops when the fallback reserve (2 s) begins and the turn answers
+// offline, 2 s after it started.
 func TestHungLLMAnswersOffline(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stream=%t", stream), func(t *testing.T) {
-			// Three attempts of 2 s each would outlast the turn's 4 s.
-			e := newEnv(t, envConfig{llmTimeout: 2 * time.Second, opts: Options{FallbackReserve: 2 * time.Second}})
-			id, _ := e.session(t)
-			e.fake.SetResponder(hang)
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
-			defer cancel()
-			var emit func(Event)
-			if stream {
-				emit = func(Event) {}
-			}
-			r, err := e.svc.Turn(ctx, TurnRequest{SessionID: id, Message: "tell me about Kaelith"}, emit)
-			if err != nil {
-				t.Fatalf("turn failed instead of answering offline: %v", err)
-			}
-			if !r.Degraded || !strings.Contains(r.Reply, "Kaelith") {
-				t.Fatalf("reply = %+v, want a degraded offline answer", r)
-			}
-			if h := e.history(t, id); len(h) != 2 || h[1].Content != r.Reply {
-				t.Fatalf("history = %+v", h)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				hung := &hungLLM{attempt: 2 * time.Second, attempts: 3}
+				e := newEnv(t, envConfig{llm: hung, opts: Options{FallbackReserve: 2 * time.Second}})
+				id, _ := e.session(t)
+				start := time.Now()
+				ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+				defer cancel()
+				var emit func(Event)
+				if stream {
+					emit = func(Event) {}
+				}
+				r, err := e.svc.Turn(ctx, TurnRequest{SessionID: id, Message: "tell me about Kaelith"}, emit)
+				if err != nil {
+					t.Fatalf("turn failed instead of answering offline: %v", err)
+				}
+				if took := time.Since(start); took != 2*time.Second {
+					t.Errorf("the turn took %s, want the 2 s before the reserve", took)
+				}
+				if !r.Degraded || !strings.Contains(r.Reply, "Kaelith") || hung.calls.Load() != 1 {
+					t.Fatalf("reply = %+v after %d LLM calls, want a degraded offline answer after 1", r, hung.calls.Load())
+				}
+				if h := e.history(t, id); len(h) != 2 || h[1].Content != r.Reply {
+					t.Fatalf("history = %+v", h)
+				}
+			})
 		})
 	}
 }
@@ -59,13 +100,18 @@ func TestHungLLMAnswersOffline(t *testing.T) {
 // TestLLMBudgetBoundsTheLoop bounds the loop by Options.LLMBudget when the
 // caller has no deadline at all.
 func TestLLMBudgetBoundsTheLoop(t *testing.T) {
-	e := newEnv(t, envConfig{llmTimeout: time.Hour, opts: Options{LLMBudget: 300 * time.Millisecond}})
-	id, _ := e.session(t)
-	e.fake.SetResponder(hang)
-	r := e.turn(t, id, "tell me about Kaelith")
-	if !r.Degraded || !strings.Contains(r.Reply, "Kaelith") {
-		t.Fatalf("reply = %+v, want a degraded offline answer", r)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, envConfig{llm: &hungLLM{attempt: time.Hour, attempts: 3}, opts: Options{LLMBudget: 300 * time.Millisecond}})
+		id, _ := e.session(t)
+		start := time.Now()
+		r := e.turn(t, id, "tell me about Kaelith")
+		if !r.Degraded || !strings.Contains(r.Reply, "Kaelith") {
+			t.Fatalf("reply = %+v, want a degraded offline answer", r)
+		}
+		if took := time.Since(start); took != 300*time.Millisecond {
+			t.Errorf("the turn took %s, want the 300 ms budget", took)
+		}
+	})
 }
 
 // TestToolFlood answers one LLM answer of 400 tool calls: only

@@ -85,6 +85,14 @@ func (f offlineFallback) Answer(ctx context.Context, t FallbackTurn, run RunFunc
 	return FallbackAnswer{Text: ans.Text, Outcomes: ans.Outcomes}
 }
 
+// cannedFallback answers every turn with a fixed text and no tool call,
+// for tests that never reach the fallback or do not look at its answer.
+type cannedFallback string
+
+func (c cannedFallback) Answer(context.Context, FallbackTurn, RunFunc) FallbackAnswer {
+	return FallbackAnswer{Text: string(c)}
+}
+
 func (tb *toolbox) get(name string) *countingTool { return tb.tools[name] }
 
 // newToolbox registers the fake game tools: lookups with cache durations,

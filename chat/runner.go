@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/md5" //nolint:gosec // md5 names cache entries (docs/architecture.md, "Session tool cache"); it guards nothing.
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"maps"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -101,7 +98,7 @@ func (r *Runner) Scope(ctx context.Context, session string, exchange int, cache 
 	}
 	s.version, s.versionOK = r.dataVersion(ctx)
 	for _, e := range cache {
-		if s.versionOK && e.Live(exchange) && e.DataVersion == s.version {
+		if s.versionOK && e.Serves(exchange, s.version) {
 			s.cache[e.Key] = e
 		}
 	}
@@ -171,7 +168,7 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		p.args = normalizeArgs(c.Arguments)
 		p.shown = argsJSON(p.args)
 		p.version = s.versionLocked(ctx, p.name)
-		p.key = cacheKey(p.name, p.version, p.args)
+		p.key = memory.CallKey(p.name, p.version, p.args)
 		if prev, ok := s.done[p.key]; ok {
 			p.source = tool.SourceDuplicate
 			outs[i] = duplicateOf(prev, p)
@@ -234,10 +231,7 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		if !o.Result.OK() || !versionOK {
 			continue
 		}
-		d := o.Result.LLMCacheDuration
-		if s.proactive {
-			d = max(d, 1)
-		}
+		d := memory.EntryDuration(o.Result.LLMCacheDuration, s.proactive)
 		if d <= 0 {
 			continue
 		}
@@ -369,21 +363,6 @@ func normalizeArgs(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage(`{}`)
 	}
 	return json.RawMessage(t)
-}
-
-// cacheKey is memory.CacheKey, or for arguments that are not JSON the md5
-// of name and the raw text, so a malformed call is still keyed. A version
-// (of a tool with several) joins the name as "name@v2", so a result of one
-// version is never served to a session on another.
-func cacheKey(name string, version int, args json.RawMessage) string {
-	if version > 0 {
-		name += "@v" + strconv.Itoa(version)
-	}
-	if k, err := memory.CacheKey(name, args); err == nil {
-		return k
-	}
-	sum := md5.Sum(append([]byte(name+":raw:"), args...)) //nolint:gosec // see import
-	return hex.EncodeToString(sum[:])
 }
 
 // argsJSON makes arguments safe to embed in JSON: malformed text becomes a

@@ -10,7 +10,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -228,36 +227,41 @@ func TestRunnerProactive(t *testing.T) {
 	}
 }
 
+// TestRunnerConcurrentCalls runs two calls that each wait for the other
+// to start; run one after the other, the first would give up after 10 s
+// (of the bubble's clock: no real time).
 func TestRunnerConcurrentCalls(t *testing.T) {
-	ctx := context.Background()
-	box := newToolbox(t)
-	// Each call waits for the other to start: run one after the other,
-	// they would never finish.
-	var started sync.WaitGroup
-	started.Add(2)
-	both := make(chan struct{})
-	go func() { started.Wait(); close(both) }()
-	gate := func(ctx context.Context, a map[string]any) (tool.Result, error) {
-		started.Done()
-		select {
-		case <-both:
-		case <-time.After(10 * time.Second):
-			return tool.Failure("alone", "the other call never started", ""), nil
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		box := newToolbox(t)
+		// Each call waits for the other to start: run one after the other,
+		// they would never finish.
+		var started sync.WaitGroup
+		started.Add(2)
+		both := make(chan struct{})
+		go func() { started.Wait(); close(both) }()
+		gate := func(ctx context.Context, a map[string]any) (tool.Result, error) {
+			started.Done()
+			select {
+			case <-both:
+			case <-time.After(10 * time.Second):
+				return tool.Failure("alone", "the other call never started", ""), nil
+			}
+			return tool.Success("ok", a), nil
 		}
-		return tool.Success("ok", a), nil
-	}
-	box.get("gcs_get_boss_details").fn = gate
-	box.get("db_get_lore_details").fn = gate
-	sc := newTestRunner(t, box, nil).Scope(ctx, "s1", 1, nil, false)
-	outs := sc.Run(ctx, []tool.Call{call("db_get_lore_details", `{"query":"x"}`), call("gcs_get_boss_details", `{"boss_name":"y"}`)})
-	for i, o := range outs {
-		if o.Status != tool.StatusSuccess {
-			t.Errorf("call %d: %s", i, o.Result.ForLLM())
+		box.get("gcs_get_boss_details").fn = gate
+		box.get("db_get_lore_details").fn = gate
+		sc := newTestRunner(t, box, nil).Scope(ctx, "s1", 1, nil, false)
+		outs := sc.Run(ctx, []tool.Call{call("db_get_lore_details", `{"query":"x"}`), call("gcs_get_boss_details", `{"boss_name":"y"}`)})
+		for i, o := range outs {
+			if o.Status != tool.StatusSuccess {
+				t.Errorf("call %d: %s", i, o.Result.ForLLM())
+			}
 		}
-	}
-	if outs[0].Name != "db_get_lore_details" || outs[1].Name != "gcs_get_boss_details" {
-		t.Errorf("outcomes out of call order: %s, %s", outs[0].Name, outs[1].Name)
-	}
+		if outs[0].Name != "db_get_lore_details" || outs[1].Name != "gcs_get_boss_details" {
+			t.Errorf("outcomes out of call order: %s, %s", outs[0].Name, outs[1].Name)
+		}
+	})
 }
 
 func TestRunnerSharedFlight(t *testing.T) {
@@ -309,20 +313,6 @@ func TestRunnerCancelled(t *testing.T) {
 	outs := <-done
 	if outs[0].Status != tool.StatusError || len(sc.Puts()) != 0 {
 		t.Errorf("cancelled call: %s puts %d", outs[0].Result.ForLLM(), len(sc.Puts()))
-	}
-}
-
-func TestCacheKeyMalformed(t *testing.T) {
-	a := cacheKey("t", 0, json.RawMessage(`{"a":`))
-	b := cacheKey("t", 0, json.RawMessage(`{"a":`))
-	c := cacheKey("t", 0, json.RawMessage(`{"b":`))
-	d := cacheKey("t", 0, json.RawMessage(`{"a":1}`))
-	if a != b || a == c || a == d || len(a) != 32 {
-		t.Errorf("keys %s %s %s %s", a, b, c, d)
-	}
-	want, _ := memory.CacheKey("t", json.RawMessage(`{"a":1}`))
-	if d != want {
-		t.Errorf("valid args key %s, want memory.CacheKey %s", d, want)
 	}
 }
 

@@ -9,8 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gameassist/gameassist/memory"
-	"github.com/gameassist/gameassist/offline"
+	"github.com/gameassist/gameassist/internal/sessionfake"
 	"github.com/gameassist/gameassist/screens"
 )
 
@@ -48,12 +47,9 @@ func (r *recordingRollouts) lastKept() int {
 func TestScreenEventStoresTheSessionsVersion(t *testing.T) {
 	ctx := context.Background()
 	ex, tools := versionedBox(t)
-	store, err := memory.New(redisSrv.Client(t), memory.Options{Prefix: redisSrv.Prefix(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := sessionfake.New()
 	rules := filepath.Join(t.TempDir(), "rules.json")
-	err = os.WriteFile(rules, []byte(`{"CardScreen": {"data_tools": [{"tool": "cards_get_card", "json_field": "CardName", "parameter_name": "name"}]}}`), 0o600)
+	err := os.WriteFile(rules, []byte(`{"CardScreen": {"data_tools": [{"tool": "cards_get_card", "json_field": "CardName", "parameter_name": "name"}]}}`), 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +60,7 @@ func TestScreenEventStoresTheSessionsVersion(t *testing.T) {
 	ro := &recordingRollouts{next: 1}
 	svc, err := NewService(Deps{
 		Store: store, Executor: ex, Screens: eng, Rollouts: ro, Logger: slog.New(slog.DiscardHandler),
-		Fallback: newOfflineFallback(t, ex, offline.Options{}),
+		Fallback: cannedFallback("No LLM in this test."),
 	}, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -208,7 +208,7 @@ func (s *Service) salvage(ctx context.Context, turn memory.Turn, message string,
 
 // holdLock renews lock while the turn runs; the returned func stops that
 // and releases the lock, even after ctx ended.
-func (s *Service) holdLock(ctx context.Context, lock *memory.Lock) func() {
+func (s *Service) holdLock(ctx context.Context, lock Lease) func() {
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	go func() {

@@ -10,4 +10,4 @@ func SetRenewClock(s *Store, ticks <-chan time.Time, renewed chan<- error) {
 }
 
 // RenewalDone is closed when l's renewal has ended.
-func RenewalDone(l *Lock) <-chan struct{} { return l.kept }
+func RenewalDone(l Lease) <-chan struct{} { return l.(*Lock).kept }

@@ -13,6 +13,17 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// Lease is a session's turn lock as its holder uses it: Refresh renews it,
+// Release frees it (both fail with ErrNotHeld once another holder took it).
+// It is an alias of an interface literal, so a consumer declaring the same
+// literal (package chat does) names the very same type, and *Store satisfies
+// the consumer's interface without the consumer naming this package's lock.
+// The leases LockAndBegin and LockAndLoad hand out are *Lock.
+type Lease = interface {
+	Refresh(ctx context.Context) error
+	Release(ctx context.Context) error
+}
+
 // Lock is a session's turn lock, held by one turn across all instances.
 // Its TTL is short (Options.LockTTL, a few seconds) and its holder renews
 // it every third of that while the context it was taken with lives, until
@@ -106,7 +117,7 @@ func (s *Store) Lock(ctx context.Context, id string, wait time.Duration) (*Lock,
 // BeginTurn does) in one round trip when nobody else holds the lock; it
 // waits for the holder like Lock. Pass the lock to Finish.Release so the
 // turn ends in one round trip too.
-func (s *Store) LockAndBegin(ctx context.Context, id string, wait time.Duration) (Turn, *Lock, error) {
+func (s *Store) LockAndBegin(ctx context.Context, id string, wait time.Duration) (Turn, Lease, error) {
 	return s.lockAnd(ctx, "lock and begin", id, wait, true)
 }
 
@@ -114,11 +125,11 @@ func (s *Store) LockAndBegin(ctx context.Context, id string, wait time.Duration)
 // cache entries in one round trip, advancing nothing (Turn.History is
 // empty; Turn.Cache may hold entries past their last exchange). Screen
 // events use it; SaveScreen can release the lock.
-func (s *Store) LockAndLoad(ctx context.Context, id string, wait time.Duration) (Turn, *Lock, error) {
+func (s *Store) LockAndLoad(ctx context.Context, id string, wait time.Duration) (Turn, Lease, error) {
 	return s.lockAnd(ctx, "lock and load", id, wait, false)
 }
 
-func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, advance bool) (Turn, *Lock, error) {
+func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, advance bool) (Turn, Lease, error) {
 	if !validID(id) {
 		return Turn{}, nil, notFound(op, id)
 	}
@@ -157,6 +168,26 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	l.player = t.Meta.PlayerID
 	l.keep(ctx)
 	return t, l, nil
+}
+
+// heldLock returns the lock behind lease, a lease of session id that this
+// store handed out, to release in a write's round trip; nil for none.
+func (s *Store) heldLock(op, id string, lease Lease) (*Lock, error) {
+	if lease == nil {
+		return nil, nil
+	}
+	l, ok := lease.(*Lock)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("memory: %s %s: the lease to release is a %T, not a lock of this store", op, id, lease)
+	case l == nil:
+		return nil, nil
+	case l.s != s:
+		return nil, fmt.Errorf("memory: %s %s: the lock to release belongs to another store", op, id)
+	case l.id != id:
+		return nil, fmt.Errorf("memory: %s %s: the lock to release belongs to session %s", op, id, l.id)
+	}
+	return l, nil
 }
 
 func (s *Store) newLock(id string) (*Lock, error) {

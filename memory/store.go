@@ -132,8 +132,9 @@ type Finish struct {
 	Put []CacheEntry
 	// Hits names cache keys served from the cache this turn.
 	Hits []string
-	// Release, when set, is the turn's lock, released in the same round trip.
-	Release *Lock
+	// Release, when set, is the turn's lease (from LockAndBegin), released
+	// in the same round trip.
+	Release Lease
 	// Screen, when set, becomes the session's screen in the same round
 	// trip, before the messages and cache entries: a turn that carried a
 	// new screen records it only when it records anything.
@@ -349,13 +350,14 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if args, err = appendVersions(args, f.Versions); err != nil {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
-	if f.Release != nil && f.Release.id != id {
-		return fmt.Errorf("memory: finish turn %s: the lock to release belongs to session %s", id, f.Release.id)
+	release, err := s.heldLock("finish turn", id, f.Release)
+	if err != nil {
+		return err
 	}
 	if f.Screen != nil {
-		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, f.Release)
+		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, release)
 	}
-	return s.writeAndRelease(ctx, "finish turn", id, args, f.Release)
+	return s.writeAndRelease(ctx, "finish turn", id, args, release)
 }
 
 // PutCache stores cache entries for a session outside a turn. Entries need
@@ -480,8 +482,9 @@ type ScreenSave struct {
 	// Hits names cache keys the screen's rules were served from, counted
 	// as a turn's hits are.
 	Hits []string
-	// Release, when set, is the event's lock, released in the same round trip.
-	Release *Lock
+	// Release, when set, is the event's lease (from LockAndLoad), released
+	// in the same round trip.
+	Release Lease
 	// Versions records tool versions assigned to the session by the
 	// screen's calls (tool name → version, see Meta.Versions).
 	Versions map[string]int
@@ -498,12 +501,12 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 	if !validID(id) {
 		return notFound("save screen", id)
 	}
-	if w.Release != nil && w.Release.id != id {
-		return fmt.Errorf("memory: save screen %s: the lock to release belongs to session %s", id, w.Release.id)
+	release, err := s.heldLock("save screen", id, w.Release)
+	if err != nil {
+		return err
 	}
 	var args []any
 	if len(w.Put) > 0 || len(w.Hits) > 0 || len(w.Versions) > 0 {
-		var err error
 		if args, err = appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, w.Put); err != nil {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
@@ -512,7 +515,7 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 	}
-	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, w.Release)
+	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, release)
 }
 
 // saveScreen runs finishSrc with args (when not nil), sets the session's

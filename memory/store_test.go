@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameassist/gameassist/internal/handclock"
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/redis/go-redis/v9"
@@ -554,25 +555,49 @@ func TestTTL(t *testing.T) {
 			}
 		})
 		t.Run("idle session expires", func(t *testing.T) {
-			e := newEnv(t, srv, memory.Options{SessionTTL: 100 * time.Millisecond})
+			// Redis drops the keys when their TTL ends; the store's part is
+			// to give every key of the session the session TTL, and to stop
+			// counting the session active once it has been idle that long
+			// by its own clock. Neither needs time to pass.
+			clock := handclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+			const ttl = time.Hour
+			e := newEnv(t, srv, memory.Options{SessionTTL: ttl, Now: clock.Now})
 			e.create(t, "s")
 			e.begin(t, "s")
-			deadline := time.Now().Add(30 * time.Second)
-			for {
-				_, err := e.store.Session(ctx, "s")
-				if errors.Is(err, memory.ErrNotFound) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("session never expired")
-				}
-				time.Sleep(20 * time.Millisecond)
+			if err := e.store.FinishTurn(ctx, "s", memory.Finish{
+				Messages: []memory.Message{{Role: "user", Content: "x"}},
+				Put:      []memory.CacheEntry{entry("k", 1, 5)},
+				Hits:     []string{"k"},
+			}); err != nil {
+				t.Fatal(err)
 			}
-			if n, err := e.store.ActiveSessions(ctx); err != nil || n != 0 {
-				t.Errorf("ActiveSessions after expiry = %d, %v", n, err)
+			parts := []string{"meta", "history", "cache", "hits", "cexp"}
+			for _, p := range parts {
+				left, err := e.rdb.PTTL(ctx, e.key("s", p)).Result()
+				if err != nil || left <= 0 || left > ttl {
+					t.Errorf("%s TTL = %s, %v; want the session TTL %s", p, left, err, ttl)
+				}
+			}
+			active := func(want int64) {
+				t.Helper()
+				if n, err := e.store.ActiveSessions(ctx); err != nil || n != want {
+					t.Fatalf("ActiveSessions at %s = %d, %v; want %d", clock.Now().Format(time.TimeOnly), n, err, want)
+				}
+			}
+			active(1)
+			clock.Add(ttl - time.Millisecond)
+			active(1)
+			clock.Add(2 * time.Millisecond)
+			active(0)
+			keys := make([]string, len(parts))
+			for i, p := range parts {
+				keys[i] = e.key("s", p)
+			}
+			if err := e.rdb.Del(ctx, keys...).Err(); err != nil { // what Redis does when the TTL ends
+				t.Fatal(err)
+			}
+			if _, err := e.store.Session(ctx, "s"); !errors.Is(err, memory.ErrNotFound) {
+				t.Fatalf("Session once its keys expired: %v, want ErrNotFound", err)
 			}
 		})
 	})

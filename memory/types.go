@@ -136,31 +136,3 @@ type ShownResult struct {
 	Tool       string          `json:"tool"`
 	Parameters json.RawMessage `json:"parameters"`
 }
-
-// CacheEntry is one cached tool result. It is served, and stays in the LLM's
-// context, from exchange CachedAt through CachedAt+Duration.
-type CacheEntry struct {
-	Key  string `json:"key"`
-	Tool string `json:"tool"`
-	// Version is the tool version that computed the result (0: unversioned).
-	Version     int             `json:"version,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-	Result      json.RawMessage `json:"result"` // the tool.Result envelope as JSON
-	CachedAt    int             `json:"cached_at_exchange"`
-	Duration    int             `json:"duration"`
-	DataVersion string          `json:"data_version"`
-	Hits        int             `json:"hits"`
-}
-
-// ExpiresAfter is the last exchange at which the entry is served.
-func (e CacheEntry) ExpiresAfter() int { return e.CachedAt + e.Duration }
-
-// Remaining is how many more exchanges after current the entry is served.
-func (e CacheEntry) Remaining(current int) int { return e.ExpiresAfter() - current }
-
-// Live reports whether the entry is served at exchange current.
-func (e CacheEntry) Live(current int) bool { return current <= e.ExpiresAfter() }
-
-// Size is the entry's size in bytes as the admin view reports it: the
-// length of the stored result envelope.
-func (e CacheEntry) Size() int { return len(e.Result) }

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -186,30 +188,50 @@ func TestLLMTurns(t *testing.T) {
 
 	t.Run("client gone mid-stream records nothing", func(t *testing.T) {
 		s := f.newSession(t)
+		const leaving = "is Kaelith good against the Fire Knight? (leaving)"
+		// Only the leaving turn's request is held, until the test ends or
+		// its client goes; every other request is answered at once, so
+		// nothing of the abandoned turn can answer a later one.
 		release := make(chan struct{})
-		fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply {
-			<-release
-			return llmtest.Text("nobody reads this")
+		defer close(release)
+		asked := make(chan struct{})
+		var askedOnce sync.Once
+		fake.SetResponder(func(req openai.ChatCompletionRequest) llmtest.Reply {
+			last := req.Messages[len(req.Messages)-1]
+			switch {
+			case last.Role == openai.ChatMessageRoleUser && strings.HasSuffix(last.Content, leaving):
+				askedOnce.Do(func() { close(asked) })
+				return llmtest.Text("nobody reads this").Until(release)
+			case last.Role == openai.ChatMessageRoleUser && strings.HasSuffix(last.Content, "hello?"):
+				return llmtest.Text("here again")
+			}
+			return llmtest.Text("ok")
 		})
 		defer fake.SetResponder(nil)
-		defer close(release)
-		before := fake.RequestCount()
+		// The leaving turn goes through a server of its own whose handler
+		// says when it returned: when the turn has ended.
+		finished := make(chan struct{})
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer close(finished)
+			f.app.handler.ServeHTTP(w, r)
+		}))
+		defer ts.Close()
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
-			b := chatBody(s, "is Kaelith good against the Fire Knight?")
+			b := chatBody(s, leaving)
 			b["stream"] = true
-			_, _, err := f.send(ctx, t, request{method: http.MethodPost, path: "/v1/chat", token: s.Token, json: b})
+			_, _, err := sendTo(ctx, t, f.http, f.v, ts.URL, request{method: http.MethodPost, path: "/v1/chat", token: s.Token, json: b})
 			done <- err
 		}()
-		fake.WaitRequests(before + 1)
+		<-asked // the turn waits on the LLM
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
 			t.Fatalf("cancelled request: %v", err)
 		}
+		<-finished
 		// The turn is abandoned: its lock is released and nothing of it is
 		// kept; its exchange number is used up.
-		fake.Enqueue(llmtest.Text("here again"))
 		r := f.chat(t, s, "hello?")
 		if r.Reply != "here again" || r.Exchange != 2 {
 			t.Fatalf("turn after an abandoned one: %+v", r)

@@ -22,10 +22,11 @@ import (
 func TestGracefulShutdown(t *testing.T) {
 	fake := llmtest.New(t)
 	a := startApp(t, appSetup{llm: fake})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln := &closeSignal{Listener: tcp, closed: make(chan struct{})}
 	addr := ln.Addr().String()
 	base := "http://" + addr
 	ctx, cancel := context.WithCancel(context.Background())
@@ -50,8 +51,7 @@ func TestGracefulShutdown(t *testing.T) {
 	letAnswer := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(letAnswer)
 	fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply {
-		<-release
-		return llmtest.Text(answer)
+		return llmtest.Text(answer).Until(release)
 	})
 	type result struct {
 		resp *http.Response
@@ -73,14 +73,11 @@ func TestGracefulShutdown(t *testing.T) {
 
 	// New connections are refused once shutdown has begun, while the turn
 	// is still running.
-	eventually(t, 5*time.Second, "listener closed", func() (bool, string) {
-		conn, err := net.DialTimeout("tcp", addr, time.Second)
-		if err != nil {
-			return true, ""
-		}
+	<-ln.closed
+	if conn, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		conn.Close()
-		return false, "still accepting"
-	})
+		t.Fatal("a closed listener still accepts connections")
+	}
 	select {
 	case err := <-served:
 		t.Fatalf("serve returned before the in-flight turn ended: %v", err)
@@ -124,6 +121,19 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 }
 
+// closeSignal is a listener that says when it was closed.
+type closeSignal struct {
+	net.Listener
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (l *closeSignal) Close() error {
+	err := l.Listener.Close()
+	l.once.Do(func() { close(l.closed) })
+	return err
+}
+
 // TestShutdownTimeoutCutsSlowTurns: a turn still running when the shutdown
 // timeout ends is cut (its connection closed, its context cancelled), so
 // serve returns and the dependencies can close under no running turn.
@@ -154,8 +164,7 @@ func TestShutdownTimeoutCutsSlowTurns(t *testing.T) {
 	letAnswer := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(letAnswer)
 	fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply {
-		<-release
-		return llmtest.Text("too late")
+		return llmtest.Text("too late").Until(release)
 	})
 	turn := make(chan error, 1)
 	go func() {

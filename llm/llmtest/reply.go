@@ -35,6 +35,7 @@ type Reply struct {
 	fixture     string
 	header      http.Header
 	delay       time.Duration
+	hold        <-chan struct{}
 	cut         bool
 	finish      string
 	usage       *usage
@@ -101,6 +102,17 @@ func (r Reply) WithHeader(key, value string) Reply {
 // timeout; the wait ends early when the client goes away or the server closes.
 func (r Reply) Delay(d time.Duration) Reply {
 	r.delay = d
+	return r
+}
+
+// Until holds the answer until release is closed, after any Delay: the
+// test decides when this one request is answered, while the requests
+// around it are answered as usual (a responder that blocks instead would
+// hold every request it answers, and never notice the client leave). The
+// wait ends early, with no answer, when the client goes away or the server
+// closes.
+func (r Reply) Until(release <-chan struct{}) Reply {
+	r.hold = release
 	return r
 }
 

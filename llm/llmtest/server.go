@@ -284,7 +284,7 @@ func (s *Server) nextChat(req openai.ChatCompletionRequest) Reply {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, reply Reply, id string, req openai.ChatCompletionRequest) {
-	if !s.wait(r, reply.delay) {
+	if !s.wait(r, reply.delay) || !s.held(r, reply.hold) {
 		return
 	}
 	for k, vs := range reply.header {
@@ -314,6 +314,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, reply Reply, id s
 		}
 		w.Header().Set("Content-Type", "application/json")
 		writeBody(w, http.StatusOK, reply.completionBody(id, req), reply.cut)
+	}
+}
+
+// held waits until release is closed (nil: no wait) unless the client
+// leaves or the server closes first.
+func (s *Server) held(r *http.Request, release <-chan struct{}) bool {
+	if release == nil {
+		return true
+	}
+	select {
+	case <-release:
+		return true
+	case <-r.Context().Done():
+		return false
+	case <-s.done:
+		return false
 	}
 }
 

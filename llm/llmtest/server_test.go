@@ -437,6 +437,58 @@ func TestDelayEndsWhenClientLeaves(t *testing.T) {
 	}
 }
 
+// TestUntilHoldsOneReply holds one request's answer until the test
+// releases it, while another request is answered at once, and ends the
+// hold when its client leaves.
+func TestUntilHoldsOneReply(t *testing.T) {
+	s := llmtest.New(t)
+	release := make(chan struct{})
+	s.SetResponder(func(req openai.ChatCompletionRequest) llmtest.Reply {
+		if req.Messages[0].Content == "held" {
+			return llmtest.Text("released").Until(release)
+		}
+		return llmtest.Text("at once")
+	})
+	got := make(chan string, 1)
+	go func() {
+		resp, err := client(s).CreateChatCompletion(context.Background(), userRequest("held"))
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		got <- resp.Choices[0].Message.Content
+	}()
+	s.WaitRequests(1)
+	resp, err := client(s).CreateChatCompletion(context.Background(), userRequest("other"))
+	if err != nil || resp.Choices[0].Message.Content != "at once" {
+		t.Fatalf("the other request: %v, %v", resp, err)
+	}
+	select {
+	case r := <-got:
+		t.Fatalf("the held request was answered before its release: %s", r)
+	default:
+	}
+	close(release)
+	if r := <-got; r != "released" {
+		t.Fatalf("held request: %s", r)
+	}
+
+	hold := make(chan struct{})
+	defer close(hold)
+	s.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply { return llmtest.Text("never").Until(hold) })
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := client(s).CreateChatCompletion(ctx, userRequest("x"))
+		errc <- err
+	}()
+	s.WaitRequests(3)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
 func TestCutPlainBody(t *testing.T) {
 	s := llmtest.New(t)
 	s.Enqueue(llmtest.Text("a complete answer that will be cut").Cut())

@@ -1,4 +1,4 @@
-package chat
+package offline_test
 
 import (
 	"context"
@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/internal/sampletools"
+	"github.com/gameassist/gameassist/internal/sessionfake"
 	"github.com/gameassist/gameassist/llm"
-	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
@@ -32,12 +33,43 @@ func (x *executions) ToolCalls(_ context.Context, _ string, outs []tool.Outcome)
 	}
 }
 func (x *executions) LLMCall(context.Context, llm.Usage, time.Duration, error) {}
-func (x *executions) Turn(context.Context, Reply, time.Duration)               {}
+func (x *executions) Turn(context.Context, chat.Reply, time.Duration)          {}
 
 func (x *executions) count(name string) int {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.n[name]
+}
+
+// turnSources lists the sources of a turn's tool calls.
+func turnSources(outs []tool.Outcome) string {
+	s := make([]string, len(outs))
+	for i, o := range outs {
+		s[i] = string(o.Source)
+	}
+	return strings.Join(s, ",")
+}
+
+// chatFallback is the responder as the chat service's Fallback, as
+// cmd/gameassist wires it.
+func chatFallback(t testing.TB, exec offline.Executor, opts offline.Options) chat.Fallback {
+	t.Helper()
+	r, err := offline.New(exec, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fallback{r: r}
+}
+
+type fallback struct{ r *offline.Responder }
+
+func (f fallback) Answer(ctx context.Context, t chat.FallbackTurn, run chat.RunFunc) chat.FallbackAnswer {
+	req := offline.Request{Message: t.Message, Locale: t.Locale, Screen: t.Screen, ScreenData: t.ScreenData}
+	for _, c := range t.Cached {
+		req.Context = append(req.Context, offline.Prior{Name: c.Tool, Arguments: c.Arguments, Result: c.Result})
+	}
+	ans := f.r.Answer(ctx, req, offline.RunFunc(run))
+	return chat.FallbackAnswer{Text: ans.Text, Outcomes: ans.Outcomes}
 }
 
 // TestOfflineAnswersFromTheScreen plays the sample game with no LLM: the
@@ -48,15 +80,12 @@ func TestOfflineAnswersFromTheScreen(t *testing.T) {
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
 	exec, rules, game := sampletools.Build(t, "../content")
-	store, err := memory.New(redisSrv.Client(t), memory.Options{Prefix: redisSrv.Prefix(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := sessionfake.New()
 	obs := &executions{n: map[string]int{}}
-	svc, err := NewService(Deps{
+	svc, err := chat.NewService(chat.Deps{
 		Store: store, Executor: exec, Screens: rules, Observer: obs, Logger: log,
-		Fallback: newOfflineFallback(t, exec, offline.Options{Names: game, Logger: log}),
-	}, Options{})
+		Fallback: chatFallback(t, exec, offline.Options{Names: game, Logger: log}),
+	}, chat.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +105,7 @@ func TestOfflineAnswersFromTheScreen(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := obs.count("gcs_find_counters_for_boss")
-			r, err := svc.Turn(ctx, TurnRequest{SessionID: id, Message: tc.msg, Screen: screen}, nil)
+			r, err := svc.Turn(ctx, chat.TurnRequest{SessionID: id, Message: tc.msg, Screen: screen}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +116,7 @@ func TestOfflineAnswersFromTheScreen(t *testing.T) {
 				}
 			}
 			if !fromCache {
-				t.Errorf("counters not served from the cache: %s", sources(r.ToolCalls))
+				t.Errorf("counters not served from the cache: %s", turnSources(r.ToolCalls))
 			}
 			if n := obs.count("gcs_find_counters_for_boss") - before; n != 1 {
 				t.Errorf("counters ran %d times, want once (by the screen rules)", n)
@@ -98,11 +127,11 @@ func TestOfflineAnswersFromTheScreen(t *testing.T) {
 				}
 			}
 			// The next turn, on the same screen, still has the result.
-			r2, err := svc.Turn(ctx, TurnRequest{SessionID: id, Message: tc.msg}, nil)
+			r2, err := svc.Turn(ctx, chat.TurnRequest{SessionID: id, Message: tc.msg}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := sources(r2.ToolCalls); got != "cache" {
+			if got := turnSources(r2.ToolCalls); got != "cache" {
 				t.Errorf("second turn sources = %s, want cache", got)
 			}
 		})

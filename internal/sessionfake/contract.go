@@ -1,0 +1,284 @@
+package sessionfake
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/gameassist/gameassist/memory"
+)
+
+// Sessions is what Contract checks: the calls package chat makes of its
+// session store, with History and Cache to look at what was written.
+// *memory.Store and *Store satisfy it.
+type Sessions interface {
+	CreateSession(ctx context.Context, m memory.Meta) error
+	Session(ctx context.Context, id string) (memory.Meta, error)
+	LockAndBegin(ctx context.Context, id string, wait time.Duration) (memory.Turn, memory.Lease, error)
+	LockAndLoad(ctx context.Context, id string, wait time.Duration) (memory.Turn, memory.Lease, error)
+	FinishTurn(ctx context.Context, id string, f memory.Finish) error
+	SaveScreen(ctx context.Context, id string, w memory.ScreenSave) error
+	SaveSummary(ctx context.Context, id string, sm memory.Summary) (bool, error)
+	History(ctx context.Context, id string) ([]memory.Message, error)
+	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
+}
+
+// busyWait is how long the contract lets a lock attempt wait for a holder
+// that never lets go.
+const busyWait = 20 * time.Millisecond
+
+// Contract checks the session store semantics package chat relies on;
+// open returns an empty store (with the default history window of
+// HistoryMax messages) for one subtest.
+func Contract(t *testing.T, open func(t *testing.T) Sessions) {
+	ctx := context.Background()
+	create := func(t *testing.T, st Sessions, id string) {
+		t.Helper()
+		if err := st.CreateSession(ctx, memory.Meta{ID: id, PlayerID: "p", Locale: "fr", TokenHash: "h"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	begin := func(t *testing.T, st Sessions, id string) (memory.Turn, memory.Lease) {
+		t.Helper()
+		turn, l, err := st.LockAndBegin(ctx, id, busyWait)
+		if err != nil {
+			t.Fatalf("LockAndBegin: %v", err)
+		}
+		return turn, l
+	}
+	entry := func(key string, at, d int) memory.CacheEntry {
+		return memory.CacheEntry{Key: key, Tool: "t", Parameters: json.RawMessage(`{}`), Result: json.RawMessage(`{"status":"success"}`), CachedAt: at, Duration: d}
+	}
+
+	t.Run("create and read", func(t *testing.T) {
+		st := open(t)
+		at := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+		if err := st.CreateSession(ctx, memory.Meta{ID: "s", PlayerID: "p", Locale: "fr", TokenHash: "h", CreatedAt: at, Exchange: 9}); err != nil {
+			t.Fatal(err)
+		}
+		m, err := st.Session(ctx, "s")
+		if err != nil || m.ID != "s" || m.PlayerID != "p" || m.Locale != "fr" || m.TokenHash != "h" || !m.CreatedAt.Equal(at) || m.Exchange != 0 || m.Screen != nil || m.Summary != nil {
+			t.Fatalf("Session = %+v, %v", m, err)
+		}
+		if err := st.CreateSession(ctx, memory.Meta{ID: "s"}); err == nil {
+			t.Error("a second session with the same id was created")
+		}
+		if err := st.CreateSession(ctx, memory.Meta{ID: "a{b}"}); err == nil {
+			t.Error("a session with braces in its id was created")
+		}
+		for _, id := range []string{"nope", "a b", ""} {
+			if _, err := st.Session(ctx, id); !errors.Is(err, memory.ErrNotFound) {
+				t.Errorf("Session(%q): %v, want ErrNotFound", id, err)
+			}
+		}
+	})
+
+	t.Run("turns advance, record and expire", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		turn, l := begin(t, st, "s")
+		if turn.Meta.Exchange != 1 || len(turn.History) != 0 || len(turn.Cache) != 0 {
+			t.Fatalf("first turn %+v", turn)
+		}
+		sc := &memory.Screen{Name: "Home", Hash: "x"}
+		err := st.FinishTurn(ctx, "s", memory.Finish{
+			Messages: []memory.Message{{Role: "user", Content: "hi", Exchange: 1}, {Role: "assistant", Content: "hello", Exchange: 1}},
+			Put:      []memory.CacheEntry{entry("a", 1, 1), entry("b", 1, 3)},
+			Hits:     []string{"a", "gone"},
+			Versions: map[string]int{"t": 2},
+			Screen:   sc,
+			Release:  l,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Errorf("Release after the write released the lock: %v", err)
+		}
+		turn, l = begin(t, st, "s") // the write released the lock
+		if turn.Meta.Exchange != 2 || len(turn.History) != 2 || turn.History[1].Content != "hello" ||
+			turn.Meta.Versions["t"] != 2 || turn.Meta.Screen == nil || turn.Meta.Screen.Name != "Home" {
+			t.Fatalf("second turn %+v", turn)
+		}
+		if len(turn.Cache) != 2 || turn.Cache[0].Key != "a" || turn.Cache[0].Hits != 1 || turn.Cache[1].Hits != 0 {
+			t.Fatalf("second turn's cache %+v", turn.Cache)
+		}
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		turn, l = begin(t, st, "s")
+		defer func() { _ = l.Release(ctx) }()
+		if turn.Meta.Exchange != 3 || len(turn.Cache) != 1 || turn.Cache[0].Key != "b" {
+			t.Fatalf("third turn: exchange %d cache %+v, want only b (a expired after 2)", turn.Meta.Exchange, turn.Cache)
+		}
+		if c, err := st.Cache(ctx, "s"); err != nil || len(c) != 1 {
+			t.Errorf("stored cache %+v, %v; want the expired entry gone", c, err)
+		}
+	})
+
+	t.Run("history window", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		msgs := make([]memory.Message, HistoryMax+5)
+		for i := range msgs {
+			msgs[i] = memory.Message{Role: "user", Content: fmt.Sprint(i)}
+		}
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Messages: msgs}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := st.History(ctx, "s")
+		if err != nil || len(h) != HistoryMax || h[0].Content != "5" || h[len(h)-1].Content != fmt.Sprint(HistoryMax+4) {
+			t.Fatalf("history of %d messages (%v), want the last %d", len(h), err, HistoryMax)
+		}
+	})
+
+	t.Run("busy", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		_, held, err := st.LockAndLoad(ctx, "s", busyWait)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := st.LockAndBegin(ctx, "s", busyWait); !errors.Is(err, memory.ErrBusy) {
+			t.Fatalf("LockAndBegin while held: %v, want ErrBusy", err)
+		}
+		if _, _, err := st.LockAndLoad(ctx, "s", busyWait); !errors.Is(err, memory.ErrBusy) {
+			t.Fatalf("LockAndLoad while held: %v, want ErrBusy", err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, _, err := st.LockAndBegin(cctx, "s", time.Hour); !errors.Is(err, context.Canceled) {
+			t.Fatalf("LockAndBegin with an ended context: %v, want context.Canceled", err)
+		}
+		if m, _ := st.Session(ctx, "s"); m.Exchange != 0 {
+			t.Fatalf("refused turns advanced the exchange to %d", m.Exchange)
+		}
+		if err := held.Refresh(ctx); err != nil {
+			t.Fatalf("Refresh of a held lock: %v", err)
+		}
+		got := make(chan error, 1)
+		go func() {
+			_, l, err := st.LockAndBegin(ctx, "s", time.Minute)
+			if err == nil {
+				err = l.Release(ctx)
+			}
+			got <- err
+		}()
+		if err := held.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-got; err != nil {
+			t.Fatalf("the waiting turn: %v", err)
+		}
+		if err := held.Release(ctx); !errors.Is(err, memory.ErrNotHeld) {
+			t.Errorf("second Release: %v, want ErrNotHeld", err)
+		}
+		if err := held.Refresh(ctx); !errors.Is(err, memory.ErrNotHeld) {
+			t.Errorf("Refresh after Release: %v, want ErrNotHeld", err)
+		}
+	})
+
+	t.Run("unknown session", func(t *testing.T) {
+		st := open(t)
+		if _, _, err := st.LockAndBegin(ctx, "nope", busyWait); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("LockAndBegin: %v", err)
+		}
+		if _, _, err := st.LockAndLoad(ctx, "nope", busyWait); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("LockAndLoad: %v", err)
+		}
+		if err := st.FinishTurn(ctx, "nope", memory.Finish{Messages: []memory.Message{{Role: "user"}}}); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("FinishTurn: %v", err)
+		}
+		if err := st.SaveScreen(ctx, "nope", memory.ScreenSave{Screen: &memory.Screen{Name: "x"}}); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("SaveScreen: %v", err)
+		}
+		if _, err := st.SaveSummary(ctx, "nope", memory.Summary{Text: "x", Through: 1}); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("SaveSummary: %v", err)
+		}
+	})
+
+	t.Run("refused writes change nothing", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "a")
+		create(t, st, "b")
+		_, la := begin(t, st, "a")
+		defer func() { _ = la.Release(ctx) }()
+		msg := []memory.Message{{Role: "user", Content: "x"}}
+		if err := st.FinishTurn(ctx, "b", memory.Finish{Messages: msg, Release: la}); err == nil {
+			t.Error("FinishTurn released another session's lock")
+		}
+		if err := st.FinishTurn(ctx, "b", memory.Finish{Messages: msg, Put: []memory.CacheEntry{entry("", 1, 1)}}); err == nil {
+			t.Error("FinishTurn stored an entry without a key")
+		}
+		if err := st.FinishTurn(ctx, "b", memory.Finish{Messages: msg, Put: []memory.CacheEntry{entry("k", 1, 0)}}); err == nil {
+			t.Error("FinishTurn stored an entry for 0 exchanges")
+		}
+		if err := st.FinishTurn(ctx, "b", memory.Finish{Messages: msg, Versions: map[string]int{"t": 0}}); err == nil {
+			t.Error("FinishTurn stored version 0")
+		}
+		if h, _ := st.History(ctx, "b"); len(h) != 0 {
+			t.Errorf("refused writes recorded %+v", h)
+		}
+		if _, _, err := st.LockAndBegin(ctx, "a", busyWait); !errors.Is(err, memory.ErrBusy) {
+			t.Errorf("a's lock after the refused release: %v, want still held", err)
+		}
+	})
+
+	t.Run("screen events", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		begun, l := begin(t, st, "s")
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Put: []memory.CacheEntry{entry("old", 1, 1)}, Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		loaded, l, err := st.LockAndLoad(ctx, "s", busyWait)
+		if err != nil || loaded.Meta.Exchange != begun.Meta.Exchange || len(loaded.History) != 0 || len(loaded.Cache) != 1 {
+			t.Fatalf("LockAndLoad = %+v, %v", loaded, err)
+		}
+		sc := &memory.Screen{Name: "Boss", Hash: "h", Injection: "on the boss screen"}
+		save := memory.ScreenSave{Screen: sc, Put: []memory.CacheEntry{entry("new", 1, 1)}, Hits: []string{"old", "gone"}, Versions: map[string]int{"t": 1}, Release: l}
+		if err := st.SaveScreen(ctx, "s", save); err != nil {
+			t.Fatal(err)
+		}
+		m, err := st.Session(ctx, "s")
+		if err != nil || m.Exchange != 1 || m.Screen == nil || m.Screen.Injection != sc.Injection || m.Versions["t"] != 1 {
+			t.Fatalf("after the screen: %+v, %v", m, err)
+		}
+		c, err := st.Cache(ctx, "s")
+		if err != nil || len(c) != 2 || c[0].Key != "new" || c[1].Key != "old" || c[1].Hits != 1 {
+			t.Fatalf("cache after the screen %+v, %v", c, err)
+		}
+		_, l, err = st.LockAndLoad(ctx, "s", busyWait) // SaveScreen released it
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.SaveScreen(ctx, "s", memory.ScreenSave{Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := st.Session(ctx, "s"); m.Screen != nil {
+			t.Errorf("a nil screen left %+v", m.Screen)
+		}
+	})
+
+	t.Run("summary only moves forward", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		for _, tc := range []struct {
+			through int
+			stored  bool
+		}{{3, true}, {2, false}, {3, false}, {5, true}} {
+			sm := memory.Summary{Text: fmt.Sprint("through ", tc.through), Through: tc.through, Prev: &memory.Summary{Text: "before", Through: 1}}
+			ok, err := st.SaveSummary(ctx, "s", sm)
+			if err != nil || ok != tc.stored {
+				t.Fatalf("SaveSummary(%d) = %v, %v; want %v", tc.through, ok, err, tc.stored)
+			}
+		}
+		m, err := st.Session(ctx, "s")
+		if err != nil || m.Summary == nil || m.Summary.Through != 5 || m.Summary.Prev == nil || m.Summary.Prev.Text != "before" {
+			t.Fatalf("stored summary %+v, %v", m.Summary, err)
+		}
+	})
+}

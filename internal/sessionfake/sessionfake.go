@@ -1,0 +1,478 @@
+// Package sessionfake is an in-memory session store for tests: the calls
+// package chat makes of its session store (chat.Store), with the semantics
+// of memory.Store, in one process and without Redis. Contract checks those
+// semantics and runs against both, so tests on the fake stand for the real
+// store. It waits only on channels and timers, so it runs inside
+// testing/synctest bubbles, where a lock wait takes no real time.
+//
+// Unlike memory.Store it has no lock expiry and no session TTL.
+package sessionfake
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gameassist/gameassist/memory"
+)
+
+// HistoryMax is how many history messages a session keeps, as
+// memory.Store's default.
+const HistoryMax = 200
+
+// maxToolName bounds a tool name recorded with its version, as memory does.
+const maxToolName = 200
+
+// Store is the fake. The zero value is not usable; call New.
+type Store struct {
+	calls atomic.Int64
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	locks    map[string]*lease
+	// freed is closed, and replaced, whenever a lock is freed.
+	freed chan struct{}
+}
+
+type session struct {
+	meta    memory.Meta
+	history [][]byte // message JSON, oldest first
+	cache   map[string]memory.CacheEntry
+}
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{sessions: map[string]*session{}, locks: map[string]*lease{}, freed: make(chan struct{})}
+}
+
+// Calls counts the calls made of the store so far, each standing for one
+// round trip of memory.Store.
+func (s *Store) Calls() int64 { return s.calls.Load() }
+
+// validID is memory's rule for session ids.
+func validID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c <= ' ' || c == '{' || c == '}' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func notFound(op, id string) error {
+	return fmt.Errorf("sessionfake: %s %q: %w", op, id, memory.ErrNotFound)
+}
+
+// CreateSession stores a new session from m (ID, TokenHash, Locale,
+// PlayerID, CreatedAt, Screen; Exchange starts at 0). It fails if the id
+// exists.
+func (s *Store) CreateSession(_ context.Context, m memory.Meta) error {
+	s.calls.Add(1)
+	if !validID(m.ID) {
+		return fmt.Errorf("sessionfake: create %q: invalid session id", m.ID)
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = time.Now()
+	}
+	stored := memory.Meta{
+		ID: m.ID, PlayerID: m.PlayerID, Locale: m.Locale, TokenHash: m.TokenHash,
+		CreatedAt: m.CreatedAt.UTC().Round(0), Screen: cloneScreen(m.Screen),
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.sessions[m.ID]; ok {
+		return fmt.Errorf("sessionfake: create %s: session exists", m.ID)
+	}
+	s.sessions[m.ID] = &session{meta: stored, cache: map[string]memory.CacheEntry{}}
+	return nil
+}
+
+// Session returns a session's meta, or ErrNotFound.
+func (s *Store) Session(_ context.Context, id string) (memory.Meta, error) {
+	s.calls.Add(1)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[id]
+	if !ok || !validID(id) {
+		return memory.Meta{}, notFound("session", id)
+	}
+	return cloneMeta(sess.meta), nil
+}
+
+// Lock takes the turn lock of session id as memory.Store.Lock does; tests
+// use it to hold a session busy.
+func (s *Store) Lock(ctx context.Context, id string, wait time.Duration) (memory.Lease, error) {
+	s.calls.Add(1)
+	if !validID(id) {
+		return nil, notFound("lock", id)
+	}
+	l, err := s.acquire(ctx, id, wait, false)
+	if err != nil {
+		return nil, fmt.Errorf("sessionfake: lock %s: %w", id, err)
+	}
+	return l, nil
+}
+
+// LockAndBegin takes the session's turn lock, waiting up to wait for the
+// holder (ErrBusy after that, the context's error when ctx ends first), and
+// begins the turn: the exchange advances and entries past their last
+// exchange are dropped.
+func (s *Store) LockAndBegin(ctx context.Context, id string, wait time.Duration) (memory.Turn, memory.Lease, error) {
+	return s.lockAnd(ctx, "lock and begin", id, wait, true)
+}
+
+// LockAndLoad takes the lock as LockAndBegin does and reads the session's
+// meta and stored cache (expired entries included), advancing nothing.
+func (s *Store) LockAndLoad(ctx context.Context, id string, wait time.Duration) (memory.Turn, memory.Lease, error) {
+	return s.lockAnd(ctx, "lock and load", id, wait, false)
+}
+
+func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, advance bool) (memory.Turn, memory.Lease, error) {
+	s.calls.Add(1)
+	if !validID(id) {
+		return memory.Turn{}, nil, notFound(op, id)
+	}
+	l, err := s.acquire(ctx, id, wait, true)
+	if err != nil {
+		return memory.Turn{}, nil, fmt.Errorf("sessionfake: %s %s: %w", op, id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.sessions[id]
+	t := memory.Turn{History: []memory.Message{}}
+	if advance {
+		sess.meta.Exchange++
+		for k, e := range sess.cache {
+			if !e.Live(sess.meta.Exchange) {
+				delete(sess.cache, k)
+			}
+		}
+		t.History = decodeHistory(sess.history)
+	}
+	t.Meta = cloneMeta(sess.meta)
+	t.Cache = make([]memory.CacheEntry, 0, len(sess.cache))
+	for _, e := range sess.cache {
+		t.Cache = append(t.Cache, cloneEntry(e))
+	}
+	slices.SortFunc(t.Cache, func(a, b memory.CacheEntry) int {
+		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
+	})
+	return t, l, nil
+}
+
+// acquire takes id's lock; with mustExist, the session must exist (checked
+// at every try, as memory's script does).
+func (s *Store) acquire(ctx context.Context, id string, wait time.Duration, mustExist bool) (*lease, error) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		s.mu.Lock()
+		if _, ok := s.sessions[id]; mustExist && !ok {
+			s.mu.Unlock()
+			return nil, memory.ErrNotFound
+		}
+		if s.locks[id] == nil {
+			l := &lease{s: s, id: id}
+			s.locks[id] = l
+			s.mu.Unlock()
+			return l, nil
+		}
+		freed := s.freed
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timer.C:
+			return nil, memory.ErrBusy
+		case <-freed:
+		}
+	}
+}
+
+// unlockLocked frees l's lock if l holds it. The caller holds s.mu.
+func (s *Store) unlockLocked(l *lease) bool {
+	if s.locks[l.id] != l {
+		return false
+	}
+	delete(s.locks, l.id)
+	close(s.freed)
+	s.freed = make(chan struct{})
+	return true
+}
+
+// lease is a held lock.
+type lease struct {
+	s  *Store
+	id string
+	// released is set when a write released it.
+	released bool
+}
+
+// Release frees the lock if this lease still holds it; otherwise it
+// returns memory.ErrNotHeld (nil after a write released it).
+func (l *lease) Release(context.Context) error {
+	l.s.calls.Add(1)
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	if l.released {
+		return nil
+	}
+	if !l.s.unlockLocked(l) {
+		return fmt.Errorf("sessionfake: release %s: %w", l.id, memory.ErrNotHeld)
+	}
+	return nil
+}
+
+// Refresh succeeds while this lease holds the lock (there is no expiry
+// to renew); otherwise memory.ErrNotHeld (nil after a write released it).
+func (l *lease) Refresh(context.Context) error {
+	l.s.calls.Add(1)
+	l.s.mu.Lock()
+	defer l.s.mu.Unlock()
+	if l.released || l.s.locks[l.id] == l {
+		return nil
+	}
+	return fmt.Errorf("sessionfake: refresh lock %s: %w", l.id, memory.ErrNotHeld)
+}
+
+// held returns the lease behind a Finish or ScreenSave release.
+func (s *Store) held(op, id string, release memory.Lease) (*lease, error) {
+	if release == nil {
+		return nil, nil
+	}
+	l, ok := release.(*lease)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("sessionfake: %s %s: the lease to release is a %T, not a lock of this store", op, id, release)
+	case l == nil:
+		return nil, nil
+	case l.s != s:
+		return nil, fmt.Errorf("sessionfake: %s %s: the lock to release belongs to another store", op, id)
+	case l.id != id:
+		return nil, fmt.Errorf("sessionfake: %s %s: the lock to release belongs to session %s", op, id, l.id)
+	}
+	return l, nil
+}
+
+// write is one of memory's writes: messages, puts, hits and versions, then
+// the screen when setScreen, then the release, all at once.
+type write struct {
+	messages   []memory.Message
+	puts       []memory.CacheEntry
+	hits       []string
+	versions   map[string]int
+	setScreen  bool
+	screen     *memory.Screen
+	release    *lease
+	onlyScreen bool // nothing but the screen (a screen save without results)
+}
+
+func (w write) check() error {
+	for _, e := range w.puts {
+		switch {
+		case e.Key == "":
+			return fmt.Errorf("cache entry for %s without key", e.Tool)
+		case e.Duration <= 0:
+			return fmt.Errorf("cache entry %s: duration %d, want > 0", e.Key, e.Duration)
+		case e.CachedAt < 0:
+			return fmt.Errorf("cache entry %s: negative exchange %d", e.Key, e.CachedAt)
+		}
+	}
+	for name, v := range w.versions {
+		if name == "" || len(name) > maxToolName || v < 1 {
+			return fmt.Errorf("tool version %q=%d: want a tool name of 1 to %d bytes and a version from 1", name, v, maxToolName)
+		}
+	}
+	return nil
+}
+
+func (s *Store) apply(op, id string, w write) error {
+	msgs := make([][]byte, len(w.messages))
+	for i, m := range w.messages {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return fmt.Errorf("sessionfake: %s %s: encode message: %w", op, id, err)
+		}
+		msgs[i] = b
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.release != nil && s.unlockLocked(w.release) {
+		w.release.released = true
+	}
+	sess, ok := s.sessions[id]
+	if !ok {
+		return notFound(op, id)
+	}
+	if !w.onlyScreen {
+		sess.history = append(sess.history, msgs...)
+		if len(sess.history) > HistoryMax {
+			sess.history = slices.Clone(sess.history[len(sess.history)-HistoryMax:])
+		}
+		for _, e := range w.puts {
+			sess.cache[e.Key] = cloneEntry(e)
+		}
+		for _, k := range w.hits {
+			if e, ok := sess.cache[k]; ok {
+				e.Hits++
+				sess.cache[k] = e
+			}
+		}
+		for name, v := range w.versions {
+			if sess.meta.Versions == nil {
+				sess.meta.Versions = map[string]int{}
+			}
+			sess.meta.Versions[name] = v
+		}
+	}
+	if w.setScreen {
+		sess.meta.Screen = cloneScreen(w.screen)
+	}
+	return nil
+}
+
+// FinishTurn appends the turn's messages (the history keeps the last
+// HistoryMax), stores its cache entries, counts its hits on entries that
+// exist, records versions and, with f.Screen, the screen; f.Release is
+// released with it.
+func (s *Store) FinishTurn(_ context.Context, id string, f memory.Finish) error {
+	s.calls.Add(1)
+	if !validID(id) {
+		return notFound("finish turn", id)
+	}
+	w := write{messages: f.Messages, puts: f.Put, hits: f.Hits, versions: f.Versions, setScreen: f.Screen != nil, screen: f.Screen}
+	if err := w.check(); err != nil {
+		return fmt.Errorf("sessionfake: finish turn %s: %w", id, err)
+	}
+	l, err := s.held("finish turn", id, f.Release)
+	if err != nil {
+		return err
+	}
+	w.release = l
+	return s.apply("finish turn", id, w)
+}
+
+// SaveScreen stores a screen event's outcome: the screen (nil clears it),
+// the cache entries, the hits, the versions; w.Release is released with it.
+func (s *Store) SaveScreen(_ context.Context, id string, w memory.ScreenSave) error {
+	s.calls.Add(1)
+	if !validID(id) {
+		return notFound("save screen", id)
+	}
+	wr := write{puts: w.Put, hits: w.Hits, versions: w.Versions, setScreen: true, screen: w.Screen}
+	wr.onlyScreen = len(w.Put) == 0 && len(w.Hits) == 0 && len(w.Versions) == 0
+	if err := wr.check(); err != nil {
+		return fmt.Errorf("sessionfake: save screen %s: %w", id, err)
+	}
+	l, err := s.held("save screen", id, w.Release)
+	if err != nil {
+		return err
+	}
+	wr.release = l
+	return s.apply("save screen", id, wr)
+}
+
+// SaveSummary stores sm unless the stored summary covers sm.Through or
+// later, and reports whether it stored; an unknown session is ErrNotFound.
+func (s *Store) SaveSummary(_ context.Context, id string, sm memory.Summary) (bool, error) {
+	s.calls.Add(1)
+	b, err := json.Marshal(sm)
+	if err != nil {
+		return false, fmt.Errorf("sessionfake: save summary %s: %w", id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[id]
+	if !ok || !validID(id) {
+		return false, notFound("save summary", id)
+	}
+	if cur := sess.meta.Summary; cur != nil && cur.Through >= sm.Through {
+		return false, nil
+	}
+	stored := new(memory.Summary)
+	if err := json.Unmarshal(b, stored); err != nil {
+		return false, fmt.Errorf("sessionfake: save summary %s: %w", id, err)
+	}
+	sess.meta.Summary = stored
+	return true, nil
+}
+
+// History returns a session's stored history, oldest first.
+func (s *Store) History(_ context.Context, id string) ([]memory.Message, error) {
+	s.calls.Add(1)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[id]
+	if !ok {
+		return nil, notFound("history", id)
+	}
+	return decodeHistory(sess.history), nil
+}
+
+// Cache returns every stored cache entry of a session, sorted by key
+// (entries past their last exchange stay until the next turn begins).
+func (s *Store) Cache(_ context.Context, id string) ([]memory.CacheEntry, error) {
+	s.calls.Add(1)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[id]
+	if !ok {
+		return nil, notFound("cache", id)
+	}
+	out := make([]memory.CacheEntry, 0, len(sess.cache))
+	for _, e := range sess.cache {
+		out = append(out, cloneEntry(e))
+	}
+	slices.SortFunc(out, func(a, b memory.CacheEntry) int { return strings.Compare(a.Key, b.Key) })
+	return out, nil
+}
+
+func decodeHistory(raw [][]byte) []memory.Message {
+	out := make([]memory.Message, len(raw))
+	for i, b := range raw {
+		if err := json.Unmarshal(b, &out[i]); err != nil {
+			panic(errors.New("sessionfake: a message it encoded does not decode: " + err.Error()))
+		}
+	}
+	return out
+}
+
+func cloneMeta(m memory.Meta) memory.Meta {
+	m.Screen = cloneScreen(m.Screen)
+	m.Versions = maps.Clone(m.Versions)
+	if m.Summary != nil {
+		sm := *m.Summary
+		if sm.Prev != nil {
+			p := *sm.Prev
+			sm.Prev = &p
+		}
+		m.Summary = &sm
+	}
+	return m
+}
+
+func cloneScreen(sc *memory.Screen) *memory.Screen {
+	if sc == nil {
+		return nil
+	}
+	c := *sc
+	c.Data = slices.Clone(c.Data)
+	return &c
+}
+
+func cloneEntry(e memory.CacheEntry) memory.CacheEntry {
+	e.Parameters = slices.Clone(e.Parameters)
+	e.Result = slices.Clone(e.Result)
+	return e
+}
