@@ -15,9 +15,8 @@ import (
 
 	"github.com/gameassist/gameassist/api"
 	"github.com/gameassist/gameassist/chat"
-	"github.com/gameassist/gameassist/internal/redistest"
+	"github.com/gameassist/gameassist/internal/sessionfake"
 	"github.com/gameassist/gameassist/llm"
-	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -39,6 +38,14 @@ type turnPanicObserver struct{}
 func (turnPanicObserver) ToolCalls(context.Context, string, []tool.Outcome)        {}
 func (turnPanicObserver) LLMCall(context.Context, llm.Usage, time.Duration, error) {}
 func (turnPanicObserver) Turn(context.Context, chat.Reply, time.Duration)          { panic("observer bug") }
+
+// cannedFallback answers every turn with the same text, as the offline
+// responder would when the LLM fails.
+type cannedFallback struct{}
+
+func (cannedFallback) Answer(context.Context, chat.FallbackTurn, chat.RunFunc) chat.FallbackAnswer {
+	return chat.FallbackAnswer{Text: "the offline answer"}
+}
 
 // lastSSE returns the last event of an SSE body and its data.
 func lastSSE(t *testing.T, body string) (string, string) {
@@ -63,7 +70,6 @@ func lastSSE(t *testing.T, body string) (string, string) {
 // event. Either way the player's message is in the history and the next
 // turn takes the next exchange.
 func TestTurnPanicOverHTTP(t *testing.T) {
-	rs := redistest.Start(t)
 	for _, tc := range []struct {
 		name   string
 		deps   func(*chat.Deps)
@@ -76,10 +82,7 @@ func TestTurnPanicOverHTTP(t *testing.T) {
 		for _, stream := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/stream=%t", tc.name, stream), func(t *testing.T) {
 				ctx := context.Background()
-				store, err := memory.New(rs.Client(t), memory.Options{Prefix: rs.Prefix(t)})
-				if err != nil {
-					t.Fatal(err)
-				}
+				store := sessionfake.New()
 				reg := tool.NewRegistry()
 				if err := reg.Register(echoTool{}); err != nil {
 					t.Fatal(err)
@@ -88,7 +91,7 @@ func TestTurnPanicOverHTTP(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				deps := chat.Deps{Store: store, Executor: ex, Logger: slog.New(slog.DiscardHandler)}
+				deps := chat.Deps{Store: store, Executor: ex, Fallback: cannedFallback{}, Logger: slog.New(slog.DiscardHandler)}
 				tc.deps(&deps)
 				svc, err := chat.NewService(deps, chat.Options{})
 				if err != nil {

@@ -239,13 +239,17 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 			t.Fatalf("LockAndLoad = %+v, %v", loaded, err)
 		}
 		sc := &memory.Screen{Name: "Boss", Hash: "h", Injection: "on the boss screen"}
-		save := memory.ScreenSave{Screen: sc, Put: []memory.CacheEntry{entry("new", 1, 1)}, Hits: []string{"old", "gone"}, Versions: map[string]int{"t": 1}, Release: l}
+		ev := &memory.ScreenEvent{At: time.Unix(1_800_000_000, 0).UTC(), Seq: 7}
+		save := memory.ScreenSave{Screen: sc, Event: ev, Put: []memory.CacheEntry{entry("new", 1, 1)}, Hits: []string{"old", "gone"}, Versions: map[string]int{"t": 1}, Release: l}
 		if err := st.SaveScreen(ctx, "s", save); err != nil {
 			t.Fatal(err)
 		}
 		m, err := st.Session(ctx, "s")
 		if err != nil || m.Exchange != 1 || m.Screen == nil || m.Screen.Injection != sc.Injection || m.Versions["t"] != 1 {
 			t.Fatalf("after the screen: %+v, %v", m, err)
+		}
+		if m.ScreenEvent == nil || !m.ScreenEvent.At.Equal(ev.At) || m.ScreenEvent.Seq != ev.Seq {
+			t.Fatalf("screen event after the screen: %+v, want %+v", m.ScreenEvent, ev)
 		}
 		c, err := st.Cache(ctx, "s")
 		if err != nil || len(c) != 2 || c[0].Key != "new" || c[1].Key != "old" || c[1].Hits != 1 {

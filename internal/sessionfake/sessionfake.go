@@ -274,6 +274,7 @@ type write struct {
 	versions   map[string]int
 	setScreen  bool
 	screen     *memory.Screen
+	event      *memory.ScreenEvent // becomes Meta.ScreenEvent when set
 	release    *lease
 	onlyScreen bool // nothing but the screen (a screen save without results)
 }
@@ -339,6 +340,10 @@ func (s *Store) apply(op, id string, w write) error {
 	if w.setScreen {
 		sess.meta.Screen = cloneScreen(w.screen)
 	}
+	if w.event != nil {
+		ev := *w.event
+		sess.meta.ScreenEvent = &ev
+	}
 	return nil
 }
 
@@ -370,7 +375,7 @@ func (s *Store) SaveScreen(_ context.Context, id string, w memory.ScreenSave) er
 	if !validID(id) {
 		return notFound("save screen", id)
 	}
-	wr := write{puts: w.Put, hits: w.Hits, versions: w.Versions, setScreen: true, screen: w.Screen}
+	wr := write{puts: w.Put, hits: w.Hits, versions: w.Versions, setScreen: true, screen: w.Screen, event: w.Event}
 	wr.onlyScreen = len(w.Put) == 0 && len(w.Hits) == 0 && len(w.Versions) == 0
 	if err := wr.check(); err != nil {
 		return fmt.Errorf("sessionfake: save screen %s: %w", id, err)
@@ -451,6 +456,10 @@ func decodeHistory(raw [][]byte) []memory.Message {
 func cloneMeta(m memory.Meta) memory.Meta {
 	m.Screen = cloneScreen(m.Screen)
 	m.Versions = maps.Clone(m.Versions)
+	if m.ScreenEvent != nil {
+		ev := *m.ScreenEvent
+		m.ScreenEvent = &ev
+	}
 	if m.Summary != nil {
 		sm := *m.Summary
 		if sm.Prev != nil {
