@@ -58,6 +58,8 @@ type Store struct {
 	opts   Options
 	log    *slog.Logger
 	script scripts
+	// known remembers each session's player id (see lockBeginRound).
+	known players
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
@@ -110,6 +112,9 @@ type Turn struct {
 	History []Message
 	// Cache holds the entries served at this exchange, oldest first.
 	Cache []CacheEntry
+	// Player is the state of the session's player, nil when the session
+	// has no player id or the player has no state.
+	Player *PlayerState
 }
 
 // Finish is what a chat turn leaves behind.
@@ -215,6 +220,7 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 	}
 	s.touch(ctx, m.ID)
 	s.indexPlayer(ctx, m)
+	s.known.put(m.ID, m.PlayerID)
 	return nil
 }
 
@@ -243,6 +249,7 @@ func (s *Store) Session(ctx context.Context, id string) (Meta, error) {
 	if err != nil {
 		return Meta{}, wrap("session", id, err)
 	}
+	s.known.put(id, m.PlayerID)
 	return m, nil
 }
 
