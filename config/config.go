@@ -55,6 +55,11 @@ type Config struct {
 	// WebhookTolerance is how far a webhook's signed timestamp may be from
 	// the server's clock, either way.
 	WebhookTolerance time.Duration
+	// PlayerStateTTL is how long a pushed player state lives in Redis.
+	PlayerStateTTL time.Duration
+	// ProgressPath is the dotted path in a player state holding the
+	// progress that unlocks documents (front matter unlocks_at).
+	ProgressPath string
 
 	// OTelEndpoint is OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else
 	// OTEL_EXPORTER_OTLP_ENDPOINT; empty (or OTEL_SDK_DISABLED=true, or
@@ -135,6 +140,8 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxToolCallsPerRound: p.integer("MAX_TOOL_CALLS_PER_ROUND", 16, 1, 128),
 		WebhookTolerance:     p.duration("WEBHOOK_TOLERANCE", 5*time.Minute),
 		EvalPrices:           p.prices("EVAL_PRICES"),
+		PlayerStateTTL:       p.duration("PLAYER_STATE_TTL", 30*24*time.Hour),
+		ProgressPath:         p.str("PROGRESS_PATH", "progress.chapter"),
 	}
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") ||
 		strings.EqualFold(strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")), "none") {
@@ -164,6 +171,12 @@ func Load(getenv func(string) string) (Config, error) {
 				p.errs = append(p.errs, fmt.Errorf("TRUSTED_PROXIES: %q is not an IP address or CIDR", tp))
 			}
 		}
+	}
+	if !validProgressPath(c.ProgressPath) {
+		p.errs = append(p.errs, fmt.Errorf("PROGRESS_PATH: %q is not a dotted path of letters, digits, '_' and '-'", c.ProgressPath))
+	}
+	if c.PlayerStateTTL < time.Minute {
+		p.errs = append(p.errs, fmt.Errorf("PLAYER_STATE_TTL: %s is under a minute", c.PlayerStateTTL))
 	}
 	if err := errors.Join(p.errs...); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
@@ -204,6 +217,8 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("max_tools_per_call", c.MaxToolsPerCall),
 		slog.Int("max_tool_calls_per_round", c.MaxToolCallsPerRound),
 		slog.Duration("webhook_tolerance", c.WebhookTolerance),
+		slog.Duration("player_state_ttl", c.PlayerStateTTL),
+		slog.String("progress_path", c.ProgressPath),
 		slog.String("otel_endpoint", maskURL(c.OTelEndpoint)),
 	)
 }
@@ -352,4 +367,28 @@ func orName(getenv func(string) string, names ...string) string {
 		}
 	}
 	return names[len(names)-1]
+}
+
+// validProgressPath reports whether p is a dotted path such as
+// "progress.chapter": 1 to 16 non-empty segments of letters, digits, '_'
+// and '-', at most 256 bytes.
+func validProgressPath(p string) bool {
+	if p == "" || len(p) > 256 {
+		return false
+	}
+	segs := strings.Split(p, ".")
+	if len(segs) > 16 {
+		return false
+	}
+	for _, seg := range segs {
+		if seg == "" {
+			return false
+		}
+		for _, r := range seg {
+			if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				return false
+			}
+		}
+	}
+	return true
 }

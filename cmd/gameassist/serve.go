@@ -333,14 +333,14 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	srv, err := api.New(api.Deps{ //nolint:contextcheck // builds routes; handlers use their request's context
 		Executor:     exec,
 		OfferedToLLM: offered,
-		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
+		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files), Players: store,
 		Rollouts: rollouts,
 		Metrics:  m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
 		TrustedProxies:  cfg.TrustedProxies,
 		MaxMessageChars: cfg.MaxMessageChars, ChatRatePerMinute: cfg.ChatRatePerMinute,
-		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: requestTimeout(cfg),
+		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: requestTimeout(cfg), PlayerStateTTL: cfg.PlayerStateTTL,
 		WebhookTolerance: cfg.WebhookTolerance,
 		MCPToken:         cfg.MCPToken, MCPRatePerMinute: cfg.MCPRatePerMinute,
 	})
