@@ -321,7 +321,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 
 	offered := func(s tool.Spec) bool { return cfg.SQLToolsForLLM || s.Category != tool.CategorySQL }
-	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger}
+	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger, Players: store}
 	if a.observer != nil {
 		mcpDeps.Observer = a.observer
 	}
