@@ -56,6 +56,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()
+	ctx, _ = s.withPlayer(ctx, turn.Player)
 
 	var pre []tool.Outcome
 	var newScreen *memory.Screen
@@ -462,6 +463,7 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()
+	ctx, _ = s.withPlayer(ctx, loaded.Player)
 	meta := loaded.Meta
 	cur := meta.Screen
 	stale := cur != nil && at.Before(cur.At)
