@@ -80,6 +80,9 @@ type Deps struct {
 	// entities with (*gcsdb.Game); nil finds none, as for a studio's own
 	// game without the sample schema.
 	Names offline.Names
+	// DisplayNames names the player's owned champions in the prompt's
+	// player block; nil shows their ids.
+	DisplayNames DisplayNamer
 	// Glossary is the game's terms in other languages (the content's
 	// glossary.json), by which the offline responder knows a French or
 	// German question is about the game; nil: none.
@@ -139,6 +142,9 @@ type Options struct {
 	// MaxConcurrentTools bounds how many calls of one round run at once
 	// (default 4).
 	MaxConcurrentTools int
+	// ProgressPath is where a player state holds the progress the prompt's
+	// player block reports (default progress.chapter).
+	ProgressPath string
 }
 
 // Service runs chat sessions. It is safe for concurrent use; turns of one
@@ -153,6 +159,7 @@ type Service struct {
 	offline *offline.Responder
 	opts    Options
 	reg     *tool.Registry
+	names   DisplayNamer
 	locales map[string]bool
 
 	tok         *tokens.Counter
@@ -249,6 +256,10 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	}
 	if st, ok := deps.Screens.(ScreenTooler); ok {
 		svc.screenTools = st
+	}
+	svc.names = deps.DisplayNames
+	if svc.opts.ProgressPath == "" {
+		svc.opts.ProgressPath = "progress.chapter"
 	}
 	return svc, nil
 }

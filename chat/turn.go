@@ -215,6 +215,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
 		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)),
 	}
+	in.player = s.playerBlock(ctx, playerFrom(ctx), in.cached, q.Screen, turn.Meta.Locale)
 	p := s.buildPrompt(in)
 	tt := s.newTurnTools(sel, q, turn, p)
 	if prev, ok := heldSummary(sel, turn); ok {

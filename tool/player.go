@@ -51,9 +51,9 @@ type PlayerParam struct {
 // playerPathPattern is the syntax of PlayerParam.Path.
 var playerPathPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+){0,15}$`)
 
-// checkPlayerParams checks a spec's bindings against its schema: each
+// CheckPlayerParams checks a spec's bindings against its schema: each
 // flag a declared boolean property, each path well formed.
-func checkPlayerParams(spec Spec) error {
+func CheckPlayerParams(spec Spec) error {
 	if len(spec.Player) == 0 {
 		return nil
 	}

@@ -149,7 +149,7 @@ func (s *registryState) add(group string, tools []Tool) error {
 		if err != nil {
 			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
 		}
-		if err := checkPlayerParams(spec); err != nil {
+		if err := CheckPlayerParams(spec); err != nil {
 			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
 		}
 		if s.joins(group, spec) {

@@ -3,6 +3,7 @@ package toolsfile_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,4 +78,46 @@ func registryWith(t *testing.T, tools ...tool.Tool) *tool.Registry {
 		t.Fatal(err)
 	}
 	return reg
+}
+
+// A file tool binds a boolean flag to the player state: its statement
+// reads the owned ids as JSON for json_each, and NULL when the flag is
+// off or the session has no state.
+func TestFileToolPlayerBinding(t *testing.T) {
+	file := `tools:
+  - name: cards_owned
+    description: Cards, only the player's own when owned_only is set.
+    parameters:
+      type: object
+      properties: {owned_only: {type: boolean}}
+      additionalProperties: false
+    player: {owned_only: collection.card_id}
+    statement: >-
+      SELECT name FROM cards WHERE :owned_only IS NULL OR id IN (SELECT value FROM json_each(:owned_only)) ORDER BY id
+`
+	b := newChainBox(t, file)
+	spec, _ := b.reg.Spec("cards_owned")
+	if !spec.PlayerScoped() {
+		t.Fatalf("spec %+v is not player-scoped", spec)
+	}
+	all := b.call(context.Background(), "cards_owned", `{"owned_only": true}`)
+	st, err := player.Parse("alice", "v1", time.Unix(1_800_000_000, 0), []byte(`{"collection":[{"card_id":2}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := b.call(tool.WithPlayer(context.Background(), st), "cards_owned", `{"owned_only": true}`)
+	if !all.OK() || !mine.OK() {
+		t.Fatalf("all %s / mine %s", all.ForLLM(), mine.ForLLM())
+	}
+	var a, m []map[string]any
+	_ = json.Unmarshal(all.Data.(json.RawMessage), &a)
+	_ = json.Unmarshal(mine.Data.(json.RawMessage), &m)
+	if len(a) < 2 || len(m) != 1 {
+		t.Fatalf("all %v, mine %v", a, m)
+	}
+
+	bad := strings.Replace(file, "player: {owned_only: collection.card_id}", "player: {owned_ids: collection.card_id}", 1)
+	if err := buildAndLink(openDB(t), tool.NewRegistry(), bad); err == nil || !strings.Contains(err.Error(), "owned_ids") {
+		t.Fatalf("a binding to no parameter: %v", err)
+	}
 }

@@ -263,7 +263,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 
 	deps := chat.Deps{
 		Store: store, Executor: exec, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
-		Glossary: rag.glossary,
+		Glossary: rag.glossary, DisplayNames: names,
 	}
 	if game != nil {
 		// Not a typed nil: without the sample game the responder finds no names.
@@ -310,6 +310,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		ToolSelection: cfg.ToolSelection, MaxToolsPerCall: cfg.MaxToolsPerCall, Model: cfg.OpenAIModel,
 		Entities:  entities,
 		LLMBudget: llmBudget(cfg), FallbackReserve: fallbackReserve, MaxToolCallsPerRound: cfg.MaxToolCallsPerRound,
+		ProgressPath: cfg.ProgressPath,
 	})
 	if err != nil {
 		return nil, err
