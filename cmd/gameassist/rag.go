@@ -101,7 +101,7 @@ func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger) (*ragS
 		closeStore()
 		return nil, err
 	}
-	retriever, err := toolsrag.NewRetriever(emb, store, logger, toolsrag.RetrieverOptions{Glossary: gloss})
+	retriever, err := toolsrag.NewRetriever(emb, store, logger, toolsrag.RetrieverOptions{Glossary: gloss, ProgressPath: cfg.ProgressPath})
 	if err != nil {
 		closeStore()
 		return nil, err
