@@ -18,7 +18,7 @@ deps: ## install redis-server and chromium when missing (the tests start their o
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "chromium is missing (browser tests): sudo apt-get install -y chromium" >&2; exit 1; fi; }
 
-bench: ## every benchmark; figures go in BENCHMARKS.md
+bench: ## every benchmark; figures go in docs/performance.md
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fuzz: ## a short fuzzing pass over the executor's argument handling

@@ -1,7 +1,7 @@
 // Package api is gameassist's HTTP edge: Gin routes, middleware (request id,
 // body limits, admin auth, CORS, rate limits, metrics) and the JSON and SSE
-// encodings of the contract in DESIGN.md. Handlers are thin: bind, call a
-// service, answer.
+// encodings of the contract in docs/architecture.md, "HTTP". Handlers are
+// thin: bind, call a service, answer.
 package api
 
 import (

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/gameassist/gameassist/llm"
@@ -38,6 +39,52 @@ type Executor interface {
 type Completer interface {
 	Complete(ctx context.Context, req llm.Request) (llm.Response, error)
 	Stream(ctx context.Context, req llm.Request, onText llm.StreamHandler) (llm.Response, error)
+}
+
+// Fallback answers a turn without an LLM: every turn when none is
+// configured, and a turn whose LLM failed or ran out of time. The sample
+// game's offline responder (package offline) is one.
+type Fallback interface {
+	// Answer answers t, running the tools it needs through run (the turn's
+	// runner, so the session cache and duplicate detection apply), and
+	// returns the reply with the outcomes of those calls. It never fails:
+	// what it cannot answer it says so in the reply.
+	Answer(ctx context.Context, t FallbackTurn, run RunFunc) FallbackAnswer
+}
+
+// RunFunc runs a batch of tool calls within a turn and returns their
+// outcomes in call order.
+type RunFunc func(ctx context.Context, calls []tool.Call) []tool.Outcome
+
+// FallbackTurn is what a Fallback knows of a turn.
+type FallbackTurn struct {
+	// Message is the player's message (player text: data only).
+	Message string
+	// Locale is the session's locale.
+	Locale string
+	// Screen is the name of the screen the player is on, "" if unknown.
+	Screen string
+	// ScreenData is the screen's data object as the game sent it (player
+	// controlled: data only); nil if none.
+	ScreenData json.RawMessage
+	// Cached are the session's live cached tool results, the screen rules'
+	// proactive ones included; calling one of them again verbatim is
+	// served from the cache.
+	Cached []CachedResult
+}
+
+// CachedResult is a tool call the session already answered, with its result.
+type CachedResult struct {
+	Tool      string
+	Arguments json.RawMessage
+	Result    tool.Result
+}
+
+// FallbackAnswer is a Fallback's reply with the outcomes of the tool calls
+// behind it, in call order.
+type FallbackAnswer struct {
+	Text     string
+	Outcomes []tool.Outcome
 }
 
 // Planner turns a screen into proactive tool calls and a prompt injection;

@@ -15,8 +15,8 @@ import (
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tool"
-	"github.com/gameassist/gameassist/tools_rag/embed"
 	"github.com/gameassist/gameassist/toolselect"
 )
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gameassist/gameassist/gcsdb/resolve"
+	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -60,6 +61,29 @@ type toolbox struct {
 type gameNames struct{ r *resolve.Resolver }
 
 func (g gameNames) NameIndex(context.Context) (*resolve.Resolver, error) { return g.r, nil }
+
+// offlineFallback is the offline responder as the service's Fallback, as
+// cmd/gameassist wires it.
+type offlineFallback struct{ r *offline.Responder }
+
+// newOfflineFallback returns the offline responder over exec as a Fallback.
+func newOfflineFallback(t testing.TB, exec offline.Executor, opts offline.Options) Fallback {
+	t.Helper()
+	r, err := offline.New(exec, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return offlineFallback{r: r}
+}
+
+func (f offlineFallback) Answer(ctx context.Context, t FallbackTurn, run RunFunc) FallbackAnswer {
+	req := offline.Request{Message: t.Message, Locale: t.Locale, Screen: t.Screen, ScreenData: t.ScreenData}
+	for _, c := range t.Cached {
+		req.Context = append(req.Context, offline.Prior{Name: c.Tool, Arguments: c.Arguments, Result: c.Result})
+	}
+	ans := f.r.Answer(ctx, req, offline.RunFunc(run))
+	return FallbackAnswer{Text: ans.Text, Outcomes: ans.Outcomes}
+}
 
 func (tb *toolbox) get(name string) *countingTool { return tb.tools[name] }
 

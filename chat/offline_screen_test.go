@@ -11,6 +11,7 @@ import (
 	"github.com/gameassist/gameassist/internal/sampletools"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 )
@@ -52,7 +53,10 @@ func TestOfflineAnswersFromTheScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	obs := &executions{n: map[string]int{}}
-	svc, err := NewService(Deps{Store: store, Executor: exec, Screens: rules, Observer: obs, Logger: log, Names: game}, Options{})
+	svc, err := NewService(Deps{
+		Store: store, Executor: exec, Screens: rules, Observer: obs, Logger: log,
+		Fallback: newOfflineFallback(t, exec, offline.Options{Names: game, Logger: log}),
+	}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/md5" //nolint:gosec // md5 names cache entries (DESIGN.md); it guards nothing.
+	"crypto/md5" //nolint:gosec // md5 names cache entries (docs/architecture.md, "Session tool cache"); it guards nothing.
 	"encoding/hex"
 	"encoding/json"
 	"errors"

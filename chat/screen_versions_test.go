@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 )
 
@@ -61,7 +62,10 @@ func TestScreenEventStoresTheSessionsVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	ro := &recordingRollouts{next: 1}
-	svc, err := NewService(Deps{Store: store, Executor: ex, Screens: eng, Rollouts: ro, Logger: slog.New(slog.DiscardHandler)}, Options{})
+	svc, err := NewService(Deps{
+		Store: store, Executor: ex, Screens: eng, Rollouts: ro, Logger: slog.New(slog.DiscardHandler),
+		Fallback: newOfflineFallback(t, ex, offline.Options{}),
+	}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@
 // prompt, screen context, live cached tool results, a token-bounded history
 // window), drives the LLM's tool loop through a session-aware tool runner
 // (duplicates, session cache, shared in-flight executions), streams events,
-// and falls back to the offline responder when no LLM is configured or the
-// LLM fails.
+// and falls back to a Fallback (the offline responder) when no LLM is
+// configured or the LLM fails.
 package chat
 
 import (
@@ -22,14 +22,12 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gameassist/gameassist/chat/offline"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tokens"
 	"github.com/gameassist/gameassist/tool"
-	"github.com/gameassist/gameassist/tools_rag/embed"
-	"github.com/gameassist/gameassist/tools_rag/glossary"
 	"github.com/gameassist/gameassist/toolselect"
 )
 
@@ -60,8 +58,10 @@ type Deps struct {
 	Store Store
 	// Executor runs tools; required.
 	Executor Executor
-	// LLM answers turns; nil means every turn is answered by the offline
-	// responder. Pass a nil interface, not a typed nil pointer.
+	// Fallback answers turns without the LLM; required.
+	Fallback Fallback
+	// LLM answers turns; nil means every turn is answered by the
+	// Fallback. Pass a nil interface, not a typed nil pointer.
 	LLM Completer
 	// Screens plans proactive tool calls for screens; nil means no rules
 	// (screens are still remembered).
@@ -76,17 +76,9 @@ type Deps struct {
 	Rollouts Rollouts
 	// Logger receives the service's logs; nil discards.
 	Logger *slog.Logger
-	// Names is the game's name resolver the offline responder finds
-	// entities with (*gcsdb.Game); nil finds none, as for a studio's own
-	// game without the sample schema.
-	Names offline.Names
 	// DisplayNames names the player's owned champions in the prompt's
 	// player block; nil shows their ids.
 	DisplayNames DisplayNamer
-	// Glossary is the game's terms in other languages (the content's
-	// glossary.json), by which the offline responder knows a French or
-	// German question is about the game; nil: none.
-	Glossary *glossary.Glossary
 }
 
 // Options tunes a Service; zero values take the defaults.
@@ -156,7 +148,7 @@ type Service struct {
 	obs     Observer
 	log     *slog.Logger
 	runner  *Runner
-	offline *offline.Responder
+	offline Fallback
 	opts    Options
 	reg     *tool.Registry
 	names   DisplayNamer
@@ -181,6 +173,8 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		return nil, errors.New("chat: new service: nil store")
 	case deps.Executor == nil || deps.Executor.Registry() == nil:
 		return nil, errors.New("chat: new service: nil executor or registry")
+	case deps.Fallback == nil:
+		return nil, errors.New("chat: new service: nil fallback")
 	}
 	if opts.MaxToolIterations <= 0 {
 		opts.MaxToolIterations = 5
@@ -225,10 +219,6 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if deps.Rollouts != nil {
 		runner.SetRollouts(deps.Rollouts)
 	}
-	resp, err := offline.New(deps.Executor, offline.Options{Names: deps.Names, Glossary: deps.Glossary, Logger: log})
-	if err != nil {
-		return nil, fmt.Errorf("chat: new service: %w", err)
-	}
 	reg := deps.Executor.Registry()
 	specs := reg.Specs(func(s tool.Spec) bool { return llmMay(opts, s) })
 	sel, err := toolselect.New(specs, toolselect.Options{Mode: opts.ToolSelection, Max: opts.MaxToolsPerCall, Entities: opts.Entities})
@@ -250,7 +240,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	}
 	svc := &Service{
 		store: deps.Store, llm: deps.LLM, screens: deps.Screens,
-		obs: obs, log: log, runner: runner, offline: resp, opts: opts,
+		obs: obs, log: log, runner: runner, offline: deps.Fallback, opts: opts,
 		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, emb: emb,
 		own: map[string]tool.Spec{toolselect.FindToolsName: toolselect.FindToolsSpec(), SearchConversationName: searchConversationSpec(), toolselect.UseToolName: useToolSpec()},
 	}
@@ -311,9 +301,6 @@ func specsKey(specs []tool.Spec) uint64 {
 // Runner returns the service's tool runner, for callers that run tools on
 // a session outside a turn.
 func (s *Service) Runner() *Runner { return s.runner }
-
-// Offline returns the offline responder.
-func (s *Service) Offline() *offline.Responder { return s.offline }
 
 // CreateSession starts a session for playerID (may be empty) in locale
 // ("" means "en"; "fr-CA" means "fr") and returns its id and the token that

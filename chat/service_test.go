@@ -23,6 +23,7 @@ import (
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/toolselect"
@@ -108,9 +109,10 @@ func newEnv(t testing.TB, cfg envConfig) *env {
 // instance or a restarted one would be.
 func (e *env) newService(t testing.TB, cfg envConfig) *Service {
 	t.Helper()
+	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	deps := Deps{
-		Store: e.store, Executor: e.box.exec, Versions: cfg.versions, Observer: cfg.observer, Names: e.box.names,
-		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Store: e.store, Executor: e.box.exec, Versions: cfg.versions, Observer: cfg.observer, Logger: log,
+		Fallback: newOfflineFallback(t, e.box.exec, offline.Options{Names: e.box.names, Logger: log}),
 	}
 	if e.client != nil {
 		deps.LLM = e.client
@@ -936,6 +938,10 @@ func TestTurnWithNewScreen(t *testing.T) {
 func TestNewServiceRefusesNil(t *testing.T) {
 	if _, err := NewService(Deps{}, Options{}); err == nil {
 		t.Error("NewService without deps succeeded")
+	}
+	e := newEnv(t, envConfig{noLLM: true})
+	if _, err := NewService(Deps{Store: e.store, Executor: e.box.exec}, Options{}); err == nil {
+		t.Error("NewService without a fallback succeeded")
 	}
 }
 

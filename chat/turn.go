@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gameassist/gameassist/chat/offline"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
@@ -384,7 +383,7 @@ func (s *Service) callLLM(ctx context.Context, req llm.Request, emit func(Event)
 	return resp, err
 }
 
-// offlineAnswer answers with the offline responder through the turn's
+// offlineAnswer answers with the Fallback through the turn's
 // scope, emitting its tool calls and text when streaming. The responder
 // sees the session's screen and its live cached results (the screen rules'
 // proactive ones included), so what the rules fetched is served from the
@@ -406,13 +405,13 @@ func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message strin
 			return outs
 		}
 	}
-	req := offline.Request{Message: message, Locale: meta.Locale}
+	req := FallbackTurn{Message: message, Locale: meta.Locale}
 	if meta.Screen != nil {
 		req.Screen, req.ScreenData = meta.Screen.Name, meta.Screen.Data
 	}
 	for _, e := range scope.Cached() {
 		if res, err := decodeResult(e.Result); err == nil {
-			req.Context = append(req.Context, offline.Prior{Name: e.Tool, Arguments: e.Parameters, Result: res})
+			req.Cached = append(req.Cached, CachedResult{Tool: e.Tool, Arguments: e.Parameters, Result: res})
 		}
 	}
 	ans := s.offline.Answer(ctx, req, run)

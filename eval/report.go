@@ -10,7 +10,8 @@ import (
 )
 
 // Report is the outcome of a run: the summary, then every scenario. Its JSON
-// is the `--json` output documented in DESIGN.md (extra fields are additions).
+// is the `--json` output of docs/eval.md, "The JSON report" (extra fields
+// are additions).
 type Report struct {
 	Summary   Summary          `json:"summary"`
 	Scenarios []ScenarioResult `json:"scenarios"`

@@ -2,7 +2,7 @@ package memory
 
 import (
 	"bytes"
-	"crypto/md5" //nolint:gosec // md5 names cache entries (DESIGN.md); it guards nothing.
+	"crypto/md5" //nolint:gosec // md5 names cache entries (docs/architecture.md, "Session tool cache"); it guards nothing.
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"

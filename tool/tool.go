@@ -124,7 +124,8 @@ type InternalInfo struct {
 	Page     Page        `json:"page,omitzero"`
 }
 
-// Result is the envelope every tool returns (see DESIGN.md).
+// Result is the envelope every tool returns; its JSON is the contract of
+// docs/architecture.md, "Tool result envelope".
 type Result struct {
 	Status           Status       `json:"status"`
 	Message          string       `json:"message"`

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gameassist/gameassist/tools_rag/embed"
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 

@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/gameassist/gameassist/tools_rag/embed"
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 

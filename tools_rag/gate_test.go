@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gameassist/gameassist/player"
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tool"
-	"github.com/gameassist/gameassist/tools_rag/embed"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 

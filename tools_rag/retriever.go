@@ -15,9 +15,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gameassist/gameassist/textsearch/glossary"
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/tools_rag/chunk"
-	"github.com/gameassist/gameassist/tools_rag/glossary"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 

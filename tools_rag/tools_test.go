@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tool"
-	"github.com/gameassist/gameassist/tools_rag/embed"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 

@@ -15,8 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tool"
-	"github.com/gameassist/gameassist/tools_rag/embed"
 )
 
 // FindToolsName is the name of the tool that returns more tool schemas.

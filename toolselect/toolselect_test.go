@@ -14,11 +14,11 @@ import (
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/gcsdb/gcsdbtest"
 	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tool"
 	toolscache "github.com/gameassist/gameassist/tools_cache"
 	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
 	toolsrag "github.com/gameassist/gameassist/tools_rag"
-	"github.com/gameassist/gameassist/tools_rag/embed"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 	"github.com/gameassist/gameassist/toolselect"
 )

@@ -236,22 +236,22 @@ func TestFileVersionOfBuiltinInChat(t *testing.T) {
 	})
 }
 
-// TestReadmeBuiltinVersionLoads: the file version of a built-in tool the
-// README shows is a valid tools file for the sample game, and its two
-// versions answer (the built-in as version 1, the SQL as version 2).
-func TestReadmeBuiltinVersionLoads(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// TestDocsBuiltinVersionLoads: the file version of a built-in tool that
+// docs/own-game.md shows is a valid tools file for the sample game, and its
+// two versions answer (the built-in as version 1, the SQL as version 2).
+func TestDocsBuiltinVersionLoads(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "own-game.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "**A file version of a built-in tool.**")
+	_, rest, ok := strings.Cut(string(doc), "\n### A file version of a built-in tool\n")
 	if !ok {
-		t.Fatal("README has no paragraph on a file version of a built-in tool")
+		t.Fatal("docs/own-game.md has no section on a file version of a built-in tool")
 	}
 	_, rest, ok = strings.Cut(rest, "```yaml\n")
 	block, _, ok2 := strings.Cut(rest, "```")
 	if !ok || !ok2 {
-		t.Fatal("the README's paragraph has no yaml block")
+		t.Fatal("the docs/own-game.md section has no yaml block")
 	}
 	file := filepath.Join(t.TempDir(), "tools.yaml")
 	if err := os.WriteFile(file, []byte(block), 0o600); err != nil {
@@ -276,6 +276,6 @@ func TestReadmeBuiltinVersionLoads(t *testing.T) {
 	resp, body := f.do(t, request{method: http.MethodGet, path: "/admin/tools", token: testAdminToken})
 	expect(t, resp, body, http.StatusOK)
 	if !strings.Contains(string(body), `"rollout":{"weights":{"1":90,"2":10},"source":"file"}`) {
-		t.Fatalf("the README's rollout is not in force: %.2000s", body)
+		t.Fatalf("the docs/own-game.md rollout is not in force: %.2000s", body)
 	}
 }

@@ -336,21 +336,21 @@ func TestBossBriefingChain(t *testing.T) {
 	})
 }
 
-// TestReadmeChainLoads: the chain the README shows in "Use it for your own
-// game" is a valid tools file for the sample game.
-func TestReadmeChainLoads(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// TestDocsChainLoads: the chain docs/own-game.md shows in "Chains" is a
+// valid tools file for the sample game.
+func TestDocsChainLoads(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "own-game.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "**Chains** (`chains:` in the same file)")
+	_, rest, ok := strings.Cut(string(doc), "\n### Chains\n")
 	if !ok {
-		t.Fatal("README has no Chains paragraph")
+		t.Fatal("docs/own-game.md has no Chains section")
 	}
 	_, rest, ok = strings.Cut(rest, "```yaml\n")
 	block, _, ok2 := strings.Cut(rest, "```")
 	if !ok || !ok2 {
-		t.Fatal("README's Chains paragraph has no yaml block")
+		t.Fatal("the Chains section of docs/own-game.md has no yaml block")
 	}
 	file := filepath.Join(t.TempDir(), "tools.yaml")
 	if err := os.WriteFile(file, []byte(block), 0o600); err != nil {
@@ -363,7 +363,7 @@ func TestReadmeChainLoads(t *testing.T) {
 	})
 	expect(t, resp, body, http.StatusOK)
 	if !strings.Contains(string(body), `"status":"success"`) || !strings.Contains(string(body), "Kaelith") {
-		t.Fatalf("README chain answered %.400s", body)
+		t.Fatalf("the docs/own-game.md chain answered %.400s", body)
 	}
 }
 

@@ -263,25 +263,25 @@ func TestHealthcheck(t *testing.T) {
 	}
 }
 
-// TestReadmeWalkthrough runs the README's first steps against a real
-// server: its shell lines set SID and TOKEN from the session response, and
-// its example screen satisfies the default rules (every tool runs, none is
-// skipped, the prompt hint is rendered).
-func TestReadmeWalkthrough(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// TestDocsHTTPWalkthrough runs the HTTP walkthrough of docs/architecture.md
+// against a real server: its shell lines set SID and TOKEN from the session
+// response, and its example screen satisfies the default rules (every tool
+// runs, none is skipped, the prompt hint is rendered).
+func TestDocsHTTPWalkthrough(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "architecture.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := newFixture(t, appSetup{})
 
 	var shell []string
-	for _, line := range strings.Split(string(readme), "\n") {
+	for _, line := range strings.Split(string(doc), "\n") {
 		if strings.HasPrefix(line, "SID=$(") || strings.HasPrefix(line, "TOKEN=$(") {
 			shell = append(shell, line)
 		}
 	}
 	if len(shell) != 2 {
-		t.Fatalf("README has %d SID=/TOKEN= lines, want 2", len(shell))
+		t.Fatalf("docs/architecture.md has %d SID=/TOKEN= lines, want 2", len(shell))
 	}
 	resp, body := f.do(t, request{method: http.MethodPost, path: "/v1/sessions", json: map[string]string{"locale": "en"}})
 	expect(t, resp, body, http.StatusCreated)
@@ -289,29 +289,29 @@ func TestReadmeWalkthrough(t *testing.T) {
 	script := strings.Join(append(append([]string{`S="$1"`}, shell...), `printf '%s %s' "$SID" "$TOKEN"`), "\n")
 	out, err := exec.Command("sh", "-c", script, "sh", string(body)).Output()
 	if err != nil {
-		t.Fatalf("README shell lines: %v", err)
+		t.Fatalf("docs/architecture.md shell lines: %v", err)
 	}
 	if string(out) != want.ID+" "+want.Token {
-		t.Fatalf("README shell lines set %q, want %q", out, want.ID+" "+want.Token)
+		t.Fatalf("docs/architecture.md shell lines set %q, want %q", out, want.ID+" "+want.Token)
 	}
 
-	m := regexp.MustCompile(`"screen":(\{"name":"BossBattlePresenter".*\}\})\}'`).FindSubmatch(readme)
+	m := regexp.MustCompile(`"screen":(\{"name":"BossBattlePresenter".*\}\})\}'`).FindSubmatch(doc)
 	if m == nil {
-		t.Fatal("README has no BossBattlePresenter example screen")
+		t.Fatal("docs/architecture.md has no BossBattlePresenter example screen")
 	}
 	var screen map[string]any
 	if err := json.Unmarshal(m[1], &screen); err != nil {
-		t.Fatalf("README screen %s: %v", m[1], err)
+		t.Fatalf("docs/architecture.md screen %s: %v", m[1], err)
 	}
 	resp, body = f.do(t, signedEvent(mustJSON(t, map[string]any{"session_id": want.ID, "screen": screen})))
 	expect(t, resp, body, http.StatusOK)
 	r := decode[screenReply](t, body)
 	if !r.Matched || r.PromptInjection == nil {
-		t.Fatalf("README screen: %s", body)
+		t.Fatalf("docs/architecture.md screen: %s", body)
 	}
 	for _, o := range r.Tools {
 		if o.Source != "proactive" || o.Status != "success" {
-			t.Errorf("README screen: %s %s/%s %s", o.Name, o.Source, o.Status, o.Reason)
+			t.Errorf("docs/architecture.md screen: %s %s/%s %s", o.Name, o.Source, o.Status, o.Reason)
 		}
 	}
 }

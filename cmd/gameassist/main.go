@@ -46,7 +46,7 @@ commands:
   eval      run scenario files and score the answers (see gameassist eval -h)
   healthcheck  exit 0 when a running server's /healthz answers 200 (container HEALTHCHECK)
 
-configuration is read from the environment; see README.md.
+configuration is read from the environment; see docs/operations.md.
 `
 
 // run is main without the process: arguments, environment and streams are

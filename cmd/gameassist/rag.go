@@ -12,10 +12,10 @@ import (
 	"github.com/gameassist/gameassist/config"
 	"github.com/gameassist/gameassist/content"
 	"github.com/gameassist/gameassist/llm"
+	"github.com/gameassist/gameassist/textsearch/embed"
+	"github.com/gameassist/gameassist/textsearch/glossary"
 	"github.com/gameassist/gameassist/tool"
 	toolsrag "github.com/gameassist/gameassist/tools_rag"
-	"github.com/gameassist/gameassist/tools_rag/embed"
-	"github.com/gameassist/gameassist/tools_rag/glossary"
 	"github.com/gameassist/gameassist/tools_rag/qdrantstore"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )

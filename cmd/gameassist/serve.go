@@ -26,6 +26,7 @@ import (
 	"github.com/gameassist/gameassist/mcpserver"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/metrics"
+	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/ratelimit"
 	"github.com/gameassist/gameassist/rollout"
 	"github.com/gameassist/gameassist/screens"
@@ -261,13 +262,18 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	m.SetActiveSessionsFunc(activeSessionsGauge(bgCtx, store, logger))
 
-	deps := chat.Deps{
-		Store: store, Executor: exec, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
-		Glossary: rag.glossary, DisplayNames: names,
-	}
+	offlineOpts := offline.Options{Glossary: rag.glossary, Logger: logger}
 	if game != nil {
 		// Not a typed nil: without the sample game the responder finds no names.
-		deps.Names = game
+		offlineOpts.Names = game
+	}
+	responder, err := offline.New(exec, offlineOpts)
+	if err != nil {
+		return nil, err
+	}
+	deps := chat.Deps{
+		Store: store, Executor: exec, Fallback: offlineFallback{r: responder}, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
+		DisplayNames: names,
 	}
 	if opt.noObservability {
 		m = nil

@@ -20,8 +20,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/gameassist/gameassist/textsearch/terms"
 	"github.com/gameassist/gameassist/tools_rag/chunk"
-	"github.com/gameassist/gameassist/tools_rag/terms"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/qdrant/go-client/qdrant"
 
+	"github.com/gameassist/gameassist/textsearch/embed"
 	toolsrag "github.com/gameassist/gameassist/tools_rag"
-	"github.com/gameassist/gameassist/tools_rag/embed"
 	"github.com/gameassist/gameassist/tools_rag/vectorstore"
 )
 

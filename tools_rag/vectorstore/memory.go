@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gameassist/gameassist/textsearch/terms"
 	"github.com/gameassist/gameassist/tools_rag/chunk"
-	"github.com/gameassist/gameassist/tools_rag/terms"
 )
 
 // BM25 parameters and the reciprocal-rank-fusion constant.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tools_rag/chunk"
-	"github.com/gameassist/gameassist/tools_rag/embed"
 )
 
 func mk(docID, cat, entity, section, text string, idx int) chunk.Chunk {

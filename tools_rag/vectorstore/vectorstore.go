@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/gameassist/gameassist/textsearch/terms"
 	"github.com/gameassist/gameassist/tools_rag/chunk"
-	"github.com/gameassist/gameassist/tools_rag/terms"
 )
 
 // Point is one chunk with its dense vector.

@@ -8,8 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/gameassist/gameassist/chat/offline"
 	"github.com/gameassist/gameassist/gcsdb"
+	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 )

@@ -10,7 +10,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/gameassist/gameassist/tools_rag/terms"
+	"github.com/gameassist/gameassist/textsearch/terms"
 )
 
 // HashingOptions tunes the hashing embedder; zero values take the defaults.

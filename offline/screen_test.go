@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameassist/gameassist/chat/offline"
+	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/tool"
 )
 

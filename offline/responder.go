@@ -6,7 +6,9 @@
 // them through the turn's runner (so the session cache and duplicate
 // detection apply) and writes a short, clean answer in the player's
 // language from their data. It serves deployments with no LLM configured
-// and is the fallback when the LLM fails.
+// and is the fallback when the LLM fails: cmd/gameassist builds it with
+// the game's names and glossary and gives it to the chat service as its
+// Fallback.
 //
 // Replies use one markup convention, a small markdown subset: **bold** and
 // list items starting with "- ". Nothing else (no headings, tables, links
@@ -19,8 +21,8 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/gameassist/gameassist/textsearch/glossary"
 	"github.com/gameassist/gameassist/tool"
-	"github.com/gameassist/gameassist/tools_rag/glossary"
 )
 
 // Executor runs tool calls and knows the registry; *tool.Executor satisfies it.

@@ -6,9 +6,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/gameassist/gameassist/chat/offline"
 	"github.com/gameassist/gameassist/internal/sampletools"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 	toolsrag "github.com/gameassist/gameassist/tools_rag"
@@ -25,8 +25,8 @@ type sampleWorld struct {
 
 func newSampleWorld(tb testing.TB) *sampleWorld {
 	tb.Helper()
-	exec, rules, game := sampletools.Build(tb, "../../content")
-	gloss, err := toolsrag.LoadGlossary(os.DirFS("../../content"), "../../content")
+	exec, rules, game := sampletools.Build(tb, "../content")
+	gloss, err := toolsrag.LoadGlossary(os.DirFS("../content"), "../content")
 	if err != nil {
 		tb.Fatal(err)
 	}

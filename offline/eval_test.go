@@ -17,7 +17,7 @@ import (
 	"github.com/gameassist/gameassist/tool"
 )
 
-// scenario is an eval scenario in the format of DESIGN.md ("Eval scenarios").
+// scenario is an eval scenario in the format of docs/eval.md.
 type scenario struct {
 	Name   string `yaml:"name"`
 	Locale string `yaml:"locale"`
@@ -89,7 +89,7 @@ func fact(text, want string) (bool, error) {
 // answer, no forbidden text.
 func TestEvalSet(t *testing.T) {
 	w := newSampleWorld(t)
-	scs := loadScenarios(t, "../../eval/offline")
+	scs := loadScenarios(t, "../eval/offline")
 	if len(scs) < 200 {
 		t.Fatalf("%d scenarios, want at least 200", len(scs))
 	}

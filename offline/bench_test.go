@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/gameassist/gameassist/chat/offline"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 )
@@ -25,7 +25,7 @@ import (
 func BenchmarkAnswer(b *testing.B) {
 	w := newSampleWorld(b)
 	var qs []offline.Request
-	for _, s := range loadScenarios(b, "../../eval/offline") {
+	for _, s := range loadScenarios(b, "../eval/offline") {
 		var sc *screens.Screen
 		for _, st := range s.Steps {
 			if st.Screen != nil {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gameassist/gameassist/chat/offline"
+	"github.com/gameassist/gameassist/offline"
 )
 
 // French questions whose game word is elided ("d'énergie", "l'affinité")

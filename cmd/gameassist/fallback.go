@@ -1,0 +1,21 @@
+package main
+
+import (
+	"context"
+
+	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/offline"
+)
+
+// offlineFallback is the sample game's offline responder as the chat
+// service's Fallback.
+type offlineFallback struct{ r *offline.Responder }
+
+func (f offlineFallback) Answer(ctx context.Context, t chat.FallbackTurn, run chat.RunFunc) chat.FallbackAnswer {
+	req := offline.Request{Message: t.Message, Locale: t.Locale, Screen: t.Screen, ScreenData: t.ScreenData}
+	for _, c := range t.Cached {
+		req.Context = append(req.Context, offline.Prior{Name: c.Tool, Arguments: c.Arguments, Result: c.Result})
+	}
+	ans := f.r.Answer(ctx, req, offline.RunFunc(run))
+	return chat.FallbackAnswer{Text: ans.Text, Outcomes: ans.Outcomes}
+}
