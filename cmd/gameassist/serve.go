@@ -21,6 +21,7 @@ import (
 	"github.com/gameassist/gameassist/api"
 	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/data"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/mcpserver"
@@ -40,11 +41,16 @@ import (
 func runServe(ctx context.Context, args []string, cfg config.Config, logger *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (ADDR)")
+	demo := fs.Bool("demo-player", cfg.RedisURL == "", "push the sample game's demo player state for player id \"demo\" at start (default: on with the embedded Redis)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	logger.Info("starting gameassist", "config", cfg)
-	a, err := newApp(ctx, cfg, logger)
+	var opts []appOption
+	if *demo {
+		opts = append(opts, withDemoPlayer())
+	}
+	a, err := newApp(ctx, cfg, logger, opts...)
 	if err != nil {
 		return err
 	}
@@ -94,7 +100,13 @@ type appOptions struct {
 	// rolloutNow is the clock of the rollout weights' refresh (tests move
 	// it by hand); nil is time.Now.
 	rolloutNow func() time.Time
+	// demoPlayer pushes the sample game's demo player state at start.
+	demoPlayer bool
 }
+
+// withDemoPlayer pushes the sample game's demo player (player id "demo")
+// at start, when the sample game is served.
+func withDemoPlayer() appOption { return func(o *appOptions) { o.demoPlayer = true } }
 
 func withoutObservability() appOption { return func(o *appOptions) { o.noObservability = true } }
 
@@ -235,6 +247,12 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		return nil, err
 	}
 	a.store = store
+	if opt.demoPlayer && gcs.sample {
+		if _, _, err := store.PutPlayerState(ctx, data.DemoPlayerID, data.DemoPlayer(), time.Now(), cfg.PlayerStateTTL); err != nil {
+			return nil, fmt.Errorf("demo player: %w", err)
+		}
+		logger.Info("demo player state pushed: sessions created with player_id \"demo\" get personal answers", "player_id", data.DemoPlayerID)
+	}
 	limiter, err := ratelimit.New(rdb, "ga")
 	if err != nil {
 		return nil, err
