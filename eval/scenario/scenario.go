@@ -46,8 +46,8 @@ type Step struct {
 	// Player is the player's state from this step on: the runner pushes it
 	// for the scenario's own player id before the next message.
 	Player json.RawMessage `json:"player,omitempty"`
-	Say    string  `json:"say,omitempty"`
-	Expect *Expect `json:"expect,omitempty"`
+	Say    string          `json:"say,omitempty"`
+	Expect *Expect         `json:"expect,omitempty"`
 	// Line is where the step starts in its file.
 	Line int `json:"-"`
 }
