@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameassist/gameassist/data"
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/memory"
 )
@@ -121,4 +122,23 @@ func TestPlayerStateTravelsWithTurn(t *testing.T) {
 			t.Fatalf("a fresh instance's load has player %+v", tr2.Player)
 		}
 	})
+}
+
+// The demo player's state takes under 4 KiB of Redis memory (MEMORY USAGE
+// of its one key, encoding overhead included).
+func TestPlayerStateMemoryUsage(t *testing.T) {
+	srv := backends[0]
+	ctx := context.Background()
+	e := newEnv(t, srv, memory.Options{})
+	if _, _, err := e.store.PutPlayerState(ctx, data.DemoPlayerID, data.DemoPlayer(), time.Unix(1_800_000_000, 0), 30*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.rdb.MemoryUsage(ctx, e.prefix+":pstate:{"+data.DemoPlayerID+"}").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("demo player: %d bytes of state, MEMORY USAGE %d bytes", len(data.DemoPlayer()), n)
+	if n <= int64(len(data.DemoPlayer())) || n >= 4096 {
+		t.Fatalf("MEMORY USAGE = %d bytes, want under 4096 (and above the %d bytes of state)", n, len(data.DemoPlayer()))
+	}
 }
