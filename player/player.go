@@ -133,12 +133,12 @@ type Owned struct {
 
 // Roster returns the "roster" entries that carry a whole-number id, in the
 // pushed order; nil when there are none.
-func (s *State) Roster() []Owned {
-	v, ok := s.Lookup("roster")
-	if !ok {
-		return nil
-	}
-	arr, _ := v.([]any)
+func (s *State) Roster() []Owned { return RosterOf(s.Data()) }
+
+// RosterOf reads the sample shape's "roster" from a decoded state (see
+// tool.Player.Data): the entries with a whole-number id, in order.
+func RosterOf(data map[string]any) []Owned {
+	arr, _ := data["roster"].([]any)
 	var out []Owned
 	for _, e := range arr {
 		m, ok := e.(map[string]any)
