@@ -115,7 +115,7 @@ func NewTools(retriever *Retriever, logger *slog.Logger, opts ToolsOptions) ([]t
 		searchDef[QueryArgs](b, "db_get_lore_details",
 			tool.DisplayNames{"en": "Lore", "fr": "Histoire", "de": "Hintergrund"},
 			"query", "lore", 3,
-			"Search the game's lore (champions, bosses, factions, dungeons) for a person, place or event."),
+			"Search the game's lore and story (champions, bosses, factions, dungeons) for a person, place or event."),
 		searchDef[QueryArgs](b, "rag_search_faq",
 			tool.DisplayNames{"en": "FAQ", "fr": "FAQ", "de": "FAQ"},
 			"query", "faq", 0, "Search the frequently asked questions."),

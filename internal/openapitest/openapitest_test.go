@@ -379,8 +379,8 @@ func TestEveryOperationIsRoutable(t *testing.T) {
 			}
 		}
 	}
-	if n != 23 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET / + PUT and DELETE /admin/tools/{name}/rollout
-		t.Errorf("%d operations, want 23", n)
+	if n != 25 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET / + PUT and DELETE /admin/tools/{name}/rollout + PUT /v1/players/{player_id}/state + GET /admin/players/{player_id}/state
+		t.Errorf("%d operations, want 25", n)
 	}
 }
 
