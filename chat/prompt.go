@@ -119,6 +119,8 @@ type promptInput struct {
 	// tools are the tools the block describes when its history window has
 	// not (TOOL_SELECTION=deferred); their schemas are not cut for the budget.
 	tools []tool.Spec
+	// player is the player block (see playerBlock), "" without a state.
+	player string
 }
 
 // prompt is an assembled first prompt and what the budget gave each part.
@@ -214,7 +216,7 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	}
 
 	share := min(avail, (in.budget-in.budget/loopReserveDiv-fixed)/cachedShareDiv)
-	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools}, shownIn(window), share)
+	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player}, shownIn(window), share)
 	p.full, p.stubs, p.block, p.shown = b.full, b.stubs, b.text, b.shown
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + message.Content}
 	if b.text != "" {
@@ -234,6 +236,7 @@ type visible struct {
 	screen  *string
 	results map[string]memory.ShownResult
 	tools   map[string]bool // described tools, by describedID
+	player  *string         // the latest player block (nil: none given)
 }
 
 // describedID identifies a described tool: its name, and its version when
@@ -262,6 +265,9 @@ func shownIn(window []memory.Message) visible {
 		if m.Shown.Screen != nil {
 			v.screen = m.Shown.Screen
 		}
+		if m.Shown.Player != nil {
+			v.player = m.Shown.Player
+		}
 		for _, r := range m.Shown.Retired {
 			delete(v.results, shownID(r.Key, r.CachedAt))
 		}
@@ -287,6 +293,7 @@ type blockInput struct {
 	cached      []memory.CacheEntry
 	screenTools []string
 	tools       []tool.Spec
+	player      string
 }
 
 // contextBlock renders the turn's data block: what changed since the
@@ -304,6 +311,9 @@ func (s *Service) contextBlock(in blockInput, v visible, share int) block {
 	shown := &memory.Shown{}
 	if (v.screen == nil && screen != "") || (v.screen != nil && *v.screen != screen) {
 		shown.Screen = &screen
+	}
+	if pl := in.player; (v.player == nil && pl != "") || (v.player != nil && *v.player != pl) {
+		shown.Player = &pl
 	}
 	type line struct {
 		e    memory.CacheEntry
@@ -339,7 +349,7 @@ func (s *Service) contextBlock(in blockInput, v visible, share int) block {
 			shown.Tools = append(shown.Tools, id)
 		}
 	}
-	if shown.Screen == nil && len(lines) == 0 && len(shown.Retired) == 0 && len(tools) == 0 {
+	if shown.Screen == nil && shown.Player == nil && len(lines) == 0 && len(shown.Retired) == 0 && len(tools) == 0 {
 		return out
 	}
 	order := make([]int, len(lines))
@@ -375,6 +385,13 @@ func (s *Service) contextBlock(in blockInput, v visible, share int) block {
 			b.WriteString(neutralize(screen))
 		}
 		b.WriteString("\n")
+	}
+	if shown.Player != nil {
+		if *shown.Player == "" {
+			b.WriteString(playerHeader + noPlayer)
+		} else {
+			b.WriteString(*shown.Player)
+		}
 	}
 	if len(lines) > 0 {
 		b.WriteString(cacheHeader)

@@ -79,6 +79,9 @@ type Deps struct {
 	Rollouts Rollouts
 	// Logger receives the service's logs; nil discards.
 	Logger *slog.Logger
+	// DisplayNames names the player's owned champions in the prompt's
+	// player block; nil shows their ids.
+	DisplayNames DisplayNamer
 }
 
 // Options tunes a Service; zero values take the defaults.
@@ -135,6 +138,9 @@ type Options struct {
 	// MaxConcurrentTools bounds how many calls of one round run at once
 	// (default 4).
 	MaxConcurrentTools int
+	// ProgressPath is where a player state holds the progress the prompt's
+	// player block reports (default progress.chapter).
+	ProgressPath string
 }
 
 // Service runs chat sessions. It is safe for concurrent use; turns of one
@@ -149,6 +155,7 @@ type Service struct {
 	offline Fallback
 	opts    Options
 	reg     *tool.Registry
+	names   DisplayNamer
 	locales map[string]bool
 
 	tok         *tokens.Counter
@@ -243,6 +250,10 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	}
 	if st, ok := deps.Screens.(ScreenTooler); ok {
 		svc.screenTools = st
+	}
+	svc.names = deps.DisplayNames
+	if svc.opts.ProgressPath == "" {
+		svc.opts.ProgressPath = "progress.chapter"
 	}
 	return svc, nil
 }

@@ -64,6 +64,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()
+	ctx, _ = s.withPlayer(ctx, turn.Player)
 
 	c, err := s.compose(ctx, turn, req, started, emit)
 	if err != nil {
@@ -298,6 +299,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
 		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)),
 	}
+	in.player = s.playerBlock(ctx, playerFrom(ctx), in.cached, q.Screen, turn.Meta.Locale)
 	p := s.buildPrompt(in)
 	tt := s.newTurnTools(sel, q, turn, p)
 	if prev, ok := heldSummary(sel, turn); ok {
@@ -578,6 +580,7 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()
+	ctx, _ = s.withPlayer(ctx, loaded.Player)
 	meta := loaded.Meta
 	cur := meta.Screen
 	stale := meta.ScreenEvent != nil && ev.Before(*meta.ScreenEvent)

@@ -61,7 +61,9 @@ type Config struct {
 	MCPRatePerMinute     int           `env:"MCP_RATE_PER_MINUTE" default:"300" min:"1" max:"100000" doc:"/mcp requests per client IP per minute (counted before the token check)"`
 	ToolSelection        string        `env:"TOOL_SELECTION" default:"auto" oneof:"auto,all,deferred" doc:"auto: each LLM call offers a selected subset of the tools (plus find_tools); all: every tool on every call; deferred: a fixed few, the selected others described in the conversation and called through use_tool"`
 	MaxToolsPerCall      int           `env:"MAX_TOOLS_PER_CALL" default:"10" min:"2" max:"128" doc:"tools offered per LLM call in auto mode, find_tools included"`
-	MaxToolCallsPerRound int           `env:"MAX_TOOL_CALLS_PER_ROUND" default:"16" min:"1" max:"128" doc:"tool calls run from one LLM answer; the rest get an error result asking for fewer"`
+	MaxToolCallsPerRound int           `env:"MAX_TOOL_CALLS_PER_ROUND" default:"16" min:"1" max:"128" doc:"tool calls run from one LLM answer; the rest are dropped, with one note asking the model for fewer"`
+	PlayerStateTTL       time.Duration `env:"PLAYER_STATE_TTL" default:"720h" doc:"how long a pushed player state lives in Redis (PUT /v1/players/:player_id/state)"`
+	ProgressPath         string        `env:"PROGRESS_PATH" default:"progress.chapter" doc:"dotted path in a player state holding the progress that unlocks documents (front matter unlocks_at)"`
 	WebhookTolerance     time.Duration `env:"WEBHOOK_TOLERANCE" default:"5m" doc:"how far a webhook's signed timestamp may be from the server's clock, either way"`
 	// OTelEndpoint is empty (tracing off) also when OTEL_SDK_DISABLED=true
 	// or OTEL_TRACES_EXPORTER=none.
@@ -136,6 +138,12 @@ func Load(getenv func(string) string) (Config, error) {
 			}
 		}
 	}
+	if !validProgressPath(c.ProgressPath) {
+		p.errs = append(p.errs, fmt.Errorf("PROGRESS_PATH: %q is not a dotted path of letters, digits, '_' and '-'", c.ProgressPath))
+	}
+	if c.PlayerStateTTL < time.Minute {
+		p.errs = append(p.errs, fmt.Errorf("PLAYER_STATE_TTL: %s is under a minute", c.PlayerStateTTL))
+	}
 	if err := errors.Join(p.errs...); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
@@ -203,4 +211,27 @@ func (p *parser) prices(name, v string) map[string]Price {
 		out[model] = Price{Input: pi, Output: po}
 	}
 	return out
+}
+// validProgressPath reports whether p is a dotted path such as
+// "progress.chapter": 1 to 16 non-empty segments of letters, digits, '_'
+// and '-', at most 256 bytes.
+func validProgressPath(p string) bool {
+	if p == "" || len(p) > 256 {
+		return false
+	}
+	segs := strings.Split(p, ".")
+	if len(segs) > 16 {
+		return false
+	}
+	for _, seg := range segs {
+		if seg == "" {
+			return false
+		}
+		for _, r := range seg {
+			if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				return false
+			}
+		}
+	}
+	return true
 }

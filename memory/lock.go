@@ -143,8 +143,11 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	}
 	keys := append(s.keys(id), l.key)
 	var res []any
+	var praw, pid string
+	var pfetched bool
 	err = s.poll(ctx, wait, func() (bool, error) {
-		v, err := s.script.lockBegin.Run(ctx, s.rdb, keys, s.ttlMillis(), s.opts.HistoryMax, l.owner, s.opts.LockTTL.Milliseconds(), flag).Result()
+		v, raw, player, fetched, err := s.lockBeginRound(ctx, id, keys, s.ttlMillis(), s.opts.HistoryMax, l.owner, s.opts.LockTTL.Milliseconds(), flag)
+		praw, pid, pfetched = raw, player, fetched
 		if errors.Is(err, redis.Nil) {
 			return false, ErrNotFound
 		}
@@ -165,6 +168,7 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 		_ = l.Release(context.WithoutCancel(ctx))
 		return Turn{}, nil, err
 	}
+	s.attachPlayer(ctx, &t, praw, pid, pfetched)
 	l.player = t.Meta.PlayerID
 	l.keep(ctx)
 	return t, l, nil

@@ -70,6 +70,8 @@ type Store struct {
 	// outcome (tests replace both).
 	ticker  func(time.Duration) (<-chan time.Time, func())
 	renewed func(error)
+	// known remembers each session's player id (see lockBeginRound).
+	known players
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
@@ -122,6 +124,9 @@ type Turn struct {
 	History []Message
 	// Cache holds the entries served at this exchange, oldest first.
 	Cache []CacheEntry
+	// Player is the state of the session's player, nil when the session
+	// has no player id or the player has no state.
+	Player *PlayerState
 }
 
 // Finish is what a chat turn leaves behind.
@@ -228,6 +233,7 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 	}
 	s.touch(ctx, m.ID)
 	s.indexPlayer(ctx, m)
+	s.known.put(m.ID, m.PlayerID)
 	return nil
 }
 
@@ -271,6 +277,7 @@ func (s *Store) Session(ctx context.Context, id string) (Meta, error) {
 	if err != nil {
 		return Meta{}, wrap("session", id, err)
 	}
+	s.known.put(id, m.PlayerID)
 	return m, nil
 }
 

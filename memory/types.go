@@ -116,6 +116,9 @@ type Shown struct {
 	// Screen, when set, is the screen context the block gave ("" for none:
 	// the player left the screen it named before).
 	Screen *string `json:"screen,omitempty"`
+	// Player, when set, is the player block the data block gave ("" for
+	// none: the player state is no longer known).
+	Player *string `json:"player,omitempty"`
 	// Results are the cached tool results the block holds, in full or as
 	// one line.
 	Results []ShownResult `json:"results,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gameassist/gameassist/player"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -83,6 +84,10 @@ type Plan struct {
 	Team []Entity
 	// Unknown is the name an unknown-name question asks about.
 	Unknown *UnknownName
+	// Roster is the session player's roster, for the roster questions;
+	// HasState reports whether the session has a player state at all.
+	Roster   []player.Owned
+	HasState bool
 	// names are the game's names as read for this answer.
 	names entities
 }
@@ -137,6 +142,14 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	c := caller{r: r, p: &p, priors: req.Context}
 
 	switch {
+	case len(champs) == 0 && r.planPlayer(ctx, &p, text, func() (Entity, bool) {
+		if bs := fill(KindBoss, bosses, true); len(bs) > 0 {
+			return bs[0], true
+		}
+		return Entity{}, false
+	}, sc.team(), c):
+		// Who to bring, is my team good enough, who to level, what is
+		// missing: answered from the player's roster.
 	case len(ents) == 0 && has(text, wordsGreeting) && len(toks) <= 6 && !gameWords:
 		p.Intent = IntentGreeting
 	case named:

@@ -36,6 +36,9 @@ func (r *Responder) render(p Plan, outs []tool.Outcome) string {
 	for _, o := range outs {
 		rd.by[o.Name] = append(rd.by[o.Name], o)
 	}
+	if rp, ok := rd.renderPlayer(); ok {
+		return rp.String()
+	}
 	var rp reply
 	switch p.Intent {
 	case IntentGreeting:

@@ -69,6 +69,12 @@ type Spec struct {
 	// DisplayNames are the tool's names for players by locale; see
 	// DisplayName for the fallbacks.
 	DisplayNames DisplayNames `json:"display_names,omitempty"`
+	// Player binds boolean parameters to the session's player state (see
+	// PlayerParam): the executor hands the tool the bound values.
+	Player []PlayerParam `json:"player,omitempty"`
+	// Personal marks a tool whose result depends on the player state in
+	// another way (a spoiler gate, a chain reading $player).
+	Personal bool `json:"-"`
 }
 
 // Tool is one callable capability over the game's data.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -77,6 +78,10 @@ type Def struct {
 	MaxRows    int
 	// Line is where the definition starts in the file.
 	Line int
+	// Player binds boolean parameters to the session's player state
+	// (player: {flag: path}): the statement's :flag is then the JSON array
+	// of the values at path when the flag is true, NULL otherwise.
+	Player []tool.PlayerParam
 }
 
 // fileYAML is the top level of a tools file. Chains are read by
@@ -88,18 +93,19 @@ type fileYAML struct {
 }
 
 type defYAML struct {
-	Name           string         `yaml:"name"`
-	Description    string         `yaml:"description"`
-	Category       string         `yaml:"category"`
-	CacheDuration  *int           `yaml:"cache_duration"`
-	LLMInstruction string         `yaml:"llm_instruction"`
-	Aliases        []string       `yaml:"aliases"`
-	DisplayName    any            `yaml:"display_name"`
-	Version        *int           `yaml:"version"`
-	Parameters     map[string]any `yaml:"parameters"`
-	Statement      string         `yaml:"statement"`
-	Result         string         `yaml:"result"`
-	MaxRows        *int           `yaml:"max_rows"`
+	Name           string            `yaml:"name"`
+	Description    string            `yaml:"description"`
+	Category       string            `yaml:"category"`
+	CacheDuration  *int              `yaml:"cache_duration"`
+	LLMInstruction string            `yaml:"llm_instruction"`
+	Aliases        []string          `yaml:"aliases"`
+	DisplayName    any               `yaml:"display_name"`
+	Version        *int              `yaml:"version"`
+	Parameters     map[string]any    `yaml:"parameters"`
+	Player         map[string]string `yaml:"player"`
+	Statement      string            `yaml:"statement"`
+	Result         string            `yaml:"result"`
+	MaxRows        *int              `yaml:"max_rows"`
 }
 
 // Problem is one thing wrong with a tools file, located by file, line and
@@ -320,6 +326,12 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 		bad("parameters: %v", err)
 	}
 	d.Parameters = params
+	for _, flag := range slices.Sorted(maps.Keys(y.Player)) {
+		d.Player = append(d.Player, tool.PlayerParam{Flag: flag, Path: y.Player[flag]})
+	}
+	if err := tool.CheckPlayerParams(tool.Spec{Name: d.Name, Parameters: d.Parameters, Player: d.Player}); err != nil {
+		bad("player: %v", err)
+	}
 	return d, errs
 }
 

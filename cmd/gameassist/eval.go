@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -162,6 +164,7 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 	var tr *cassette.Transport
 	if f.server != "" {
 		opts.BaseURL = f.server
+		opts.WebhookSecret = cfg.WebhookSecret
 		if err := preflight(ctx, &http.Client{Timeout: 10 * time.Second}, f.server, true); err != nil {
 			return err
 		}
@@ -169,6 +172,14 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 			fmt.Fprintln(stderr, "eval: max_rounds is not checked against a remote server (its LLM calls are not visible)")
 		}
 	} else {
+		if cfg.WebhookSecret == "" {
+			// player: steps push states signed like the game server's.
+			b := make([]byte, 16)
+			if _, err := rand.Read(b); err != nil {
+				return fmt.Errorf("eval: webhook secret: %w", err)
+			}
+			cfg.WebhookSecret = hex.EncodeToString(b)
+		}
 		a, t, err := startInProcess(ctx, cfg, f, stderr)
 		if err != nil {
 			return err
@@ -185,6 +196,7 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		opts.HTTPClient = &http.Client{Transport: ht, Timeout: 5 * time.Minute}
 		opts.RoundsMeasured = true
+		opts.WebhookSecret = cfg.WebhookSecret
 		if err := preflight(ctx, opts.HTTPClient, inProcessURL, f.replay == "" && cfg.LLMEnabled()); err != nil {
 			return err
 		}

@@ -50,6 +50,8 @@ func sampleGameModel() llmtest.Script {
 		{Match: `about the faction (.+?)\??$`, Rounds: one("gcs_get_faction_details", `{"faction_name":"$1"}`)},
 		{Match: `about the boss (.+?)\??$`, Rounds: one("gcs_get_boss_details", `{"boss_name":"$1"}`)},
 		{Match: `who counters this boss`, Context: `fighting (.+?) \(phase`, Rounds: one("gcs_find_counters_for_boss", `{"boss_name":"$c1"}`)},
+		{Match: `who should i bring`, Context: `fighting (.+?) \(phase`, Rounds: one("gcs_find_counters_for_boss", `{"boss_name":"$c1","owned_only":true}`)},
+		{Match: `lore story of (.+?)\??$`, Rounds: one("db_get_lore_details", `{"query":"$1"}`)},
 		{Match: `who counters (.+?)\??$`, Rounds: one("gcs_find_counters_for_boss", `{"boss_name":"$1"}`)},
 		{Match: `this boss weak to`, Context: `fighting (.+?) \(phase`, Rounds: one("gcs_get_boss_details", `{"boss_name":"$c1"}`)},
 		{Match: `gear should this champion`, Context: `viewing (.+?) \(level`, Rounds: one("gcs_recommend_gear", `{"champion_name":"$c1"}`)},

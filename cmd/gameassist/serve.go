@@ -21,6 +21,7 @@ import (
 	"github.com/gameassist/gameassist/api"
 	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/data"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/mcpserver"
@@ -40,11 +41,16 @@ import (
 func runServe(ctx context.Context, args []string, cfg config.Config, logger *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (ADDR)")
+	demo := fs.Bool("demo-player", cfg.RedisURL == "", "push the sample game's demo player state for player id \"demo\" at start (default: on with the embedded Redis)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	logger.Info("starting gameassist", "config", cfg)
-	a, err := newApp(ctx, cfg, logger)
+	var opts []appOption
+	if *demo {
+		opts = append(opts, withDemoPlayer())
+	}
+	a, err := newApp(ctx, cfg, logger, opts...)
 	if err != nil {
 		return err
 	}
@@ -94,7 +100,13 @@ type appOptions struct {
 	// rolloutNow is the clock of the rollout weights' refresh (tests move
 	// it by hand); nil is time.Now.
 	rolloutNow func() time.Time
+	// demoPlayer pushes the sample game's demo player state at start.
+	demoPlayer bool
 }
+
+// withDemoPlayer pushes the sample game's demo player (player id "demo")
+// at start, when the sample game is served.
+func withDemoPlayer() appOption { return func(o *appOptions) { o.demoPlayer = true } }
 
 func withoutObservability() appOption { return func(o *appOptions) { o.noObservability = true } }
 
@@ -242,6 +254,12 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		return nil, err
 	}
 	a.store = store
+	if opt.demoPlayer && gcs.sample {
+		if _, _, err := store.PutPlayerState(ctx, data.DemoPlayerID, data.DemoPlayer(), time.Now(), cfg.PlayerStateTTL); err != nil {
+			return nil, fmt.Errorf("demo player: %w", err)
+		}
+		logger.Info("demo player state pushed: sessions created with player_id \"demo\" get personal answers", "player_id", data.DemoPlayerID)
+	}
 	limiter, err := ratelimit.New(rdb, "ga")
 	if err != nil {
 		return nil, err
@@ -280,6 +298,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	deps := chat.Deps{
 		Store: store, Executor: exec, Fallback: offlineFallback{r: responder}, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
+		DisplayNames: names,
 	}
 	if opt.noObservability {
 		m = nil
@@ -322,6 +341,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		ToolSelection: cfg.ToolSelection, MaxToolsPerCall: cfg.MaxToolsPerCall, Model: cfg.OpenAIModel,
 		Entities:  entities,
 		LLMBudget: llmBudget(cfg), FallbackReserve: fallbackReserve, MaxToolCallsPerRound: cfg.MaxToolCallsPerRound,
+		ProgressPath: cfg.ProgressPath,
 	})
 	if err != nil {
 		return nil, err
@@ -332,7 +352,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		chatSvc = tracedChat{ChatService: svc, t: tracing}
 	}
 
-	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger}
+	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger, Players: store}
 	if a.observer != nil {
 		mcpDeps.Observer = a.observer
 	}
@@ -344,7 +364,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	srv, err := api.New(api.Deps{ //nolint:contextcheck // builds routes; handlers use their request's context
 		Executor:     exec,
 		OfferedToLLM: offered,
-		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
+		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files), Players: store,
 		Reloader: reloader{files: files, rules: rules},
 		Rollouts: rollouts,
 		Metrics:  m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
@@ -352,7 +372,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
 		TrustedProxies:  cfg.TrustedProxies,
 		MaxMessageChars: cfg.MaxMessageChars, ChatRatePerMinute: cfg.ChatRatePerMinute,
-		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: requestTimeout(cfg),
+		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: requestTimeout(cfg), PlayerStateTTL: cfg.PlayerStateTTL,
 		WebhookTolerance: cfg.WebhookTolerance,
 		MCPToken:         cfg.MCPToken, MCPRatePerMinute: cfg.MCPRatePerMinute,
 	})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ type Sessions interface {
 	SaveSummary(ctx context.Context, id string, sm memory.Summary) (bool, error)
 	History(ctx context.Context, id string) ([]memory.Message, error)
 	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
+	PutPlayerState(ctx context.Context, playerID string, state []byte, at time.Time, ttl time.Duration) (memory.PlayerState, bool, error)
 }
 
 // busyWait is how long the contract lets a lock attempt wait for a holder
@@ -265,6 +267,33 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 		if m, _ := st.Session(ctx, "s"); m.Screen != nil {
 			t.Errorf("a nil screen left %+v", m.Screen)
 		}
+	})
+
+	t.Run("player state", func(t *testing.T) {
+		st := open(t)
+		pid := "player-" + strings.ReplaceAll(t.Name(), "/", "-")
+		if err := st.CreateSession(ctx, memory.Meta{ID: "s", PlayerID: pid, Locale: "en", TokenHash: "h"}); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Unix(1_800_000_000, 0).UTC()
+		if tr, l := begin(t, st, "s"); tr.Player != nil {
+			t.Fatalf("turn's player before any push = %+v, want nil", tr.Player)
+		} else {
+			_ = l.Release(ctx)
+		}
+		ps, applied, err := st.PutPlayerState(ctx, pid, []byte(`{"progress":{"chapter":2}}`), at, time.Hour)
+		if err != nil || !applied || ps.Version != memory.PlayerVersion([]byte(`{"progress":{"chapter":2}}`)) || !ps.UpdatedAt.Equal(at) {
+			t.Fatalf("first push = %+v, %t, %v", ps, applied, err)
+		}
+		ps, applied, err = st.PutPlayerState(ctx, pid, []byte(`{"progress":{"chapter":1}}`), at.Add(-time.Second), time.Hour)
+		if err != nil || applied || string(ps.State) != `{"progress":{"chapter":2}}` {
+			t.Fatalf("older push = %+v (%s), %t, %v; want the stored state, not applied", ps, ps.State, applied, err)
+		}
+		tr, l := begin(t, st, "s")
+		if tr.Player == nil || string(tr.Player.State) != `{"progress":{"chapter":2}}` || tr.Player.PlayerID != pid {
+			t.Fatalf("turn's player = %+v, want the pushed state", tr.Player)
+		}
+		_ = l.Release(ctx)
 	})
 
 	t.Run("summary only moves forward", func(t *testing.T) {

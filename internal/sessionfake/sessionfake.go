@@ -37,6 +37,7 @@ type Store struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	players  map[string]memory.PlayerState
 	locks    map[string]*lease
 	// freed is closed, and replaced, whenever a lock is freed.
 	freed chan struct{}
@@ -50,7 +51,7 @@ type session struct {
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{sessions: map[string]*session{}, locks: map[string]*lease{}, freed: make(chan struct{})}
+	return &Store{sessions: map[string]*session{}, players: map[string]memory.PlayerState{}, locks: map[string]*lease{}, freed: make(chan struct{})}
 }
 
 // Calls counts the calls made of the store so far, each standing for one
@@ -161,6 +162,10 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 		t.History = decodeHistory(sess.history)
 	}
 	t.Meta = cloneMeta(sess.meta)
+	if ps, ok := s.players[t.Meta.PlayerID]; ok && t.Meta.PlayerID != "" {
+		ps.State = slices.Clone(ps.State)
+		t.Player = &ps
+	}
 	t.Cache = make([]memory.CacheEntry, 0, len(sess.cache))
 	for _, e := range sess.cache {
 		t.Cache = append(t.Cache, cloneEntry(e))
@@ -386,6 +391,30 @@ func (s *Store) SaveScreen(_ context.Context, id string, w memory.ScreenSave) er
 	}
 	wr.release = l
 	return s.apply("save screen", id, wr)
+}
+
+// PutPlayerState stores state for playerID as pushed at at (the fake keeps
+// no TTL). A push older than the stored one changes nothing: applied is
+// false and the result is the stored state.
+func (s *Store) PutPlayerState(_ context.Context, playerID string, state []byte, at time.Time, ttl time.Duration) (memory.PlayerState, bool, error) {
+	s.calls.Add(1)
+	if !memory.ValidPlayerID(playerID) {
+		return memory.PlayerState{}, false, fmt.Errorf("sessionfake: put player state %q: invalid player id", playerID)
+	}
+	if ttl < time.Millisecond {
+		return memory.PlayerState{}, false, fmt.Errorf("sessionfake: put player state %s: ttl %s too small", playerID, ttl)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at = time.UnixMilli(at.UnixMilli()).UTC()
+	if cur, ok := s.players[playerID]; ok && cur.UpdatedAt.After(at) {
+		cur.State = slices.Clone(cur.State)
+		return cur, false, nil
+	}
+	ps := memory.PlayerState{PlayerID: playerID, UpdatedAt: at, Version: memory.PlayerVersion(state), State: slices.Clone(state)}
+	s.players[playerID] = ps
+	ps.State = slices.Clone(state)
+	return ps, true, nil
 }
 
 // SaveSummary stores sm unless the stored summary covers sm.Through or
