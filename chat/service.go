@@ -84,6 +84,9 @@ type Deps struct {
 	// glossary.json), by which the offline responder knows a French or
 	// German question is about the game; nil: none.
 	Glossary *glossary.Glossary
+	// Exchanges keeps what each exchange was answered with, for players'
+	// ratings of it; nil keeps nothing.
+	Exchanges ExchangeRecorder
 }
 
 // Options tunes a Service; zero values take the defaults.
@@ -165,6 +168,8 @@ type Service struct {
 	// not hold.
 	own map[string]tool.Spec
 	bg  background
+	// exchanges records each exchange's details (nil: not recorded).
+	exchanges ExchangeRecorder
 }
 
 // NewService returns a Service over deps.
@@ -250,6 +255,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if st, ok := deps.Screens.(ScreenTooler); ok {
 		svc.screenTools = st
 	}
+	svc.exchanges = deps.Exchanges
 	return svc, nil
 }
 

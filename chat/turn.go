@@ -118,6 +118,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		Degraded:  a.degraded,
 	}
 	s.label(rep.ToolCalls, turn.Meta.Locale)
+	s.recordExchange(wctx, turn.Meta, req.Message, rep, a.summaryThrough, now)
 	s.obs.Turn(ctx, rep, time.Since(started))
 	return rep, nil
 }
