@@ -133,6 +133,8 @@ type Deps struct {
 	Gatherer prometheus.Gatherer
 	Checks   []Check
 	Logger   *slog.Logger
+	// Feedback keeps players' ratings; nil answers 503 on its routes.
+	Feedback FeedbackService
 	// MCP serves the Model Context Protocol at /mcp (streamable HTTP); the
 	// edge puts the MCP token and the rate limit in front of it. Nil
 	// answers 503.
@@ -243,6 +245,7 @@ func (s *Server) routes() {
 	v1.POST("/sessions", s.createSession)
 	v1.POST("/chat", s.chat)
 	v1.POST("/screens/events", s.screenEvent)
+	v1.POST("/feedback", s.feedback)
 
 	admin := r.Group("/admin", s.requireAdmin())
 	admin.GET("/sessions", s.adminSessions)
@@ -257,6 +260,8 @@ func (s *Server) routes() {
 	admin.POST("/tools/reload", s.reloadTools)
 	admin.PUT("/tools/:name/rollout", s.setRollout)
 	admin.DELETE("/tools/:name/rollout", s.clearRollout)
+	admin.GET("/feedback", s.adminFeedback)
+	admin.GET("/feedback/:id/scenario", s.adminFeedbackScenario)
 
 	// MCP streamable HTTP: POST carries JSON-RPC; GET and DELETE are
 	// answered by the handler (405 in stateless mode).

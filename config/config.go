@@ -63,6 +63,9 @@ type Config struct {
 	// OTelProtocol is OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else
 	// OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf (default) or grpc.
 	OTelProtocol string
+	// FeedbackMax caps the stream of players' ratings (FEEDBACK_MAX); the
+	// oldest are trimmed first.
+	FeedbackMax int
 	// EvalPrices prices models for `gameassist eval` (EVAL_PRICES), in US
 	// dollars per million tokens, over DefaultEvalPrices.
 	EvalPrices map[string]Price
@@ -135,6 +138,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MaxToolCallsPerRound: p.integer("MAX_TOOL_CALLS_PER_ROUND", 16, 1, 128),
 		WebhookTolerance:     p.duration("WEBHOOK_TOLERANCE", 5*time.Minute),
 		EvalPrices:           p.prices("EVAL_PRICES"),
+		FeedbackMax:          p.integer("FEEDBACK_MAX", 100_000, 1, 100_000_000),
 	}
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") ||
 		strings.EqualFold(strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")), "none") {
@@ -205,6 +209,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("max_tool_calls_per_round", c.MaxToolCallsPerRound),
 		slog.Duration("webhook_tolerance", c.WebhookTolerance),
 		slog.String("otel_endpoint", maskURL(c.OTelEndpoint)),
+		slog.Int("feedback_max", c.FeedbackMax),
 	)
 }
 

@@ -193,7 +193,6 @@ func TestListFiltersAndPages(t *testing.T) {
 		e := newEnv(t, b, feedback.Options{})
 		e.session(t, "s1")
 		start := e.now
-		var ids []string
 		for i := range 7 {
 			var tools []memory.ExchangeTool
 			sc := champScreen
@@ -206,11 +205,9 @@ func TestListFiltersAndPages(t *testing.T) {
 				rating = "down"
 			}
 			e.now = start.Add(time.Duration(i) * time.Hour)
-			rec, _, err := e.svc.Rate(ctx, feedback.Rating{SessionID: "s1", Exchange: n, Rating: rating})
-			if err != nil {
+			if _, _, err := e.svc.Rate(ctx, feedback.Rating{SessionID: "s1", Exchange: n, Rating: rating}); err != nil {
 				t.Fatal(err)
 			}
-			ids = append(ids, rec.ID)
 		}
 		list := func(q feedback.Query) []int {
 			t.Helper()

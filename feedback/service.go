@@ -149,3 +149,12 @@ func (s *Service) window(ctx context.Context, id string, x memory.Exchange) ([]W
 	}
 	return out, nil
 }
+
+// List returns records matching q, newest first (see Store.List).
+func (s *Service) List(ctx context.Context, q Query) (Page, error) { return s.store.List(ctx, q) }
+
+// Get returns one record (see Store.Get).
+func (s *Service) Get(ctx context.Context, id string) (Record, error) { return s.store.Get(ctx, id) }
+
+// Stats returns the rating counts (see Store.Stats).
+func (s *Service) Stats(ctx context.Context) (Stats, error) { return s.store.Stats(ctx) }

@@ -30,6 +30,7 @@ Runs scenario files (YAML, schemas/eval_scenario.json; a directory means its
 or one wired in-process exactly as 'serve' wires it from the environment.
 --record/--replay store or serve the LLM's answers (in-process only).
 Exit status 1 when the pass rate is under --min-pass.
+'gameassist eval export -h' writes scenarios from players' ratings.
 
 `
 
@@ -139,6 +140,9 @@ func loadScenarios(files []string) ([]scenario.Scenario, error) {
 }
 
 func runEval(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "export" {
+		return runEvalExport(ctx, args[1:], getenv, stdout, stderr)
+	}
 	f, err := parseEvalFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -21,6 +21,7 @@ import (
 	"github.com/gameassist/gameassist/api"
 	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/feedback"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/mcpserver"
@@ -263,7 +264,19 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 
 	deps := chat.Deps{
 		Store: store, Executor: exec, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
-		Glossary: rag.glossary,
+		Glossary: rag.glossary, Exchanges: tracedExchanges{next: store},
+	}
+	fbStore, err := feedback.NewStore(rdb, feedback.Options{Prefix: "ga", Max: int64(cfg.FeedbackMax)})
+	if err != nil {
+		return nil, err
+	}
+	fbSvc, err := feedback.NewService(store, fbStore, opt.now)
+	if err != nil {
+		return nil, err
+	}
+	var fb api.FeedbackService = fbSvc
+	if tracing.Enabled() {
+		fb = tracedFeedback{FeedbackService: fbSvc, t: tracing}
 	}
 	if game != nil {
 		// Not a typed nil: without the sample game the responder finds no names.
@@ -334,8 +347,8 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		Executor:     exec,
 		OfferedToLLM: offered,
 		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
-		Rollouts: rollouts,
-		Metrics:  m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
+		Rollouts: rollouts, Feedback: fb,
+		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
 		TrustedProxies:  cfg.TrustedProxies,
