@@ -232,7 +232,7 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 		if err := rep.WriteHTML(&b); err != nil {
 			return err
 		}
-		if err := os.WriteFile(f.html, b.Bytes(), 0o600); err != nil {
+		if err := writeReadable(f.html, b.Bytes()); err != nil {
 			return fmt.Errorf("eval: --html: %w", err)
 		}
 	}
