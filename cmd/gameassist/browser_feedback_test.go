@@ -241,7 +241,8 @@ func TestBrowserFeedback(t *testing.T) {
 			}
 			b.run(t, "admin-session-open",
 				chromedp.Click(`#sessions-table tbody button.link`, chromedp.ByQuery),
-				poll(`!document.getElementById('session-view').hidden && document.querySelectorAll('#session-history > li').length === 4`),
+				// The cache view shows last: the session was opened and scrolled to.
+				poll(`!document.getElementById('cache-view').hidden && document.querySelectorAll('#session-history > li').length === 4`),
 				jsEval(`(() => { const r = document.getElementById('session-view').getBoundingClientRect();
 					return {in_view: r.top >= -1 && r.top < innerHeight, markup: document.querySelectorAll('#session-history .text.markup p, #session-history .text.markup li').length,
 						overflow: document.documentElement.scrollWidth > innerWidth, width: document.documentElement.scrollWidth}; })()`, &view),
