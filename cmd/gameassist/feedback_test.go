@@ -131,6 +131,15 @@ func TestFeedbackJourney(t *testing.T) {
 			t.Errorf("window = %+v", down.Window)
 		}
 
+		// The scenario route, checked against the OpenAPI document.
+		resp, body = f.do(t, request{method: http.MethodGet, path: "/admin/feedback/" + down.ID + "/scenario", token: testAdminToken})
+		expect(t, resp, body, http.StatusOK)
+		if !strings.Contains(string(body), "say: who counters this boss?") {
+			t.Errorf("scenario:\n%s", body)
+		}
+		resp, body = f.do(t, request{method: http.MethodGet, path: "/admin/feedback/1-0/scenario", token: testAdminToken})
+		expectError(t, resp, body, http.StatusNotFound)
+
 		// The studio exports the bad ratings and runs them.
 		dir := filepath.Join(t.TempDir(), "from-players")
 		var out, errOut bytes.Buffer
