@@ -146,6 +146,8 @@ type Deps struct {
 	Logger   *slog.Logger
 	// Players keeps pushed player states; nil answers 503 on the player routes.
 	Players PlayerStates
+	// Feedback keeps players' ratings; nil answers 503 on its routes.
+	Feedback FeedbackService
 	// MCP serves the Model Context Protocol at /mcp (streamable HTTP); the
 	// edge puts the MCP token and the rate limit in front of it. Nil
 	// answers 503.
@@ -269,6 +271,7 @@ func (s *Server) routes() {
 	v1.POST("/chat", s.chat)
 	v1.POST("/screens/events", s.screenEvent)
 	v1.PUT("/players/:player_id/state", s.putPlayerState)
+	v1.POST("/feedback", s.feedback)
 
 	admin := r.Group("/admin", s.requireAdmin())
 	admin.GET("/sessions", s.adminSessions)
@@ -285,6 +288,8 @@ func (s *Server) routes() {
 	admin.PUT("/tools/:name/rollout", s.setRollout)
 	admin.DELETE("/tools/:name/rollout", s.clearRollout)
 	admin.GET("/players/:player_id/state", s.adminPlayerState)
+	admin.GET("/feedback", s.adminFeedback)
+	admin.GET("/feedback/:id/scenario", s.adminFeedbackScenario)
 
 	// MCP streamable HTTP: POST carries JSON-RPC; GET and DELETE are
 	// answered by the handler (405 in stateless mode).

@@ -82,6 +82,9 @@ type Deps struct {
 	// DisplayNames names the player's owned champions in the prompt's
 	// player block; nil shows their ids.
 	DisplayNames DisplayNamer
+	// Exchanges keeps what each exchange was answered with, for players'
+	// ratings of it; nil keeps nothing.
+	Exchanges ExchangeRecorder
 }
 
 // Options tunes a Service; zero values take the defaults.
@@ -168,6 +171,8 @@ type Service struct {
 	// not hold.
 	own map[string]tool.Spec
 	bg  background
+	// exchanges records each exchange's details (nil: not recorded).
+	exchanges ExchangeRecorder
 }
 
 // NewService returns a Service over deps.
@@ -255,6 +260,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if svc.opts.ProgressPath == "" {
 		svc.opts.ProgressPath = "progress.chapter"
 	}
+	svc.exchanges = deps.Exchanges
 	return svc, nil
 }
 

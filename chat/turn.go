@@ -107,6 +107,11 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		Degraded:  a.degraded,
 	}
 	s.label(rep.ToolCalls, turn.Meta.Locale)
+	seen := turn.Meta
+	if c.newScreen != nil {
+		seen.Screen = c.newScreen // the screen this turn applied
+	}
+	s.recordExchange(wctx, seen, req.Message, rep, a.summaryThrough, now)
 	s.obs.Turn(ctx, rep, time.Since(started))
 	return rep, nil
 }

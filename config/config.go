@@ -64,6 +64,7 @@ type Config struct {
 	MaxToolCallsPerRound int           `env:"MAX_TOOL_CALLS_PER_ROUND" default:"16" min:"1" max:"128" doc:"tool calls run from one LLM answer; the rest are dropped, with one note asking the model for fewer"`
 	PlayerStateTTL       time.Duration `env:"PLAYER_STATE_TTL" default:"720h" doc:"how long a pushed player state lives in Redis (PUT /v1/players/:player_id/state)"`
 	ProgressPath         string        `env:"PROGRESS_PATH" default:"progress.chapter" doc:"dotted path in a player state holding the progress that unlocks documents (front matter unlocks_at)"`
+	FeedbackMax          int           `env:"FEEDBACK_MAX" default:"100000" min:"1" max:"100000000" doc:"players' ratings kept (POST /v1/feedback): the stream is trimmed to about this many, oldest first"`
 	WebhookTolerance     time.Duration `env:"WEBHOOK_TOLERANCE" default:"5m" doc:"how far a webhook's signed timestamp may be from the server's clock, either way"`
 	// OTelEndpoint is empty (tracing off) also when OTEL_SDK_DISABLED=true
 	// or OTEL_TRACES_EXPORTER=none.

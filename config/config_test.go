@@ -177,3 +177,18 @@ func TestTracingAndLogFormat(t *testing.T) {
 		})
 	}
 }
+
+func TestFeedbackMax(t *testing.T) {
+	c, err := config.Load(env(nil))
+	if err != nil || c.FeedbackMax != 100_000 {
+		t.Fatalf("default FEEDBACK_MAX = %d, %v; want 100000", c.FeedbackMax, err)
+	}
+	if c, err = config.Load(env(map[string]string{"FEEDBACK_MAX": "500"})); err != nil || c.FeedbackMax != 500 {
+		t.Fatalf("FEEDBACK_MAX=500: %d, %v", c.FeedbackMax, err)
+	}
+	for _, v := range []string{"0", "-1", "lots"} {
+		if _, err := config.Load(env(map[string]string{"FEEDBACK_MAX": v})); err == nil || !strings.Contains(err.Error(), "FEEDBACK_MAX") {
+			t.Errorf("FEEDBACK_MAX=%s: err = %v, want one naming it", v, err)
+		}
+	}
+}

@@ -32,6 +32,7 @@ Runs scenario files (YAML, schemas/eval_scenario.json; a directory means its
 or one wired in-process exactly as 'serve' wires it from the environment.
 --record/--replay store or serve the LLM's answers (in-process only).
 Exit status 1 when the pass rate is under --min-pass.
+'gameassist eval export -h' writes scenarios from players' ratings.
 
 `
 
@@ -141,6 +142,9 @@ func loadScenarios(files []string) ([]scenario.Scenario, error) {
 }
 
 func runEval(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "export" {
+		return runEvalExport(ctx, args[1:], getenv, stdout, stderr)
+	}
 	f, err := parseEvalFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -240,7 +244,7 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 		if err := rep.WriteHTML(&b); err != nil {
 			return err
 		}
-		if err := os.WriteFile(f.html, b.Bytes(), 0o600); err != nil {
+		if err := writeReadable(f.html, b.Bytes()); err != nil {
 			return fmt.Errorf("eval: --html: %w", err)
 		}
 	}

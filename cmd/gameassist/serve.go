@@ -22,6 +22,7 @@ import (
 	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/config"
 	"github.com/gameassist/gameassist/data"
+	"github.com/gameassist/gameassist/feedback"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/mcpserver"
@@ -287,6 +288,18 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	m.SetActiveSessionsFunc(activeSessionsGauge(bgCtx, store, logger))
 
+	fbStore, err := feedback.NewStore(rdb, feedback.Options{Prefix: "ga", Max: int64(cfg.FeedbackMax)})
+	if err != nil {
+		return nil, err
+	}
+	fbSvc, err := feedback.NewService(store, fbStore, opt.now)
+	if err != nil {
+		return nil, err
+	}
+	var fb api.FeedbackService = fbSvc
+	if tracing.Enabled() {
+		fb = tracedFeedback{FeedbackService: fbSvc, t: tracing}
+	}
 	offlineOpts := offline.Options{Glossary: rag.glossary, Logger: logger}
 	if game != nil {
 		// Not a typed nil: without the sample game the responder finds no names.
@@ -298,7 +311,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	deps := chat.Deps{
 		Store: store, Executor: exec, Fallback: offlineFallback{r: responder}, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
-		DisplayNames: names,
+		DisplayNames: names, Exchanges: tracedExchanges{next: store},
 	}
 	if opt.noObservability {
 		m = nil
@@ -366,7 +379,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		OfferedToLLM: offered,
 		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files), Players: store,
 		Reloader: reloader{files: files, rules: rules},
-		Rollouts: rollouts,
+		Rollouts: rollouts, Feedback: fb,
 		Metrics:  m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,

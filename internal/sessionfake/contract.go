@@ -25,6 +25,8 @@ type Sessions interface {
 	SaveSummary(ctx context.Context, id string, sm memory.Summary) (bool, error)
 	History(ctx context.Context, id string) ([]memory.Message, error)
 	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
+	SaveExchange(ctx context.Context, id string, e memory.Exchange) error
+	Exchanges(ctx context.Context, id string, ns ...int) (map[int]memory.Exchange, error)
 	PutPlayerState(ctx context.Context, playerID string, state []byte, at time.Time, ttl time.Duration) (memory.PlayerState, bool, error)
 }
 
@@ -266,6 +268,26 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 		}
 		if m, _ := st.Session(ctx, "s"); m.Screen != nil {
 			t.Errorf("a nil screen left %+v", m.Screen)
+		}
+	})
+
+	t.Run("exchanges", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		x := memory.Exchange{Exchange: 1, Message: "hi", Reply: "hello", Model: "m", At: time.Unix(1_800_000_000, 0).UTC(),
+			Tools: []memory.ExchangeTool{{Name: "t", Arguments: json.RawMessage(`{"a":1}`), Source: "executed", Status: "success"}}}
+		if err := st.SaveExchange(ctx, "s", x); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.SaveExchange(ctx, "s", memory.Exchange{Exchange: 0}); err == nil {
+			t.Error("exchange 0 was recorded")
+		}
+		if err := st.SaveExchange(ctx, "nope", x); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("an unknown session's exchange: %v, want ErrNotFound", err)
+		}
+		got, err := st.Exchanges(ctx, "s", 1, 2)
+		if err != nil || len(got) != 1 || got[1].Reply != "hello" || len(got[1].Tools) != 1 || string(got[1].Tools[0].Arguments) != `{"a":1}` {
+			t.Fatalf("Exchanges = %+v, %v", got, err)
 		}
 	})
 

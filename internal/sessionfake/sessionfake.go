@@ -47,6 +47,8 @@ type session struct {
 	meta    memory.Meta
 	history [][]byte // message JSON, oldest first
 	cache   map[string]memory.CacheEntry
+	// exchanges holds each recorded exchange's JSON, by number.
+	exchanges map[int][]byte
 }
 
 // New returns an empty store.
@@ -415,6 +417,59 @@ func (s *Store) PutPlayerState(_ context.Context, playerID string, state []byte,
 	s.players[playerID] = ps
 	ps.State = slices.Clone(state)
 	return ps, true, nil
+}
+
+// SaveExchange records what exchange e.Exchange of session id was answered
+// with; only the last HistoryMax/2 exchanges are kept, as memory does.
+func (s *Store) SaveExchange(_ context.Context, id string, e memory.Exchange) error {
+	s.calls.Add(1)
+	if !validID(id) {
+		return notFound("save exchange", id)
+	}
+	if e.Exchange < 1 {
+		return fmt.Errorf("sessionfake: save exchange %s: exchange %d, want from 1", id, e.Exchange)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("sessionfake: save exchange %s: %w", id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[id]
+	if !ok {
+		return notFound("save exchange", id)
+	}
+	if sess.exchanges == nil {
+		sess.exchanges = map[int][]byte{}
+	}
+	sess.exchanges[e.Exchange] = b
+	delete(sess.exchanges, e.Exchange-max(1, HistoryMax/2))
+	return nil
+}
+
+// Exchanges returns the recorded exchanges of session id among ns.
+func (s *Store) Exchanges(_ context.Context, id string, ns ...int) (map[int]memory.Exchange, error) {
+	s.calls.Add(1)
+	if !validID(id) {
+		return nil, notFound("exchanges", id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[int]memory.Exchange, len(ns))
+	sess, ok := s.sessions[id]
+	if !ok {
+		return out, nil
+	}
+	for _, n := range ns {
+		if b, ok := sess.exchanges[n]; ok {
+			var e memory.Exchange
+			if err := json.Unmarshal(b, &e); err != nil {
+				return nil, fmt.Errorf("sessionfake: exchange %d of %s: %w", n, id, err)
+			}
+			out[n] = e
+		}
+	}
+	return out, nil
 }
 
 // SaveSummary stores sm unless the stored summary covers sm.Through or
