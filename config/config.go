@@ -213,6 +213,7 @@ func (p *parser) prices(name, v string) map[string]Price {
 	}
 	return out
 }
+
 // validProgressPath reports whether p is a dotted path such as
 // "progress.chapter": 1 to 16 non-empty segments of letters, digits, '_'
 // and '-', at most 256 bytes.

@@ -380,7 +380,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files), Players: store,
 		Reloader: reloader{files: files, rules: rules},
 		Rollouts: rollouts, Feedback: fb,
-		Metrics:  m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
+		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
 		TrustedProxies:  cfg.TrustedProxies,
