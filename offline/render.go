@@ -28,7 +28,7 @@ func (r *Responder) render(p Plan, outs []tool.Outcome) string {
 			return text
 		}
 	}
-	if !r.names[toolChampion] && (p.Intent == IntentHelp || p.Intent == IntentGreeting || len(outs) == 0) {
+	if !r.names[toolChampion] && p.Intent != IntentClarify && (p.Intent == IntentHelp || p.Intent == IntentGreeting || len(outs) == 0) {
 		// Not the sample game: offer only what its tools can answer.
 		return r.toolsHelp(p)
 	}
@@ -46,6 +46,8 @@ func (r *Responder) render(p Plan, outs []tool.Outcome) string {
 		rp = rd.help(rd.l.t(mNotRecognised))
 	case IntentUnknownName:
 		rp = rd.unknown()
+	case IntentClarify:
+		rp = rd.clarifyText(rd.p.Clarify)
 	default:
 		if len(outs) == 0 {
 			rp = rd.help(rd.l.t(mNotRecognised))
@@ -67,9 +69,11 @@ func (rd renderer) intent() reply {
 		return rd.counters(rd.get(toolCounters))
 	case IntentMatchup:
 		if len(rd.p.Team) > 0 {
-			return rd.team(rd.get(toolCounters))
+			return rd.teamVerdict()
 		}
-		return rd.matchup()
+		return rd.verdicts()
+	case IntentVerdict:
+		return rd.champVerdict()
 	case IntentHowToBeat:
 		return rd.howTo()
 	case IntentCompare:
@@ -345,93 +349,6 @@ func boldAll(xs []string) []string {
 	return out
 }
 
-// matchup answers "is champion good against boss".
-func (rd renderer) matchup() reply {
-	var champ, boss Entity
-	for _, e := range rd.p.Entities {
-		if e.Kind == KindChampion && champ.ID == "" {
-			champ = e
-		}
-		if e.Kind == KindBoss && boss.ID == "" {
-			boss = e
-		}
-	}
-	co, ok := rd.one(toolCounters)
-	if !ok || !co.Result.OK() {
-		if ok {
-			return rd.failed(co)
-		}
-		return reply{}
-	}
-	list, _ := dataAs[toolsgcs.CounterList](co.Result)
-	cs := list.Counters
-	hit := false
-	for _, c := range cs {
-		if idString(c.ID) == champ.ID || strings.EqualFold(c.Name, champ.Name) {
-			hit = true
-		}
-	}
-	if o, ok := rd.one(toolChampion); ok && !hit {
-		if c, ok := dataAs[gcsdb.Champion](o.Result); ok {
-			for _, b := range append(append([]gcsdb.Ref(nil), c.RecommendedAgainst...), c.StrongAgainst...) {
-				if idString(b.ID) == boss.ID || strings.EqualFold(b.Name, boss.Name) {
-					hit = true
-				}
-			}
-		}
-	}
-	cn, bn := champ.Display(rd.l.loc), boss.Display(rd.l.loc)
-	var rp reply
-	if hit {
-		rp.lead = rd.l.t(mMatchYes, cn, bn)
-	} else {
-		rp.lead = rd.l.t(mMatchNo, cn, bn, rd.l.and(boldAll(displayAll(cs, 3, rd.counterName))))
-	}
-	for i, c := range cs {
-		if i == 5 {
-			break
-		}
-		rp.facts = append(rp.facts, bold(rd.counterName(c)))
-	}
-	return rp
-}
-
-// team answers "is my team good against this boss".
-func (rd renderer) team(os []tool.Outcome) reply {
-	if len(os) == 0 {
-		return reply{}
-	}
-	if !os[0].Result.OK() {
-		return rd.failed(os[0])
-	}
-	list, _ := dataAs[toolsgcs.CounterList](os[0].Result)
-	boss := rd.bossName(list.Boss)
-	cs := list.Counters
-	in := map[string]bool{}
-	for _, c := range cs {
-		in[idString(c.ID)] = true
-	}
-	var good []string
-	var rp reply
-	for _, e := range rd.p.Team {
-		if in[e.ID] {
-			good = append(good, bold(e.Display(rd.l.loc)))
-		}
-	}
-	if len(good) == 0 {
-		rp.lead = rd.l.t(mTeamNone, boss, rd.l.and(boldAll(displayAll(cs, 3, rd.counterName))))
-	} else {
-		rp.lead = rd.l.t(mTeamLead, boss, rd.l.and(good))
-	}
-	for i, c := range cs {
-		if i == 5 {
-			break
-		}
-		rp.facts = append(rp.facts, bold(rd.counterName(c)))
-	}
-	return rp
-}
-
 // howTo renders the guide passage, then the counters.
 func (rd renderer) howTo() reply {
 	var rp reply
@@ -473,6 +390,9 @@ func (rd renderer) compare(os []tool.Outcome) reply {
 	name := func(c toolsgcs.Compared) string { return rd.display(c.ID, c.Name, nil) }
 	var rp reply
 	rp.lead = rd.l.t(mCompareLead, rd.l.and(boldAll(displayAll(cmp.Champions, 5, name))))
+	if v := rd.compareVerdict(cmp); v != "" {
+		rp.lead = v
+	}
 	var leads []string
 	for _, k := range gcsdb.StatKeys() {
 		if w := cmp.StatWinners[k]; w != "" {

@@ -237,3 +237,10 @@ func findFilters(text string, factions []Entity) map[string]any {
 	}
 	return args
 }
+
+// wordsGood ask for a judgement: "is X good", "X or Y", "worth it".
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsGood = phrases(`good|any good|decent|strong|worth|worth it|viable|better|best pick|good enough|
+	bon|bonne|bons|bonnes|fort|forte|vaut|vaut il|rentable|mieux|suffisant|suffisante|
+	gut|gute|guter|gutes|stark|starke|lohnt|lohnt sich|besser|reicht|ausreichend|taugt`)
