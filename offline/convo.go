@@ -97,7 +97,7 @@ func readReference(text string, toks []string) reference {
 	rf.they = has(text, wordsThey)
 	rf.which = has(text, wordsWhichOne)
 	for _, o := range ordinals {
-		if has(text, o.words) {
+		if has(text, o.words) && !ordinalOfThing(text, o.words) {
 			rf.ordinal = o.i
 			break
 		}
@@ -112,6 +112,30 @@ func readReference(text string, toks []string) reference {
 		rf.opener = rf.opener || strings.HasPrefix(head, " "+o+" ")
 	}
 	return rf
+}
+
+// wordsThing are nouns an ordinal may count that are no subject of the
+// conversation: "the last patch", "le premier niveau", "die zweite Runde".
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsThing = phrases(`patch|update|stage|stages|turn|turns|chapter|level|phase|round|wave|time|step|page|piece|slot|skill|
+	mise|niveau|etape|tour|chapitre|vague|fois|competence|
+	runde|stufe|kapitel|welle|mal|seite|fahigkeit`)
+
+// ordinalOfThing reports an ordinal (one of ws) followed by a noun that
+// is no subject: it counts something else.
+func ordinalOfThing(text string, ws []string) bool {
+	for _, w := range ws {
+		i := strings.Index(text, " "+w+" ")
+		if i < 0 {
+			continue
+		}
+		rest := strings.Fields(text[i+len(w)+1:])
+		if len(rest) > 0 && has(" "+rest[0]+" ", wordsThing) {
+			return true
+		}
+	}
+	return false
 }
 
 // followUp is a message read against the conversation.
@@ -456,6 +480,8 @@ var convoText = map[string]map[string]string{
 		"cmp_atk":        "the harder hitter",
 		"cmp_res":        "more resistant",
 		"cmp_acc":        "more accurate",
+		"patch_latest":      "The latest patch is **%s**:",
+		"patch_latest_date": "The latest patch is **%s**, released %s:",
 		"team_yes":       "Yes, your team is good enough for **%s**: all %d are among the counters the game ranks for it.",
 		"team_partly":    "Partly: against **%s**, %d of your %d champions are ranked counters (%d among its best).",
 		"team_no":        "No: none of your team is among the counters the game ranks for **%s**.",
@@ -487,6 +513,8 @@ var convoText = map[string]map[string]string{
 		"cmp_atk":        "celui qui frappe le plus fort",
 		"cmp_res":        "plus résistant aux effets",
 		"cmp_acc":        "plus précis",
+		"patch_latest":      "Le dernier patch est **%s** :",
+		"patch_latest_date": "Le dernier patch est **%s**, sorti le %s :",
 		"team_yes":       "Oui, votre équipe est prête pour **%s** : les %d font partie des contres classés.",
 		"team_partly":    "En partie : contre **%s**, %d de vos %d champions sont des contres classés (%d parmi les meilleurs).",
 		"team_no":        "Non : aucun membre de votre équipe ne fait partie des contres classés de **%s**.",
@@ -518,6 +546,8 @@ var convoText = map[string]map[string]string{
 		"cmp_atk":        "der härtere Schläger",
 		"cmp_res":        "widerstandsfähiger",
 		"cmp_acc":        "genauer",
+		"patch_latest":      "Der neueste Patch ist **%s**:",
+		"patch_latest_date": "Der neueste Patch ist **%s**, erschienen am %s:",
 		"team_yes":       "Ja, dein Team reicht für **%s**: alle %d sind bewertete Konter.",
 		"team_partly":    "Teilweise: gegen **%s** sind %d deiner %d Champions bewertete Konter (%d unter den besten).",
 		"team_no":        "Nein: niemand aus deinem Team gehört zu den bewerteten Kontern für **%s**.",

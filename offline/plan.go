@@ -88,6 +88,8 @@ type Plan struct {
 	// Clarify is set when the message refers back to a subject it cannot
 	// pin down: the answer asks which one.
 	Clarify *clarify
+	// Latest reports a question about the newest patch.
+	Latest bool
 	// text is the question text the intent was read from.
 	text string
 	// FollowUp reports that the entities came from the conversation.
@@ -166,6 +168,13 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 				c.add(name, map[string]any{"limit": maxFacts})
 			}
 		}
+	case has(text, wordsPatch) && len(ents) == 0 && has(text, wordsLatest) && c.r.names[toolListDocs]:
+		p.Intent, p.Latest = IntentPatchNotes, true
+		args := map[string]any{"filters": map[string]any{"category": "patch_notes"}}
+		if c.r.params[toolListDocs]["limit"] {
+			args["limit"] = 200
+		}
+		c.add(toolListDocs, args)
 	case has(text, wordsPatch):
 		p.Intent = IntentPatchNotes
 		q := strings.TrimSpace(req.Message)

@@ -106,6 +106,9 @@ func (rd renderer) intent() reply {
 	case IntentLore:
 		return rd.docs(rd.get(toolLore), rd.l.t(mLoreLead, rd.name0()), "biograph", "lore", "history", "story")
 	case IntentPatchNotes:
+		if rd.p.Latest {
+			return rd.latestPatchReply()
+		}
 		return rd.docs(rd.get(toolPatchNotes), rd.l.t(mPatchLead))
 	case IntentScreenHelp:
 		return rd.docs(rd.get(toolUX), rd.l.t(mScreenLead, rd.screenTitle()), "use", "see", "tips")

@@ -133,6 +133,9 @@ func (r *Responder) Answer(ctx context.Context, req Request, run RunFunc) Answer
 	var outs []tool.Outcome
 	if len(p.Calls) > 0 && run != nil {
 		outs = run(ctx, p.Calls)
+		if p.Latest {
+			outs = r.answerLatestPatch(ctx, p, outs, run)
+		}
 	}
 	return Answer{Text: r.render(p, outs), Plan: p, Outcomes: outs, About: about(p, outs)}
 }
