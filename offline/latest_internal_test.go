@@ -33,10 +33,10 @@ func TestLatestPatchByVersion(t *testing.T) {
 // TestOrdinalOfAThing: "the last patch" counts patches, not subjects.
 func TestOrdinalOfAThing(t *testing.T) {
 	for msg, want := range map[string]int{
-		"what changed in the last patch?": -2,
-		"le premier niveau est dur":       -2,
-		"the last one":                    -1,
-		"the second one's skills":         1,
+		"what changed in the last patch?":  -2,
+		"le premier niveau est dur":        -2,
+		"the last one":                     -1,
+		"the second one's skills":          1,
 		"und die Fähigkeiten des zweiten?": 1,
 	} {
 		toks := tokens(msg)
