@@ -177,3 +177,30 @@ func TestTeamVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestSetAndOfferVerdicts: "is this set good for this champion" answers
+// from the sets the game recommends for the champion's role; "is this
+// offer worth it" quotes the price against what the champion is
+// recommended for, and says the data has no price list.
+func TestSetAndOfferVerdicts(t *testing.T) {
+	w := newSampleWorld(t)
+	for _, tc := range []struct {
+		locale, screen string
+		data           map[string]any
+		say, lead      string
+	}{
+		{"en", "GearInventoryPresenter", map[string]any{"Champion": map[string]any{"ConfigId": 1001}, "GearSetConfigId": 8001},
+			"is this set good for this champion?", "No, **Swiftwind** is not among the sets the game recommends for **Kaelith**"},
+		{"de", "GearInventoryPresenter", map[string]any{"Champion": map[string]any{"ConfigId": 1001}, "GearSetConfigId": 8002},
+			"Ist dieses Set gut für diesen Champion?", "Ja, **Kriegsherr** passt zu **Kaelith**"},
+		{"en", "MarketPresenter", map[string]any{"Offer": map[string]any{"ChampionConfigId": 1001, "Price": 1500}},
+			"is this offer worth buying?", "Worth it if those fights are yours: for 1,500 you get **Kaelith**"},
+		{"fr", "MarketPresenter", map[string]any{"Offer": map[string]any{"ChampionConfigId": 1002, "Price": "300"}},
+			"cette offre vaut-elle le coup ?", "Intéressant si ces combats sont les vôtres : pour 300 vous obtenez **Vonoelle**"},
+	} {
+		a := w.ask(t, tc.locale, screenOf(t, tc.screen, tc.data), tc.say)
+		if !strings.HasPrefix(a.Text, tc.lead) {
+			t.Errorf("%q: want a lead starting %q:\n%s", tc.say, tc.lead, a.Text)
+		}
+	}
+}

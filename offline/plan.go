@@ -88,6 +88,8 @@ type Plan struct {
 	// Clarify is set when the message refers back to a subject it cannot
 	// pin down: the answer asks which one.
 	Clarify *clarify
+	// Price is the price of the offer on the screen (offer verdicts).
+	Price string
 	// Latest reports a question about the newest patch.
 	Latest bool
 	// text is the question text the intent was read from.
@@ -206,6 +208,18 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		d := fill(KindDungeon, dungeons, true)[0]
 		p.Entities = []Entity{d}
 		c.entity(toolDungeon, d)
+	case len(bosses) == 0 && has(text, wordsOffer) && (has(text, wordsGood) || has(text, wordsCost)) && hasPrice(req) &&
+		len(fill(KindChampion, champs, true)) > 0:
+		p.Intent = IntentOfferVerdict
+		p.Price, _ = screenPrice(req.ScreenData)
+		ch := fill(KindChampion, champs, true)[0]
+		p.Entities = []Entity{ch}
+		c.entity(toolChampion, ch)
+	case len(bosses) == 0 && has(text, wordsGood) && len(fill(KindGearSet, sets, true)) > 0 && len(fill(KindChampion, champs, true)) > 0:
+		p.Intent = IntentSetVerdict
+		ch := fill(KindChampion, champs, true)[0]
+		p.Entities = []Entity{fill(KindGearSet, sets, true)[0], ch}
+		c.add(toolGear, map[string]any{"champion_name": ch.Name})
 	case has(text, wordsGear) && roleOf(text) != "" && len(champs) == 0:
 		p.Intent = IntentGear
 		p.Filters = map[string]any{"best_for": roleOf(text)}
@@ -367,6 +381,12 @@ func (c caller) entity(name string, e Entity) {
 		toolDungeon: "dungeon_name", toolGearSet: "gear_set_name", toolCounters: "boss_name",
 	}[name]
 	c.add(name, map[string]any{param: e.Name})
+}
+
+// hasPrice reports a price on the player's screen.
+func hasPrice(req Request) bool {
+	_, ok := screenPrice(req.ScreenData)
+	return ok
 }
 
 // ranking plans boss b's whole counter ranking, for a verdict on where

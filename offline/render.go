@@ -74,6 +74,10 @@ func (rd renderer) intent() reply {
 		return rd.verdicts()
 	case IntentVerdict:
 		return rd.champVerdict()
+	case IntentSetVerdict:
+		return rd.setVerdict()
+	case IntentOfferVerdict:
+		return rd.offerVerdict()
 	case IntentHowToBeat:
 		return rd.howTo()
 	case IntentCompare:
