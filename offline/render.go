@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gameassist/gameassist/gamedata"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/tool"
 	toolscache "github.com/gameassist/gameassist/tools_cache"
@@ -318,7 +319,9 @@ func (rd renderer) counterName(c gcsdb.RankedCounter) string { return rd.display
 func (rd renderer) reason(why string) string {
 	parts := strings.Split(why, ";")
 	if rd.l.loc != "en" {
-		return strings.TrimSpace(parts[0])
+		// The ranking's reasons are English sentences: a French or
+		// German reply keeps to the names and ranks.
+		return ""
 	}
 	var keep []string
 	for _, p := range parts {
@@ -670,7 +673,7 @@ func (rd renderer) effect(os []tool.Outcome) reply {
 	if len(cs) == 0 {
 		return reply{lead: rd.l.t(mFindNone)}
 	}
-	eff := strings.ReplaceAll(argString(os[0].Arguments, "effect"), "_", " ")
+	eff := gamedata.EffectLabel(argString(os[0].Arguments, "effect"), rd.l.loc)
 	name := func(c gcsdb.EffectHit) string { return rd.display(c.ID, c.Name, nil) }
 	rp := reply{lead: rd.l.t(mEffectLead, eff, rd.l.and(boldAll(displayAll(cs, 3, name))))}
 	for i, c := range cs {
@@ -832,10 +835,10 @@ func (rd renderer) details(o tool.Outcome) reply {
 		if b.Dungeon != nil {
 			rp.facts = append(rp.facts, l.t(mBossDungeon, rd.ref(*b.Dungeon)))
 		}
-		if ws := words(b.Weaknesses); len(ws) > 0 {
+		if ws := effectWordsOf(b.Weaknesses, l.loc); len(ws) > 0 {
 			rp.facts = append(rp.facts, l.t(mWeaknesses, strings.Join(ws, ", ")))
 		}
-		if ws := words(b.Immunities); len(ws) > 0 {
+		if ws := effectWordsOf(b.Immunities, l.loc); len(ws) > 0 {
 			rp.facts = append(rp.facts, l.t(mImmunities, strings.Join(ws, ", ")))
 		}
 		var phases []string
@@ -888,12 +891,14 @@ func (rd renderer) details(o tool.Outcome) reply {
 }
 
 // words lists identifiers as words ("decrease_def" is "decrease def").
-func words(xs []string) []string {
+// effectWordsOf names effect keys for players in locale.
+func effectWordsOf(xs []string, locale string) []string {
 	out := make([]string, 0, len(xs))
 	for _, x := range xs {
 		if x != "" {
-			out = append(out, strings.ReplaceAll(x, "_", " "))
+			out = append(out, gamedata.EffectLabel(x, locale))
 		}
 	}
 	return out
 }
+

@@ -54,3 +54,33 @@ func TestRoleAndStatWordsReadApart(t *testing.T) {
 		}
 	}
 }
+
+// TestNoIdentifiersInReplies: effect keys reach players as names in the
+// session's locale, and French and German counters answers carry no
+// English reasons.
+func TestNoIdentifiersInReplies(t *testing.T) {
+	w := newSampleWorld(t)
+	ids := []string{"decrease_def", "turn_meter_reduce", "block_debuffs", "decrease_spd", "_"}
+	for _, tc := range []struct{ locale, say string }{
+		{"en", "who counters the Fire Knight?"},
+		{"en", "tell me about the Fire Knight"},
+		{"fr", "qui contre le Chevalier de Feu ?"},
+		{"fr", "parle-moi du Chevalier de Feu"},
+		{"de", "wer kontert den Feuerritter?"},
+		{"de", "welche Champions können betäuben?"},
+	} {
+		a := w.ask(t, tc.locale, nil, tc.say)
+		for _, id := range ids {
+			if strings.Contains(a.Text, id) {
+				t.Errorf("%q: reply holds %q:\n%s", tc.say, id, a.Text)
+			}
+		}
+		if tc.locale != "en" {
+			for _, en := range []string{"strong against", "skills apply", "has the advantage", "boss weakness"} {
+				if strings.Contains(a.Text, en) {
+					t.Errorf("%q: English %q in a %s reply:\n%s", tc.say, en, tc.locale, a.Text)
+				}
+			}
+		}
+	}
+}
