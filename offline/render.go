@@ -901,4 +901,3 @@ func effectWordsOf(xs []string, locale string) []string {
 	}
 	return out
 }
-
