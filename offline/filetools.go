@@ -146,6 +146,13 @@ func fillArgs(spec tool.Spec, message string) (json.RawMessage, int, bool) {
 					break
 				}
 			}
+		case prop.Type == "string" && !required && nameParam(n) && name != "":
+			// An optional name or query parameter: a question naming
+			// something looks that up rather than listing everything.
+			args[n] = name
+			if capitalised {
+				bonus += 2
+			}
 		case prop.Type == "string" && required:
 			if name != "" {
 				args[n] = name
@@ -165,6 +172,17 @@ func fillArgs(spec tool.Spec, message string) (json.RawMessage, int, bool) {
 		return nil, 0, false
 	}
 	return b, bonus, true
+}
+
+// nameParam reports a parameter that names or searches for a thing.
+func nameParam(n string) bool {
+	n = strings.ToLower(n)
+	for _, w := range []string{"name", "query", "search", "title", "term", "keyword"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // mentionedName returns the longest run of capitalised words of message
@@ -218,7 +236,7 @@ func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 		if !o.Result.OK() {
 			continue
 		}
-		found = writeData(b, o) || found
+		found = writeData(b, o, p.text) || found
 	}
 	if found {
 		return
@@ -277,7 +295,7 @@ func scalar(v any) string {
 }
 
 // writeData writes one tool's data and reports whether there was any.
-func writeData(b *strings.Builder, o tool.Outcome) bool {
+func writeData(b *strings.Builder, o tool.Outcome, text string) bool {
 	switch v := untypedData(o.Result).(type) {
 	case nil:
 		return false
@@ -285,10 +303,23 @@ func writeData(b *strings.Builder, o tool.Outcome) bool {
 		if ids, ok := chainSteps(v); ok {
 			return writeChain(b, o.Result, ids)
 		}
-		writeRow(b, v, rowKeys(o.Result, v), "\n")
+		keys := rowKeys(o.Result, v)
+		if lead, ok := askedField(v, keys, text); ok {
+			b.WriteString(lead + "\n")
+		}
+		writeRow(b, v, keys, "\n")
 	case []any:
 		if len(v) == 0 {
 			return false
+		}
+		if m, ok := v[0].(map[string]any); ok && len(v) == 1 {
+			// One row found: answered as a row.
+			keys := rowKeys(o.Result, m)
+			if lead, ok := askedField(m, keys, text); ok {
+				b.WriteString(lead + "\n")
+			}
+			writeRow(b, m, keys, "\n")
+			return true
 		}
 		for i, x := range v {
 			if i == 10 {
@@ -356,13 +387,56 @@ func writeChain(b *strings.Builder, r tool.Result, ids []string) bool {
 			continue
 		}
 		var step strings.Builder
-		if !writeData(&step, tool.Outcome{Result: tool.Result{Status: tool.StatusSuccess, Data: data}}) {
+		if !writeData(&step, tool.Outcome{Result: tool.Result{Status: tool.StatusSuccess, Data: data}}, "") {
 			continue
 		}
 		fmt.Fprintf(b, "**%s**\n%s", strings.ReplaceAll(id, "_", " "), step.String())
 		found = true
 	}
 	return found
+}
+
+// askedField answers a question about one field of a row first, as a
+// sentence naming the row and the field ("**Pumpkin**: sell price 320."):
+// the field is the column whose words the question uses (not the row's
+// name or id).
+func askedField(m map[string]any, keys []string, text string) (string, bool) {
+	asked := contentWords(text)
+	if len(asked) == 0 {
+		return "", false
+	}
+	name := ""
+	for _, k := range keys {
+		if lk := strings.ToLower(k); lk == "name" || lk == "title" || strings.HasSuffix(lk, "_name") {
+			name = scalar(m[k])
+			break
+		}
+	}
+	best, bestScore := "", 0
+	for _, k := range keys {
+		lk := strings.ToLower(k)
+		if lk == "id" || strings.HasSuffix(lk, "_id") || lk == "name" || lk == "title" || strings.HasSuffix(lk, "_name") || scalar(m[k]) == "" {
+			continue
+		}
+		score := 0
+		for _, w := range contentWords(k) {
+			if slices.Contains(asked, w) {
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = k, score
+		}
+	}
+	if best == "" {
+		return "", false
+	}
+	label := strings.ReplaceAll(best, "_", " ")
+	value := clip(scalar(m[best]), 300)
+	if name == "" {
+		return upperFirst(label) + ": " + value + ".", true
+	}
+	return bold(clip(name, 100)) + ": " + label + " " + value + ".", true
 }
 
 // rowKeys returns the keys of a row in the order the tool wrote them.
