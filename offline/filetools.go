@@ -146,13 +146,12 @@ func fillArgs(spec tool.Spec, message string) (json.RawMessage, int, bool) {
 					break
 				}
 			}
-		case prop.Type == "string" && !required && nameParam(n) && name != "":
+		case prop.Type == "string" && !required && nameParam(n) && name != "" && capitalised:
 			// An optional name or query parameter: a question naming
-			// something looks that up rather than listing everything.
+			// something ("the Sheep") looks it up rather than listing
+			// everything.
 			args[n] = name
-			if capitalised {
-				bonus += 2
-			}
+			bonus += 2
 		case prop.Type == "string" && required:
 			if name != "" {
 				args[n] = name
