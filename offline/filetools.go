@@ -84,6 +84,9 @@ func (r *Responder) planTools(p *Plan, message string) bool {
 	}
 	best := slices.MaxFunc(cands, func(a, b cand) int { return a.score - b.score })
 	p.Intent = IntentTools
+	if spec, ok := reg.Spec(best.name); ok {
+		p.toolDesc = spec.Description
+	}
 	p.Calls = []tool.Call{{Name: best.name, Arguments: best.args}}
 	// The documents answer when the tool finds nothing.
 	if _, ok := reg.Resolve(toolSearch); ok {
@@ -235,7 +238,7 @@ func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 		if !o.Result.OK() {
 			continue
 		}
-		found = writeData(b, o, p.text) || found
+		found = writeData(b, o, p.text, describedAs(p.text, p.toolDesc)) || found
 	}
 	if found {
 		return
@@ -294,7 +297,7 @@ func scalar(v any) string {
 }
 
 // writeData writes one tool's data and reports whether there was any.
-func writeData(b *strings.Builder, o tool.Outcome, text string) bool {
+func writeData(b *strings.Builder, o tool.Outcome, text, described string) bool {
 	switch v := untypedData(o.Result).(type) {
 	case nil:
 		return false
@@ -303,7 +306,7 @@ func writeData(b *strings.Builder, o tool.Outcome, text string) bool {
 			return writeChain(b, o.Result, ids)
 		}
 		keys := rowKeys(o.Result, v)
-		if lead, ok := askedField(v, keys, text); ok {
+		if lead, ok := askedField(v, keys, text, described); ok {
 			b.WriteString(lead + "\n")
 		}
 		writeRow(b, v, keys, "\n")
@@ -314,7 +317,7 @@ func writeData(b *strings.Builder, o tool.Outcome, text string) bool {
 		if m, ok := v[0].(map[string]any); ok && len(v) == 1 {
 			// One row found: answered as a row.
 			keys := rowKeys(o.Result, m)
-			if lead, ok := askedField(m, keys, text); ok {
+			if lead, ok := askedField(m, keys, text, described); ok {
 				b.WriteString(lead + "\n")
 			}
 			writeRow(b, m, keys, "\n")
@@ -386,7 +389,7 @@ func writeChain(b *strings.Builder, r tool.Result, ids []string) bool {
 			continue
 		}
 		var step strings.Builder
-		if !writeData(&step, tool.Outcome{Result: tool.Result{Status: tool.StatusSuccess, Data: data}}, "") {
+		if !writeData(&step, tool.Outcome{Result: tool.Result{Status: tool.StatusSuccess, Data: data}}, "", "") {
 			continue
 		}
 		fmt.Fprintf(b, "**%s**\n%s", strings.ReplaceAll(id, "_", " "), step.String())
@@ -395,12 +398,36 @@ func writeChain(b *strings.Builder, r tool.Result, ids []string) bool {
 	return found
 }
 
+// describedAs returns the words the tool's description puts next to a
+// word of the question: "mana cost" in the description makes a question
+// about the cost one about mana.
+func describedAs(text, desc string) string {
+	asked := contentWords(text)
+	dw := tokens(desc)
+	var out []string
+	for i, w := range dw {
+		w = strings.TrimSuffix(w, "s")
+		if len(w) < 3 || !slices.Contains(asked, w) {
+			continue
+		}
+		if i > 0 && !toolStopWords[dw[i-1]] {
+			out = append(out, dw[i-1])
+		}
+		if i+1 < len(dw) && !toolStopWords[dw[i+1]] {
+			out = append(out, dw[i+1])
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // askedField answers a question about one field of a row first, as a
 // sentence naming the row and the field ("**Pumpkin**: sell price 320."):
-// the field is the column whose words the question uses (not the row's
-// name or id).
-func askedField(m map[string]any, keys []string, text string) (string, bool) {
+// the field is the column whose words the question uses, else one the
+// tool's description names next to a word of the question (described);
+// never the row's name or id.
+func askedField(m map[string]any, keys []string, text, described string) (string, bool) {
 	asked := contentWords(text)
+	near := contentWords(described)
 	if len(asked) == 0 {
 		return "", false
 	}
@@ -419,7 +446,12 @@ func askedField(m map[string]any, keys []string, text string) (string, bool) {
 		}
 		score := 0
 		for _, w := range contentWords(k) {
-			if slices.Contains(asked, w) {
+			switch {
+			case slices.Contains(asked, w):
+				score += 2
+			case slices.Contains(near, w):
+				// The description names the column next to a word of
+				// the question ("mana cost").
 				score++
 			}
 		}

@@ -92,6 +92,8 @@ type Plan struct {
 	Price string
 	// Latest reports a question about the newest patch.
 	Latest bool
+	// toolDesc is the description of the studio's tool the plan chose.
+	toolDesc string
 	// text is the question text the intent was read from.
 	text string
 	// FollowUp reports that the entities came from the conversation.
