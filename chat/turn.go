@@ -79,7 +79,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	fin := memory.Finish{
 		Messages: []memory.Message{
 			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough},
-			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered},
+			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered, About: a.about},
 		},
 		Put:     c.screenPuts,
 		Hits:    c.screenHits,
@@ -206,7 +206,7 @@ func (s *Service) salvage(ctx context.Context, turn memory.Turn, message string,
 	}()
 	scope := s.runner.Scope(ctx, turn.Meta.ID, turn.Meta.Exchange, turn.Cache, false)
 	scope.KeepVersions(turn.Meta.Versions)
-	a := s.offlineAnswer(ctx, scope, message, turn.Meta, emit, streamed)
+	a := s.offlineAnswer(ctx, scope, message, turn.Meta, turn.History, emit, streamed)
 	a.degraded = true
 	c.a, c.scope = a, scope
 	return c
@@ -257,6 +257,8 @@ type answered struct {
 	shown *memory.Shown
 	// summaryThrough is what the prompt's summary covered (0: none).
 	summaryThrough int
+	// about are the subjects an offline answer was about.
+	about []memory.Subject
 }
 
 // heldSummary returns the summary the session's previous prompt used, when
@@ -290,7 +292,7 @@ func heldSummary(sel *toolselect.Selector, turn memory.Turn) (*memory.Summary, b
 // ended.
 func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, message string, emit func(Event)) (answered, error) {
 	if s.llm == nil {
-		a := s.offlineAnswer(ctx, scope, message, turn.Meta, emit, false)
+		a := s.offlineAnswer(ctx, scope, message, turn.Meta, turn.History, emit, false)
 		return a, ctx.Err()
 	}
 	injection := ""
@@ -342,7 +344,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			}
 			s.log.LogAttrs(ctx, slog.LevelWarn, "chat: LLM failed; answering offline",
 				slog.String("session_id", scope.session), slog.Int("round", round), slog.String("error", err.Error()))
-			off := s.offlineAnswer(ctx, scope, message, turn.Meta, emit, streamed)
+			off := s.offlineAnswer(ctx, scope, message, turn.Meta, turn.History, emit, streamed)
 			a.text, a.degraded = off.text, true
 			a.outs = append(a.outs, off.outs...)
 			return a, ctx.Err()
@@ -508,7 +510,7 @@ func (s *Service) callLLM(ctx context.Context, req llm.Request, emit func(Event)
 // sees the session's screen and its live cached results (the screen rules'
 // proactive ones included), so what the rules fetched is served from the
 // cache.
-func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message string, meta memory.Meta, emit func(Event), streamed bool) answered {
+func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message string, meta memory.Meta, history []memory.Message, emit func(Event), streamed bool) answered {
 	run := scope.Run
 	if emit != nil {
 		run = func(ctx context.Context, calls []tool.Call) []tool.Outcome {
@@ -525,9 +527,9 @@ func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message strin
 			return outs
 		}
 	}
-	req := FallbackTurn{Message: message, Locale: meta.Locale}
+	req := FallbackTurn{Message: message, Locale: meta.Locale, History: fallbackHistory(history)}
 	if meta.Screen != nil {
-		req.Screen, req.ScreenData = meta.Screen.Name, meta.Screen.Data
+		req.Screen, req.ScreenData, req.ScreenAt = meta.Screen.Name, meta.Screen.Data, meta.Screen.At
 	}
 	for _, e := range scope.Cached() {
 		if res, err := decodeResult(e.Result); err == nil {
@@ -542,7 +544,30 @@ func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message strin
 		}
 		emit(Event{Type: EventDelta, Data: DeltaEvent{Text: text}})
 	}
-	return answered{text: ans.Text, outs: ans.Outcomes}
+	return answered{text: ans.Text, outs: ans.Outcomes, about: ans.About}
+}
+
+// maxFallbackHistory bounds the exchanges a Fallback sees.
+const maxFallbackHistory = 6
+
+// fallbackHistory pairs the recent history's player messages with the
+// subjects of their replies, oldest first.
+func fallbackHistory(history []memory.Message) []FallbackExchange {
+	var out []FallbackExchange
+	for i, m := range history {
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		ex := FallbackExchange{Message: m.Content, At: m.At}
+		if i+1 < len(history) && history[i+1].Role == llm.RoleAssistant && history[i+1].Exchange == m.Exchange {
+			ex.About = history[i+1].About
+		}
+		out = append(out, ex)
+	}
+	if len(out) > maxFallbackHistory {
+		out = out[len(out)-maxFallbackHistory:]
+	}
+	return out
 }
 
 // toolNames lists the distinct tools behind an answer, in first-use order.

@@ -247,10 +247,10 @@ func counterReason(f gamedata.CounterFacts, affinity string, boss BossRef, weak,
 		why = append(why, "strong against "+boss.Name)
 	}
 	if weak != "" {
-		why = append(why, "skills apply "+sortedList(weak)+" (boss weakness)")
+		why = append(why, "skills apply "+effectLabels(weak)+" (boss weakness)")
 	}
 	if immune != "" {
-		why = append(why, "note: boss is immune to "+sortedList(immune))
+		why = append(why, "note: boss is immune to "+effectLabels(immune))
 	}
 	switch f.Advantage {
 	case 1:
@@ -262,9 +262,14 @@ func counterReason(f gamedata.CounterFacts, affinity string, boss BossRef, weak,
 }
 
 // sortedList turns "b,a" into "a, b".
-func sortedList(csv string) string {
+// effectLabels is a comma-separated list of effect keys as players read
+// them ("Decrease DEF, Stun"), in key order.
+func effectLabels(csv string) string {
 	xs := strings.Split(csv, ",")
 	sort.Strings(xs)
+	for i, x := range xs {
+		xs[i] = gamedata.EffectLabel(strings.TrimSpace(x), "en")
+	}
 	return strings.Join(xs, ", ")
 }
 

@@ -109,6 +109,17 @@ type Message struct {
 	// SummaryThrough is the last exchange the summary in a user message's
 	// prompt covered (0: no summary).
 	SummaryThrough int `json:"summary_through,omitempty"`
+	// About lists, in order, the entities an assistant reply was about, as
+	// the offline responder recorded them (opaque kind and id pairs), so a
+	// later turn on any instance can resolve "she" or "the first one".
+	About []Subject `json:"about,omitempty"`
+}
+
+// Subject is an entity an exchange was about: an opaque kind and id that
+// the session stores and hands back unchanged.
+type Subject struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
 }
 
 // Shown is what a user message's data block told the model.

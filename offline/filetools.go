@@ -84,6 +84,9 @@ func (r *Responder) planTools(p *Plan, message string) bool {
 	}
 	best := slices.MaxFunc(cands, func(a, b cand) int { return a.score - b.score })
 	p.Intent = IntentTools
+	if spec, ok := reg.Spec(best.name); ok {
+		p.toolDesc = spec.Description
+	}
 	p.Calls = []tool.Call{{Name: best.name, Arguments: best.args}}
 	// The documents answer when the tool finds nothing.
 	if _, ok := reg.Resolve(toolSearch); ok {
@@ -146,6 +149,12 @@ func fillArgs(spec tool.Spec, message string) (json.RawMessage, int, bool) {
 					break
 				}
 			}
+		case prop.Type == "string" && !required && nameParam(n) && name != "" && capitalised:
+			// An optional name or query parameter: a question naming
+			// something ("the Sheep") looks it up rather than listing
+			// everything.
+			args[n] = name
+			bonus += 2
 		case prop.Type == "string" && required:
 			if name != "" {
 				args[n] = name
@@ -165,6 +174,17 @@ func fillArgs(spec tool.Spec, message string) (json.RawMessage, int, bool) {
 		return nil, 0, false
 	}
 	return b, bonus, true
+}
+
+// nameParam reports a parameter that names or searches for a thing.
+func nameParam(n string) bool {
+	n = strings.ToLower(n)
+	for _, w := range []string{"name", "query", "search", "title", "term", "keyword"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // mentionedName returns the longest run of capitalised words of message
@@ -218,7 +238,7 @@ func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 		if !o.Result.OK() {
 			continue
 		}
-		found = writeData(b, o) || found
+		found = writeData(b, o, p.text, describedAs(p.text, p.toolDesc)) || found
 	}
 	if found {
 		return
@@ -277,7 +297,7 @@ func scalar(v any) string {
 }
 
 // writeData writes one tool's data and reports whether there was any.
-func writeData(b *strings.Builder, o tool.Outcome) bool {
+func writeData(b *strings.Builder, o tool.Outcome, text, described string) bool {
 	switch v := untypedData(o.Result).(type) {
 	case nil:
 		return false
@@ -285,10 +305,23 @@ func writeData(b *strings.Builder, o tool.Outcome) bool {
 		if ids, ok := chainSteps(v); ok {
 			return writeChain(b, o.Result, ids)
 		}
-		writeRow(b, v, rowKeys(o.Result, v), "\n")
+		keys := rowKeys(o.Result, v)
+		if lead, ok := askedField(v, keys, text, described); ok {
+			b.WriteString(lead + "\n")
+		}
+		writeRow(b, v, keys, "\n")
 	case []any:
 		if len(v) == 0 {
 			return false
+		}
+		if m, ok := v[0].(map[string]any); ok && len(v) == 1 {
+			// One row found: answered as a row.
+			keys := rowKeys(o.Result, m)
+			if lead, ok := askedField(m, keys, text, described); ok {
+				b.WriteString(lead + "\n")
+			}
+			writeRow(b, m, keys, "\n")
+			return true
 		}
 		for i, x := range v {
 			if i == 10 {
@@ -356,13 +389,85 @@ func writeChain(b *strings.Builder, r tool.Result, ids []string) bool {
 			continue
 		}
 		var step strings.Builder
-		if !writeData(&step, tool.Outcome{Result: tool.Result{Status: tool.StatusSuccess, Data: data}}) {
+		if !writeData(&step, tool.Outcome{Result: tool.Result{Status: tool.StatusSuccess, Data: data}}, "", "") {
 			continue
 		}
 		fmt.Fprintf(b, "**%s**\n%s", strings.ReplaceAll(id, "_", " "), step.String())
 		found = true
 	}
 	return found
+}
+
+// describedAs returns the words the tool's description puts next to a
+// word of the question: "mana cost" in the description makes a question
+// about the cost one about mana.
+func describedAs(text, desc string) string {
+	asked := contentWords(text)
+	dw := tokens(desc)
+	var out []string
+	for i, w := range dw {
+		w = strings.TrimSuffix(w, "s")
+		if len(w) < 3 || !slices.Contains(asked, w) {
+			continue
+		}
+		if i > 0 && !toolStopWords[dw[i-1]] {
+			out = append(out, dw[i-1])
+		}
+		if i+1 < len(dw) && !toolStopWords[dw[i+1]] {
+			out = append(out, dw[i+1])
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// askedField answers a question about one field of a row first, as a
+// sentence naming the row and the field ("**Pumpkin**: sell price 320."):
+// the field is the column whose words the question uses, else one the
+// tool's description names next to a word of the question (described);
+// never the row's name or id.
+func askedField(m map[string]any, keys []string, text, described string) (string, bool) {
+	asked := contentWords(text)
+	near := contentWords(described)
+	if len(asked) == 0 {
+		return "", false
+	}
+	name := ""
+	for _, k := range keys {
+		if lk := strings.ToLower(k); lk == "name" || lk == "title" || strings.HasSuffix(lk, "_name") {
+			name = scalar(m[k])
+			break
+		}
+	}
+	best, bestScore := "", 0
+	for _, k := range keys {
+		lk := strings.ToLower(k)
+		if lk == "id" || strings.HasSuffix(lk, "_id") || lk == "name" || lk == "title" || strings.HasSuffix(lk, "_name") || scalar(m[k]) == "" {
+			continue
+		}
+		score := 0
+		for _, w := range contentWords(k) {
+			switch {
+			case slices.Contains(asked, w):
+				score += 2
+			case slices.Contains(near, w):
+				// The description names the column next to a word of
+				// the question ("mana cost").
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = k, score
+		}
+	}
+	if best == "" {
+		return "", false
+	}
+	label := strings.ReplaceAll(best, "_", " ")
+	value := tool.Clip(scalar(m[best]), 300)
+	if name == "" {
+		return upperFirst(label) + ": " + value + ".", true
+	}
+	return bold(tool.Clip(name, 100)) + ": " + label + " " + value + ".", true
 }
 
 // rowKeys returns the keys of a row in the order the tool wrote them.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goccy/go-yaml"
 	_ "github.com/mattn/go-sqlite3"
 
 	"github.com/gameassist/gameassist/internal/openapitest"
@@ -505,4 +507,81 @@ func TestToolsReloadWithoutFile(t *testing.T) {
 	}
 	resp, body = f.do(t, request{method: http.MethodPost, path: "/admin/tools/reload", invalid: true})
 	expectError(t, resp, body, http.StatusUnauthorized)
+}
+
+// TestExampleGameEvalSet answers the example game's evaluation set
+// (eval/offline-cards) with no LLM through the chat API, one session per
+// scenario, and requires at least 80% of the questions right: the expected
+// tools called and every fact in the reply, no forbidden text.
+func TestExampleGameEvalSet(t *testing.T) {
+	env, _ := exampleEnv(t, nil)
+	s := serveExample(t, env)
+	type step struct {
+		Screen map[string]any `yaml:"screen"`
+		Say    string         `yaml:"say"`
+		Expect *struct {
+			Tools  []string `yaml:"tools"`
+			Facts  []string `yaml:"facts"`
+			Forbid []string `yaml:"forbid"`
+		} `yaml:"expect"`
+	}
+	type scenario struct {
+		Name   string `yaml:"name"`
+		Locale string `yaml:"locale"`
+		Steps  []step `yaml:"steps"`
+	}
+	raw, err := os.ReadFile("../../eval/offline-cards/cards.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw), yaml.Strict())
+	passed, total := 0, 0
+	for {
+		var sc scenario
+		if err := dec.Decode(&sc); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			t.Fatal(err)
+		}
+		ss := s.session(t, sc.Locale)
+		var screen map[string]any
+		for _, st := range sc.Steps {
+			if st.Screen != nil {
+				screen = st.Screen
+				continue
+			}
+			if st.Say == "" || st.Expect == nil {
+				t.Fatalf("%s: a step with neither screen nor say+expect", sc.Name)
+			}
+			total++
+			r := s.chat(t, ss, st.Say, screen)
+			var reasons []string
+			for _, tn := range st.Expect.Tools {
+				if _, ok := findCall(r.ToolCalls, tn); !ok {
+					reasons = append(reasons, tn+" not called")
+				}
+			}
+			for _, f := range st.Expect.Facts {
+				if !strings.Contains(r.Reply, f) {
+					reasons = append(reasons, "missing "+f)
+				}
+			}
+			for _, f := range st.Expect.Forbid {
+				if strings.Contains(r.Reply, f) {
+					reasons = append(reasons, "forbidden "+f)
+				}
+			}
+			if len(reasons) == 0 {
+				passed++
+			} else {
+				t.Logf("%s %q: %s\n%s", sc.Name, st.Say, strings.Join(reasons, "; "), r.Reply)
+			}
+		}
+	}
+	rate := float64(passed) / float64(max(total, 1))
+	t.Logf("example game eval: %d/%d right (%.1f%%)", passed, total, 100*rate)
+	if total < 10 || rate < 0.8 {
+		t.Errorf("example game eval: %d/%d right, want at least 10 questions and 80%%", passed, total)
+	}
 }
