@@ -491,6 +491,8 @@ var convoText = map[string]map[string]string{
 		"team_partly":       "Partly: against **%s**, %d of your %d champions are ranked counters (%d among its best).",
 		"team_no":           "No: none of your team is among the counters the game ranks for **%s**.",
 		"team_swap":         "Best swap: %s in for %s (#%d).",
+		"team_swap_owned":   "Best swap from your roster: %s in for %s (#%d).",
+		"no_roster":         "I don't know your roster here, so this is general advice.",
 	},
 	"fr": {
 		"clarify_none":      "De qui ou de quoi parlez-vous ? Nommez le champion, le boss ou le donjon.",
@@ -529,6 +531,8 @@ var convoText = map[string]map[string]string{
 		"team_partly":       "En partie : contre **%s**, %d de vos %d champions sont des contres classés (%d parmi les meilleurs).",
 		"team_no":           "Non : aucun membre de votre équipe ne fait partie des contres classés de **%s**.",
 		"team_swap":         "Meilleur échange : %s à la place de %s (n°%d).",
+		"team_swap_owned":   "Meilleur échange dans votre collection : %s à la place de %s (n°%d).",
+		"no_roster":         "Je ne connais pas votre collection ici : ce conseil est général.",
 	},
 	"de": {
 		"clarify_none":      "Wen oder was meinst du? Nenne den Champion, Boss oder das Verlies.",
@@ -567,6 +571,8 @@ var convoText = map[string]map[string]string{
 		"team_partly":       "Teilweise: gegen **%s** sind %d deiner %d Champions bewertete Konter (%d unter den besten).",
 		"team_no":           "Nein: niemand aus deinem Team gehört zu den bewerteten Kontern für **%s**.",
 		"team_swap":         "Bester Tausch: %s statt %s (Platz %d).",
+		"team_swap_owned":   "Bester Tausch aus deiner Sammlung: %s statt %s (Platz %d).",
+		"no_roster":         "Ich kenne deine Sammlung hier nicht, daher ist das ein allgemeiner Rat.",
 	},
 }
 

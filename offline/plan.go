@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gameassist/gameassist/player"
 	"github.com/gameassist/gameassist/gcsdb"
+	"github.com/gameassist/gameassist/player"
 	"github.com/gameassist/gameassist/tool"
 )
 

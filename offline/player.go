@@ -101,6 +101,12 @@ func (rd renderer) renderPlayer() (reply, bool) {
 	if !rd.p.HasState {
 		note = " I don't know your roster here, so this is general advice."
 	}
+	if rd.p.Intent == IntentTeamCheck {
+		if len(rd.p.Team) == 0 {
+			return reply{lead: "I can't see your team on this screen; open the team selection and ask again." + note}, true
+		}
+		return rd.teamVerdict(), true
+	}
 	if rd.p.Intent == IntentLevelNext && len(rd.p.Entities) == 0 {
 		return rd.levelNextAny(owned, note), true
 	}
@@ -183,57 +189,8 @@ func (rd renderer) renderPlayer() (reply, bool) {
 			return reply{lead: "Against **" + boss + "**, **" + list.Counters[0].Name + "** is the counter most worth levelling." + note}, true
 		}
 		return reply{lead: "Your counters to **" + boss + "** are already at the top level; level the counter you get next."}, true
-	default: // IntentTeamCheck
-		return rd.teamCheck(list, owned, level, note), true
 	}
-}
-
-// teamCheck judges each team member against the boss's counters and
-// proposes swapping the weakest for the best owned counter not in the team.
-func (rd renderer) teamCheck(list toolsgcs.CounterList, owned map[int64]player.Owned, level func(int64) string, note string) reply {
-	rank := map[int64]int{}
-	for i, c := range list.Counters {
-		rank[c.ID] = i + 1
-	}
-	if len(rd.p.Team) == 0 {
-		return reply{lead: "I can't see your team on this screen; open the team selection and ask again." + note}
-	}
-	rp := reply{}
-	good := 0
-	weakest, weakestRank := "", 0
-	inTeam := map[int64]bool{}
-	for _, m := range rd.p.Team {
-		id, _ := strconv.ParseInt(m.ID, 10, 64)
-		inTeam[id] = true
-		if k, ok := rank[id]; ok {
-			good++
-			rp.facts = append(rp.facts, fmt.Sprintf("**%s**%s: good, ranked #%d of the counters of %s.", m.Name, level(id), k, list.Boss.Name))
-			if k > weakestRank && weakest == "" {
-				weakestRank = k
-			}
-			continue
-		}
-		rp.facts = append(rp.facts, "**"+m.Name+"**"+level(id)+": not a known counter of "+list.Boss.Name+".")
-		if weakest == "" {
-			weakest = m.Name
-		}
-	}
-	rp.lead = fmt.Sprintf("%d of your %d team members counter **%s**.", good, len(rd.p.Team), list.Boss.Name)
-	if good == len(rd.p.Team) {
-		rp.lead = "Your team is a good fit against **" + list.Boss.Name + "**: every member is a known counter."
-	}
-	if weakest != "" {
-		for _, c := range list.Counters {
-			if _, mine := owned[c.ID]; mine && !inTeam[c.ID] {
-				rp.facts = append(rp.facts, "Swap **"+weakest+"** for **"+c.Name+"**"+level(c.ID)+" from your roster: "+c.Reason+".")
-				break
-			}
-		}
-	}
-	if note != "" {
-		rp.lead += note
-	}
-	return rp
+	return reply{}, false
 }
 
 // levelNextAny picks, without a boss, the highest-rarity owned champion

@@ -1,5 +1,12 @@
 package offline
 
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gameassist/gameassist/player"
+)
+
 // The team verdict: "is my team good enough (for this fight)?" judges each
 // champion of the screen's team by where it stands in the boss's counter
 // ranking (the game's one counter rule) and names the best swap.
@@ -28,6 +35,10 @@ func (rd renderer) teamVerdict() reply {
 			unranked++
 		}
 	}
+	owned := map[string]player.Owned{}
+	for _, o := range rd.p.Roster {
+		owned[idString(o.ID)] = o
+	}
 	var rp reply
 	switch {
 	case unranked == 0 && ranked == 0:
@@ -38,12 +49,44 @@ func (rd renderer) teamVerdict() reply {
 		rp.lead = rd.l.s("team_no", rk.boss)
 	}
 	for _, s := range ss {
-		rp.facts = append(rp.facts, rd.standLine(s, rk))
+		line := rd.standLine(s, rk)
+		if lv := ownedLevel(owned[s.ent.ID]); lv != "" {
+			name := bold(s.ent.Display(rd.l.loc))
+			line = strings.Replace(line, name, name+lv, 1)
+		}
+		rp.facts = append(rp.facts, line)
 	}
-	if swap, ok := bestSwap(ss, rk, in); ok {
-		rp.facts = append(rp.facts, rd.l.s("team_swap", bold(rd.counterName(rk.list[swap.in])), bold(swap.out.ent.Display(rd.l.loc)), swap.in+1))
+	if !rd.p.HasState {
+		if swap, ok := bestSwap(ss, rk, in, nil); ok {
+			rp.facts = append(rp.facts, rd.l.s("team_swap", bold(rd.counterName(rk.list[swap.in])), bold(swap.out.ent.Display(rd.l.loc)), swap.in+1))
+		}
+		if rd.p.Intent == IntentTeamCheck {
+			rp.lead += " " + rd.l.s("no_roster")
+		}
+		return rp
+	}
+	mine := func(id string) bool { _, ok := owned[id]; return ok }
+	if swap, ok := bestSwap(ss, rk, in, mine); ok {
+		c := rk.list[swap.in]
+		rp.facts = append(rp.facts, rd.l.s("team_swap_owned", bold(rd.counterName(c))+ownedLevel(owned[idString(c.ID)]), bold(swap.out.ent.Display(rd.l.loc)), swap.in+1))
 	}
 	return rp
+}
+
+// ownedLevel is " (level 58, 6★)" for an owned champion, "" when the
+// state gives neither.
+func ownedLevel(o player.Owned) string {
+	var parts []string
+	if o.Level > 0 {
+		parts = append(parts, "level "+strconv.Itoa(o.Level))
+	}
+	if o.Stars > 0 {
+		parts = append(parts, strconv.Itoa(o.Stars)+"★")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // swap is a team change: the ranking's counter at index in for out.
@@ -53,9 +96,9 @@ type swap struct {
 }
 
 // bestSwap replaces the weakest member (unranked first, else the lowest
-// ranked) by the best-ranked counter not in the team, when that is an
-// improvement.
-func bestSwap(ss []standing, rk ranking, in map[string]bool) (swap, bool) {
+// ranked) by the best-ranked counter not in the team (and, with allow, one
+// allow accepts: the player's own), when that is an improvement.
+func bestSwap(ss []standing, rk ranking, in map[string]bool, allow func(id string) bool) (swap, bool) {
 	worst := -1
 	for i, s := range ss {
 		switch {
@@ -71,7 +114,7 @@ func bestSwap(ss []standing, rk ranking, in map[string]bool) (swap, bool) {
 		return swap{}, false
 	}
 	for i, c := range rk.list {
-		if in[idString(c.ID)] {
+		if in[idString(c.ID)] || allow != nil && !allow(idString(c.ID)) {
 			continue
 		}
 		if ss[worst].pos == 0 || i+1 < ss[worst].pos {
