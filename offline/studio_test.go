@@ -75,9 +75,9 @@ func TestStudioGameRowAnswersTheAskedField(t *testing.T) {
 		return outs
 	}
 	for _, tc := range []struct{ say, tool, args, lead string }{
-		{"how much does a Pumpkin sell for?", "farm_get_crop", `{"name":"Pumpkin"}`, "**Pumpkin**: sell price 320."},
-		{"how many days does a Turnip take to grow?", "farm_get_crop", `{"name":"Turnip"}`, "**Turnip**: grow days 4."},
-		{"what produce does the Sheep give?", "farm_find_animals", `{"name":"Sheep"}`, "**Sheep**: produce Wool."},
+		{"how much does a Pumpkin sell for?", "farm_get_crop", `{"name":"Pumpkin"}`, "The sell price of **Pumpkin** is 320."},
+		{"how many days does a Turnip take to grow?", "farm_get_crop", `{"name":"Turnip"}`, "The grow days of **Turnip** is 4."},
+		{"what produce does the Sheep give?", "farm_find_animals", `{"name":"Sheep"}`, "The produce of **Sheep** is Wool."},
 	} {
 		a := r.Answer(context.Background(), offline.Request{Message: tc.say, Locale: "en"}, run)
 		if len(a.Outcomes) == 0 || a.Outcomes[0].Name != tc.tool || string(a.Outcomes[0].Arguments) != tc.args {

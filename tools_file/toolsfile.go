@@ -165,7 +165,19 @@ func Build(ctx context.Context, file string, data []byte, db *sql.DB, builtins B
 			bad(err)
 			continue
 		}
-		set.Tools = append(set.Tools, &SQLTool{def: d, db: db, params: params})
+		var cols []string
+		if d.Names != nil {
+			if cols, err = resultColumns(ctx, db, d.Statement, params); err != nil {
+				bad(err)
+				continue
+			}
+		}
+		lookup, err := buildLookup(ctx, db, d, cols)
+		if err != nil {
+			bad(err)
+			continue
+		}
+		set.Tools = append(set.Tools, &SQLTool{def: d, db: db, params: params, lookup: lookup})
 	}
 	chains, errs := parseChains(file, data, set.Tools, builtins)
 	problems = append(problems, errs...)
