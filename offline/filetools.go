@@ -77,6 +77,11 @@ func (r *Responder) planTools(p *Plan, message string) bool {
 		if !ok || reg.ValidateArgs(spec.Name, args) != nil {
 			continue
 		}
+		if lk := spec.Lookup; lk != nil && !strings.Contains(string(args), `"`+lk.Param+`"`) && !listQuestion(message, lk.Kind) {
+			// A lookup without its name lists everything: only for a
+			// question asking for the list.
+			continue
+		}
 		cands = append(cands, cand{name: spec.Name, args: args, score: score + bonus})
 	}
 	if len(cands) == 0 {
@@ -230,6 +235,10 @@ func mentionedName(message string, spec tool.Spec) (string, bool) {
 func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 	if p.studioMiss != nil {
 		writeMiss(b, *p.studioMiss)
+		return
+	}
+	if p.studioAsk != nil {
+		writeAsk(b, *p.studioAsk)
 		return
 	}
 	var search []tool.Outcome

@@ -110,6 +110,8 @@ type Plan struct {
 	lookup *tool.Lookup
 	// studioMiss is a name the studio's game lacks.
 	studioMiss *studioMiss
+	// studioAsk asks which thing of a kind "this" means.
+	studioAsk *studioMiss
 }
 
 // plan reads req and chooses the tool calls that answer it.

@@ -177,6 +177,18 @@ func (r *Responder) planStudio(p *Plan, req Request, text string) bool {
 			return true
 		}
 	}
+	if deictic {
+		// "This animal" with no row on the screen: ask which one.
+		for _, spec := range specs {
+			lk := spec.Lookup
+			k := strings.Join(tokens(lk.Kind), " ")
+			if strings.Contains(text, " this "+k+" ") || strings.Contains(text, " that "+k+" ") {
+				p.Intent, p.text = IntentTools, text
+				p.studioAsk = &studioMiss{Kind: lk.Kind, Closest: lk.Names[:min(len(lk.Names), 3)]}
+				return true
+			}
+		}
+	}
 	if has(text, wordsIt) || has(text, wordsHeShe) || has(text, wordsThey) || has(text, wordsOpener) {
 		// "And which season is it planted in?": the last subject.
 		for i := len(req.History) - 1; i >= 0; i-- {
@@ -330,4 +342,28 @@ func (r *Responder) studioSearch(p *Plan, message string) bool {
 	p.Intent = IntentTools
 	p.Calls = []tool.Call{{Name: toolSearch, Arguments: argsOf(map[string]any{"query": tool.Clip(strings.TrimSpace(message), 300), "top_k": 3})}}
 	return true
+}
+
+// listQuestion reports a question asking for every thing of a kind: a
+// list word ("list", "all", "which") or the kind in the plural.
+func listQuestion(message, kind string) bool {
+	text := " " + strings.Join(tokens(message), " ") + " "
+	if has(text, wordsList) || has(text, phrases(`every|any|there`)) {
+		return true
+	}
+	k := strings.Join(tokens(kind), " ")
+	return k != "" && (strings.Contains(text, " "+k+"s ") || strings.Contains(text, " "+strings.TrimSuffix(k, "y")+"ies "))
+}
+
+// writeAsk asks which thing of a kind the player means, with examples.
+func writeAsk(b *strings.Builder, m studioMiss) {
+	b.WriteString("Which " + m.Kind + " do you mean?")
+	if len(m.Closest) > 0 {
+		bs := make([]string, len(m.Closest))
+		for i, n := range m.Closest {
+			bs[i] = bold(n)
+		}
+		b.WriteString(" For example: " + strings.Join(bs, ", ") + ".")
+	}
+	b.WriteString("\n")
 }

@@ -39,6 +39,8 @@ type NamesDef struct {
 	Column    string
 	List      string
 	Sentences map[string]string
+	// Line is where names: starts in the file.
+	Line int
 }
 
 var kindPattern = regexp.MustCompile(`^[\p{L}][\p{L} '-]{0,39}$`)

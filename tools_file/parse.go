@@ -340,6 +340,8 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 		nd, err := parseNames(*y.Names, d.Parameters)
 		if err != nil {
 			errs = append(errs, &Problem{File: file, Line: namesLine(n, at), Tool: label, Err: fmt.Errorf("names: %w", err)})
+		} else {
+			nd.Line = namesLine(n, at)
 		}
 		d.Names = nd
 	}

@@ -473,7 +473,7 @@ func TestExampleGameOffline(t *testing.T) {
 		want          []string
 		forbid        []string
 	}{
-		{name: "a card by name", message: "What does Stone Golem cost?", wantTool: "cards_get_card", want: []string{"Stone Golem", "mana: 5", "Guard"}},
+		{name: "a card by name", message: "What does Stone Golem cost?", wantTool: "cards_get_card", want: []string{"The mana of **Stone Golem** is 5."}, forbid: []string{"card id:"}},
 		{name: "a keyword", message: "what does the keyword Lifesteal do?", wantTool: "cards_get_keyword", want: []string{"heals your champion"}},
 		{name: "cards by element and cost", message: "show me ember cards under 3 mana", wantTool: "cards_search", want: []string{"Ember Imp", "Cinder Archer"}, forbid: []string{"Ashen Drake"}},
 		{name: "documents when no tool fits", message: "which starter deck should I pick?", wantTool: "rag_semantic_search", want: []string{"Ember Rush"}},
