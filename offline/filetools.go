@@ -243,7 +243,7 @@ func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 	}
 	var search []tool.Outcome
 	found := false
-	row := rowView{lookup: p.lookup, asked: lookedUp(p)}
+	row := rowView{lookup: p.lookup, asked: lookedUp(p), capital: capitalisedWords(p.message)}
 	for _, o := range outs {
 		if o.Name == toolSearch {
 			search = append(search, o)
@@ -324,6 +324,7 @@ func writeData(b *strings.Builder, o tool.Outcome, text, described string, rv ro
 		if len(v) == 0 {
 			return false
 		}
+		v = rowsNaming(v, rv.capital)
 		if m, ok := v[0].(map[string]any); ok && len(v) == 1 {
 			// One row found: answered as a row.
 			writeOneRow(b, m, rowKeys(o.Result, m), text, described, rv)
@@ -431,6 +432,35 @@ func describedAs(text, desc string) string {
 type rowView struct {
 	lookup *tool.Lookup
 	asked  string
+	// capital are the question's capitalised words: a list keeps the
+	// rows with one of them as a value ("which animals live in the Barn?").
+	capital map[string]bool
+}
+
+// rowsNaming keeps the rows having a value the question gives with a
+// capital (a whole value, any case); all of them when none has.
+func rowsNaming(rows []any, capital map[string]bool) []any {
+	if len(capital) == 0 {
+		return rows
+	}
+	var kept []any
+	for _, x := range rows {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return rows
+		}
+		for _, val := range m {
+			vt := tokens(scalar(val))
+			if len(vt) > 0 && !slices.ContainsFunc(vt, func(w string) bool { return !capital[w] }) {
+				kept = append(kept, x)
+				break
+			}
+		}
+	}
+	if len(kept) == 0 {
+		return rows
+	}
+	return kept
 }
 
 // writeOneRow answers with one row: a sentence naming the field the

@@ -110,6 +110,8 @@ type Plan struct {
 	lookup *tool.Lookup
 	// studioMiss is a name the studio's game lacks.
 	studioMiss *studioMiss
+	// message is the player's message as written.
+	message string
 	// studioAsk asks which thing of a kind "this" means.
 	studioAsk *studioMiss
 }
@@ -124,7 +126,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	names := r.entities(ctx)
 	ents := names.Resolve(strings.Join(toks, " "))
 	sc := screenContext(req, names)
-	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names}
+	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names, message: req.Message}
 	if r.planStudio(&p, req, text) {
 		return p
 	}

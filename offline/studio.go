@@ -221,6 +221,12 @@ func studioMissing(message string, specs []tool.Spec) (studioMiss, bool) {
 	if !ok || name == "" {
 		return studioMiss{}, false
 	}
+	for _, spec := range specs {
+		if listQuestion(message, spec.Lookup.Kind) {
+			// "Which animals live in the Barn?" filters a list.
+			return studioMiss{}, false
+		}
+	}
 	nt := tokens(name)
 	words := contentWords(message)
 	type near struct {

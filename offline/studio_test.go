@@ -173,4 +173,9 @@ func TestStudioGameFollowUpAndScreen(t *testing.T) {
 	if len(a.Plan.Calls) == 0 || a.Plan.Calls[0].Name != "farm_find_animals" || !strings.Contains(a.Text, "Sheep") || !strings.Contains(a.Text, "Hen") {
 		t.Errorf("list: calls %+v\n%s", a.Plan.Calls, a.Text)
 	}
+	// A value the question gives with a capital keeps its rows.
+	a = r.Answer(ctx, offline.Request{Message: "which animals live in the Barn?", Locale: "en"}, runWith(exec))
+	if !strings.Contains(a.Text, "Sheep") || !strings.Contains(a.Text, "Cow") || strings.Contains(a.Text, "Hen") || strings.Contains(a.Text, "There is no") {
+		t.Errorf("barn animals:\n%s", a.Text)
+	}
 }
