@@ -74,13 +74,28 @@ func (r *Responder) planTools(p *Plan, message string) bool {
 			continue
 		}
 		args, bonus, ok := fillArgs(spec, message)
+		var err error
 		if !ok || reg.ValidateArgs(spec.Name, args) != nil {
 			continue
 		}
-		if lk := spec.Lookup; lk != nil && !strings.Contains(string(args), `"`+lk.Param+`"`) && !listQuestion(message, lk.Kind) {
-			// A lookup without its name lists everything: only for a
-			// question asking for the list.
-			continue
+		if lk := spec.Lookup; lk != nil {
+			var m map[string]any
+			if json.Unmarshal(args, &m) != nil {
+				continue
+			}
+			if n, ok := m[lk.Param].(string); ok && !slices.ContainsFunc(lk.Names, func(x string) bool { return strings.EqualFold(x, n) }) {
+				// Not one of its names ("the Barn"): a list filtered
+				// by the rows' values instead.
+				delete(m, lk.Param)
+				if args, err = json.Marshal(m); err != nil {
+					continue
+				}
+			}
+			if _, named := m[lk.Param]; !named && !listQuestion(message, lk.Kind) {
+				// A lookup without its name lists everything: only for
+				// a question asking for the list.
+				continue
+			}
 		}
 		cands = append(cands, cand{name: spec.Name, args: args, score: score + bonus})
 	}
