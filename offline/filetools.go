@@ -248,7 +248,7 @@ func mentionedName(message string, spec tool.Spec) (string, bool) {
 // of a row, or up to ten rows one per line); when the tool found nothing,
 // the documents' passages answer instead.
 func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
-	if p.studioMiss != nil {
+	if p.studioMiss != nil && !namedInPassages(outs, p.studioMiss.Name) {
 		writeMiss(b, *p.studioMiss)
 		return
 	}
@@ -631,4 +631,21 @@ func (r *Responder) toolsHelp(p Plan) string {
 		b.WriteString("- The screen you're on: \"How do I use this screen?\"")
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// namedInPassages reports whether a search's passages name name (its
+// words in a row, any case).
+func namedInPassages(outs []tool.Outcome, name string) bool {
+	nt := tokens(name)
+	for _, o := range outs {
+		if o.Name != toolSearch || !o.Result.OK() {
+			continue
+		}
+		for _, ps := range textPassages(o.Result) {
+			if containsRun(tokens(ps.Title+" "+ps.Text), nt) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -208,6 +208,10 @@ func (r *Responder) planStudio(p *Plan, req Request, text string) bool {
 	}
 	if miss, ok := studioMissing(req.Message, specs); ok {
 		p.Intent, p.text, p.studioMiss = IntentTools, text, &miss
+		if r.names[toolSearch] {
+			// A document naming it ("who is Tobias?") answers instead.
+			p.Calls = []tool.Call{{Name: toolSearch, Arguments: argsOf(map[string]any{"query": tool.Clip(strings.TrimSpace(req.Message), 300), "top_k": 3})}}
+		}
 		return true
 	}
 	return false
