@@ -21,6 +21,11 @@ import (
 // sample game.
 func farmResponder(t *testing.T) (*offline.Responder, *tool.Executor) {
 	t.Helper()
+	return farmResponderTB(t)
+}
+
+func farmResponderTB(t testing.TB) (*offline.Responder, *tool.Executor) {
+	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "farm.db")
 	rw, err := sql.Open("sqlite3", "file:"+path+"?mode=rwc")
@@ -177,5 +182,18 @@ func TestStudioGameFollowUpAndScreen(t *testing.T) {
 	a = r.Answer(ctx, offline.Request{Message: "which animals live in the Barn?", Locale: "en"}, runWith(exec))
 	if !strings.Contains(a.Text, "Sheep") || !strings.Contains(a.Text, "Cow") || strings.Contains(a.Text, "Hen") || strings.Contains(a.Text, "There is no") {
 		t.Errorf("barn animals:\n%s", a.Text)
+	}
+}
+
+// BenchmarkStudioAnswer measures an answer over a studio's game (names
+// from its lookups, rows as sentences), tools run each time.
+func BenchmarkStudioAnswer(b *testing.B) {
+	r, exec := farmResponderTB(b)
+	run := runWith(exec)
+	qs := []string{"how much does a Pumpkin sell for?", "what produce does the Sheep give?", "how much does a Pumpkinn sell for?", "which animals live in the Barn?", "list all the animals"}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Answer(ctx, offline.Request{Message: qs[i%len(qs)], Locale: "en"}, run)
 	}
 }
