@@ -149,9 +149,7 @@ func TestStudioGameFollowUpAndScreen(t *testing.T) {
 
 	first := r.Answer(ctx, offline.Request{Message: "how much does a Pumpkin sell for?", Locale: "en"}, runWith(exec))
 	ex := offline.Exchange{Message: "how much does a Pumpkin sell for?"}
-	for _, s := range first.About {
-		ex.About = append(ex.About, s)
-	}
+	ex.About = append(ex.About, first.About...)
 	if len(ex.About) == 0 {
 		t.Fatal("the answer records no subject")
 	}
