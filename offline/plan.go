@@ -127,7 +127,9 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	ents := names.Resolve(strings.Join(toks, " "))
 	sc := screenContext(req, names)
 	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names, message: req.Message}
-	if r.planStudio(&p, req, text) {
+	// A studio's lookups answer when the sample game's names say nothing
+	// (its own game, or a tools file beside the sample game).
+	if len(ents) == 0 && r.planStudio(&p, req, text) {
 		return p
 	}
 	namedEnts := ents
