@@ -279,7 +279,7 @@ func studioMissing(message string, specs []tool.Spec) (studioMiss, bool) {
 
 // writeMiss says the game has no such thing, with the closest names.
 func writeMiss(b *strings.Builder, m studioMiss) {
-	b.WriteString("There is no " + m.Kind + " named " + bold(tool.Clip(m.Name, 100)) + ".")
+	b.WriteString("There is no " + m.Kind + " named " + bold(echoName(m.Name)) + ".")
 	if len(m.Closest) > 0 {
 		bs := make([]string, len(m.Closest))
 		for i, n := range m.Closest {
