@@ -249,16 +249,16 @@ func mentionedName(message string, spec tool.Spec) (string, bool) {
 // the documents' passages answer instead.
 func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 	if p.studioMiss != nil && !namedInPassages(outs, p.studioMiss.Name) {
-		writeMiss(b, *p.studioMiss)
+		writeMiss(b, *p.studioMiss, p.Locale)
 		return
 	}
 	if p.studioAsk != nil {
-		writeAsk(b, *p.studioAsk)
+		writeAsk(b, *p.studioAsk, p.Locale)
 		return
 	}
 	var search []tool.Outcome
 	found := false
-	row := rowView{lookup: p.lookup, asked: lookedUp(p), capital: capitalisedWords(p.message)}
+	row := rowView{lookup: p.lookup, asked: lookedUp(p), capital: capitalisedWords(p.message), locale: p.Locale}
 	for _, o := range outs {
 		if o.Name == toolSearch {
 			search = append(search, o)
@@ -450,6 +450,8 @@ type rowView struct {
 	// capital are the question's capitalised words: a list keeps the
 	// rows with one of them as a value ("which animals live in the Barn?").
 	capital map[string]bool
+	// locale is the session's: its framing words only.
+	locale string
 }
 
 // rowsNaming keeps the rows having a value the question gives with a
@@ -492,6 +494,10 @@ func writeOneRow(b *strings.Builder, m map[string]any, keys []string, text, desc
 			sentence := strings.ReplaceAll(tmpl, "{value}", value)
 			sentence = strings.ReplaceAll(sentence, "{name}", bold(tool.Clip(name, 100)))
 			b.WriteString(upperFirst(strings.TrimSpace(sentence)) + "\n")
+		case name != "" && rv.locale == "fr":
+			b.WriteString(bold(tool.Clip(name, 100)) + " — " + label + " : " + value + ".\n")
+		case name != "" && rv.locale == "de":
+			b.WriteString(bold(tool.Clip(name, 100)) + " — " + label + ": " + value + ".\n")
 		case name != "":
 			b.WriteString("The " + label + " of " + bold(tool.Clip(name, 100)) + " is " + value + ".\n")
 		default:

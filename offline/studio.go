@@ -277,17 +277,44 @@ func studioMissing(message string, specs []tool.Spec) (studioMiss, bool) {
 	return best, bestFit > 0
 }
 
-// writeMiss says the game has no such thing, with the closest names.
-func writeMiss(b *strings.Builder, m studioMiss) {
-	b.WriteString("There is no " + m.Kind + " named " + bold(echoName(m.Name)) + ".")
+// writeMiss says the game has no such thing, with the closest names, in
+// the session's locale.
+//
+//nolint:misspell // French and German words, not misspelt English
+func writeMiss(b *strings.Builder, m studioMiss, locale string) {
+	name := bold(echoName(m.Name))
+	switch locale {
+	case "fr":
+		b.WriteString("Je ne trouve aucun élément " + name + " dans le jeu (" + m.Kind + ").")
+	case "de":
+		b.WriteString("Ich finde " + name + " nicht im Spiel (" + m.Kind + ").")
+	default:
+		b.WriteString("There is no " + m.Kind + " named " + name + ".")
+	}
 	if len(m.Closest) > 0 {
-		bs := make([]string, len(m.Closest))
-		for i, n := range m.Closest {
-			bs[i] = bold(n)
-		}
-		b.WriteString(" The closest: " + strings.Join(bs, ", ") + ".")
+		b.WriteString(" " + localized(locale, "The closest:", "Les plus proches :", "Am ähnlichsten:") + " " + boldList(m.Closest) + ".")
 	}
 	b.WriteString("\n")
+}
+
+// localized picks the English, French or German text for locale.
+func localized(locale, en, fr, de string) string {
+	switch locale {
+	case "fr":
+		return fr
+	case "de":
+		return de
+	}
+	return en
+}
+
+// boldList writes names in bold, comma-separated.
+func boldList(names []string) string {
+	bs := make([]string, len(names))
+	for i, n := range names {
+		bs[i] = bold(n)
+	}
+	return strings.Join(bs, ", ")
 }
 
 // rowName returns a row's name: the lookup's column, else a name or title
@@ -365,15 +392,14 @@ func listQuestion(message, kind string) bool {
 	return k != "" && (strings.Contains(text, " "+k+"s ") || strings.Contains(text, " "+strings.TrimSuffix(k, "y")+"ies "))
 }
 
-// writeAsk asks which thing of a kind the player means, with examples.
-func writeAsk(b *strings.Builder, m studioMiss) {
-	b.WriteString("Which " + m.Kind + " do you mean?")
+// writeAsk asks which thing of a kind the player means, with examples,
+// in the session's locale.
+//
+//nolint:misspell // French and German words, not misspelt English
+func writeAsk(b *strings.Builder, m studioMiss, locale string) {
+	b.WriteString(localized(locale, "Which "+m.Kind+" do you mean?", "Duquel parlez-vous ("+m.Kind+") ?", "Welches meinst du ("+m.Kind+")?"))
 	if len(m.Closest) > 0 {
-		bs := make([]string, len(m.Closest))
-		for i, n := range m.Closest {
-			bs[i] = bold(n)
-		}
-		b.WriteString(" For example: " + strings.Join(bs, ", ") + ".")
+		b.WriteString(" " + localized(locale, "For example:", "Par exemple :", "Zum Beispiel:") + " " + boldList(m.Closest) + ".")
 	}
 	b.WriteString("\n")
 }

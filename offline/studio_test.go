@@ -195,3 +195,26 @@ func BenchmarkStudioAnswer(b *testing.B) {
 		r.Answer(ctx, offline.Request{Message: qs[i%len(qs)], Locale: "en"}, run)
 	}
 }
+
+// TestStudioGameFrenchAndGermanFraming: a French or German session gets
+// the studio game's answers with no English framing (the studio's own
+// words, its names and columns, stay as written).
+func TestStudioGameFrenchAndGermanFraming(t *testing.T) {
+	r, exec := farmResponder(t)
+	for _, tc := range []struct{ locale, say, want string }{
+		{"fr", "combien de grow days pour Pumpkin ?", "**Pumpkin** — grow days : 13."},
+		{"de", "wie viele grow days braucht Pumpkin?", "**Pumpkin** — grow days: 13."},
+		{"fr", "combien coûte Pumpkinn ?", "Je ne trouve aucun élément **Pumpkinn** dans le jeu (crop). Les plus proches : **Pumpkin**"},
+		{"de", "was kostet Pumpkinn?", "Ich finde **Pumpkinn** nicht im Spiel (crop). Am ähnlichsten: **Pumpkin**"},
+	} {
+		a := r.Answer(context.Background(), offline.Request{Message: tc.say, Locale: tc.locale}, runWith(exec))
+		if !strings.HasPrefix(a.Text, tc.want) {
+			t.Errorf("%s %q: want a reply starting %q:\n%s", tc.locale, tc.say, tc.want, a.Text)
+		}
+		for _, en := range []string{"There is no", "The closest", " of ", " is "} {
+			if strings.Contains(a.Text, en) {
+				t.Errorf("%s %q: English %q in\n%s", tc.locale, tc.say, en, a.Text)
+			}
+		}
+	}
+}
