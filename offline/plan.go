@@ -105,6 +105,15 @@ type Plan struct {
 	FollowUp bool
 	// names are the game's names as read for this answer.
 	names entities
+	// lookup is the studio's lookup tool's declaration, when a lookup
+	// answers.
+	lookup *tool.Lookup
+	// studioMiss is a name the studio's game lacks.
+	studioMiss *studioMiss
+	// message is the player's message as written.
+	message string
+	// studioAsk asks which thing of a kind "this" means.
+	studioAsk *studioMiss
 }
 
 // plan reads req and chooses the tool calls that answer it.
@@ -117,7 +126,12 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	names := r.entities(ctx)
 	ents := names.Resolve(strings.Join(toks, " "))
 	sc := screenContext(req, names)
-	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names}
+	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names, message: req.Message}
+	// A studio's lookups answer when the sample game's names say nothing
+	// (its own game, or a tools file beside the sample game).
+	if len(ents) == 0 && r.planStudio(&p, req, text) {
+		return p
+	}
 	namedEnts := ents
 	fu, isFollowUp := resolveFollowUp(req, toks, text, ents, names, sc)
 	if isFollowUp {
@@ -330,6 +344,8 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		q := tool.Clip(strings.TrimSpace(req.Message), 300)
 		c.add(toolFAQ, map[string]any{"query": q})
 		c.add(toolMechanics, map[string]any{"topic": q})
+	case (has(text, wordsAsk) || has(text, wordsList) || strings.HasSuffix(strings.TrimSpace(req.Message), "?")) && r.studioSearch(&p, req.Message):
+		// A studio's question no tool answers: its documents may.
 	case has(text, wordsAsk):
 		p.Intent = IntentHelp
 	case len(toks) > 0 && !has(text, wordsGreeting):

@@ -480,8 +480,19 @@ func (rd renderer) skillLine(s gcsdb.Skill) string {
 	if s.Cooldown != 0 {
 		line += " (" + rd.l.t(mCooldown, strconv.Itoa(s.Cooldown)) + ")"
 	}
-	if s.Description != "" {
-		line += ": " + cutSentences(s.Description, 200, 2)
+	// The description in the session's language; where a sentence has no
+	// form in it, the skill's effects by their localized labels instead
+	// of English text.
+	if desc, ok := gamedata.SkillText(s.Description, rd.l.loc); ok && desc != "" {
+		line += ": " + cutSentences(desc, 200, 2)
+	} else if !ok && len(s.Effects) > 0 {
+		labels := make([]string, 0, len(s.Effects))
+		for _, e := range s.Effects {
+			if l := gamedata.EffectLabel(e, rd.l.loc); !slices.Contains(labels, l) {
+				labels = append(labels, l)
+			}
+		}
+		line += ": " + strings.Join(labels, ", ")
 	}
 	return line
 }

@@ -82,6 +82,9 @@ type Def struct {
 	// (player: {flag: path}): the statement's :flag is then the JSON array
 	// of the values at path when the flag is true, NULL otherwise.
 	Player []tool.PlayerParam
+	// Names declares what the tool looks up by name (names:), nil when the
+	// file leaves it to be read from the statement.
+	Names *NamesDef
 }
 
 // fileYAML is the top level of a tools file. Chains are read by
@@ -106,6 +109,7 @@ type defYAML struct {
 	Statement      string            `yaml:"statement"`
 	Result         string            `yaml:"result"`
 	MaxRows        *int              `yaml:"max_rows"`
+	Names          *namesYAML        `yaml:"names"`
 }
 
 // Problem is one thing wrong with a tools file, located by file, line and
@@ -331,6 +335,15 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 	}
 	if err := tool.CheckPlayerParams(tool.Spec{Name: d.Name, Parameters: d.Parameters, Player: d.Player}); err != nil {
 		bad("player: %v", err)
+	}
+	if y.Names != nil {
+		nd, err := parseNames(*y.Names, d.Parameters)
+		if err != nil {
+			errs = append(errs, &Problem{File: file, Line: namesLine(n, at), Tool: label, Err: fmt.Errorf("names: %w", err)})
+		} else {
+			nd.Line = namesLine(n, at)
+		}
+		d.Names = nd
 	}
 	return d, errs
 }

@@ -30,6 +30,8 @@ type SQLTool struct {
 	def    Def
 	db     *sql.DB
 	params []string
+	// lookup is what the tool looks up by name, nil if nothing.
+	lookup *tool.Lookup
 	// head is the last query's row header, reused while the statement's
 	// columns stay the same (they do unless the database's schema changes).
 	head atomic.Pointer[header]
@@ -48,7 +50,7 @@ func (t *SQLTool) Spec() tool.Spec {
 		Name: t.def.Name, Description: t.def.Description, Category: t.def.Category,
 		Parameters: t.def.Parameters, CacheDuration: t.def.CacheDuration, Aliases: t.def.Aliases,
 		Instruction: t.def.LLMInstruction, Version: t.def.Version, DisplayNames: t.def.DisplayNames,
-		Player: t.def.Player,
+		Player: t.def.Player, Lookup: t.lookup,
 	}
 }
 
