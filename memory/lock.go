@@ -145,9 +145,10 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	var res []any
 	var praw, pid string
 	var pfetched bool
+	var payloads map[string]*redis.StringCmd
 	err = s.poll(ctx, wait, func() (bool, error) {
-		v, raw, player, fetched, err := s.lockBeginRound(ctx, id, keys, s.ttlMillis(), s.opts.HistoryMax, l.owner, s.opts.LockTTL.Milliseconds(), flag)
-		praw, pid, pfetched = raw, player, fetched
+		v, raw, player, fetched, pls, err := s.loadRound(ctx, s.script.lockBegin, true, id, keys, s.ttlMillis(), s.opts.HistoryMax, l.owner, s.opts.LockTTL.Milliseconds(), flag)
+		praw, pid, pfetched, payloads = raw, player, fetched, pls
 		if errors.Is(err, redis.Nil) {
 			return false, ErrNotFound
 		}
@@ -163,7 +164,7 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	if err != nil {
 		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, redisErr(err))
 	}
-	t, err := s.parseTurn(ctx, id, res)
+	t, err := s.parseTurn(ctx, id, res, payloads)
 	if err != nil {
 		_ = l.Release(context.WithoutCancel(ctx))
 		return Turn{}, nil, err
