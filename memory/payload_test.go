@@ -194,3 +194,59 @@ func TestMessageStoredCompressed(t *testing.T) {
 }
 
 func redisZ(score float64, member string) redis.Z { return redis.Z{Score: score, Member: member} }
+
+// A turn's load reads the shared payloads of the session's entries in its
+// own round trip when this instance wrote or loaded the session before;
+// another instance needs one more round trip, once.
+func TestPayloadRoundTrips(t *testing.T) {
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		ctx := context.Background()
+		prefix := srv.Prefix(t)
+		c := &tripCounter{}
+		instance := func() *memory.Store {
+			rdb := srv.UniversalClient(t)
+			rdb.AddHook(c)
+			st, err := memory.New(rdb, memory.Options{Prefix: prefix})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}
+		st, other := instance(), instance()
+		if err := st.CreateSession(ctx, memory.Meta{ID: "s", PlayerID: "alice"}); err != nil {
+			t.Fatal(err)
+		}
+		tr, l, err := st.LockAndBegin(ctx, "s", time.Second) // loads the scripts
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Put: []memory.CacheEntry{bigEntry("a", tr.Meta.Exchange, 10), entry("b", tr.Meta.Exchange, 10)}, Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		// The other instance has met the session (and its player), not its
+		// cache.
+		if _, err := other.Session(ctx, "s"); err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			name  string
+			st    *memory.Store
+			trips int64
+		}{{"same instance", st, 1}, {"other instance, first turn", other, 2}, {"other instance, next turn", other, 1}} {
+			before := c.n.Load()
+			tr, l, err := tt.st.LockAndBegin(ctx, "s", time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.n.Load() - before; got != tt.trips {
+				t.Errorf("%s: LockAndBegin took %d round trips, want %d", tt.name, got, tt.trips)
+			}
+			if len(tr.Cache) != 2 || string(tr.Cache[0].Result) != string(bigEntry("a", 1, 10).Result) {
+				t.Errorf("%s: turn serves %+v", tt.name, tr.Cache)
+			}
+			if err := l.Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

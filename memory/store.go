@@ -216,14 +216,19 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = s.opts.Now()
 	}
+	// The meta keeps "id" although its key names the session: earlier
+	// versions refuse a meta without it (rolling upgrades). An empty player
+	// id is not stored.
 	args := []any{
 		s.ttlMillis(),
 		"id", m.ID,
-		"player_id", m.PlayerID,
 		"locale", m.Locale,
 		"token_hash", m.TokenHash,
 		"created_at", m.CreatedAt.UTC().Format(time.RFC3339Nano),
 		"exchange", 0,
+	}
+	if m.PlayerID != "" {
+		args = append(args, "player_id", m.PlayerID)
 	}
 	if m.Screen != nil {
 		b, err := json.Marshal(m.Screen)
