@@ -58,9 +58,12 @@ const maxLockPoll = 50 * time.Millisecond
 
 // Store keeps chat sessions in Redis, shared by every gameassist instance.
 // Keys of a session are "<prefix>:{<id>}:<part>" with parts meta (hash),
-// history (list of Message JSON), cache (hash key → CacheEntry JSON), hits
-// (hash key → count), cexp (sorted set key → last exchange served) and lock;
-// "<prefix>:active" is a sorted set of session ids by last write.
+// history (list of Message JSON, zstd-compressed when smaller, see
+// encodeMessage), cache (hash key → entry reference naming a shared
+// payload, see payload.go), hits (hash key → count), cexp (sorted set key →
+// last exchange served), exchanges and lock; "<prefix>:pl:<id>" are the
+// shared payloads of cached results and "<prefix>:active" is a sorted set of
+// session ids by last write.
 type Store struct {
 	rdb    redis.UniversalClient
 	opts   Options
