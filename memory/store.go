@@ -189,6 +189,10 @@ func (s *Store) activeKey() string { return s.opts.Prefix + ":active" }
 
 func (s *Store) ttlMillis() int64 { return s.opts.SessionTTL.Milliseconds() }
 
+// historyKept is how many messages a session's history list keeps: the
+// window and chainMax more, so the window's first chain is whole.
+func (s *Store) historyKept() int { return s.opts.HistoryMax + chainMax }
+
 // notFound is the error for an id that cannot name a stored session.
 func notFound(op, id string) error {
 	return fmt.Errorf("memory: %s %q: %w", op, id, ErrNotFound)
@@ -304,7 +308,7 @@ func (s *Store) BeginTurn(ctx context.Context, id string) (Turn, error) {
 	if !validID(id) {
 		return Turn{}, notFound("begin turn", id)
 	}
-	v, _, _, _, payloads, err := s.loadRound(ctx, s.script.begin, false, id, s.keys(id), s.ttlMillis(), s.opts.HistoryMax)
+	v, _, _, _, payloads, err := s.loadRound(ctx, s.script.begin, false, id, s.keys(id), s.ttlMillis(), s.historyKept())
 	if err != nil {
 		return Turn{}, wrap("begin turn", id, err)
 	}
@@ -318,32 +322,38 @@ func (s *Store) BeginTurn(ctx context.Context, id string) (Turn, error) {
 // parseTurn decodes beginSrc's answer; payloads are the shared payload
 // reads the load's pipeline made (by id), the others are read now.
 func (s *Store) parseTurn(ctx context.Context, id string, res []any, payloads map[string]*redis.StringCmd) (Turn, error) {
+	t, _, err := s.parseTurnChain(ctx, id, res, payloads)
+	return t, err
+}
+
+// parseTurnChain is parseTurn that also returns the history's last chain.
+func (s *Store) parseTurnChain(ctx context.Context, id string, res []any, payloads map[string]*redis.StringCmd) (Turn, chain, error) {
 	if len(res) != 4 {
-		return Turn{}, fmt.Errorf("memory: begin turn %s: script returned %d parts", id, len(res))
+		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: script returned %d parts", id, len(res))
 	}
 	var err error
 	parts := make([][]string, len(res))
 	for i, r := range res {
 		if parts[i], err = strs(r); err != nil {
-			return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+			return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 		}
 	}
 	meta, err := parseMeta(pairs(parts[0]))
 	if err != nil {
-		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
-	history, err := s.parseHistory(parts[1])
+	history, c, err := s.z.decodeHistory(parts[1], s.opts.HistoryMax)
 	if err != nil {
-		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
 	cache, err := s.loadEntries(ctx, id, pairs(parts[2]), pairs(parts[3]), payloads, true)
 	if err != nil {
-		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
 	slices.SortFunc(cache, func(a, b CacheEntry) int {
 		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
 	})
-	return Turn{Meta: meta, History: history, Cache: cache}, nil
+	return Turn{Meta: meta, History: history, Cache: cache}, c, nil
 }
 
 // loadEntries decodes a session's cache hash (key → stored value) with
@@ -393,14 +403,32 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if !validID(id) {
 		return notFound("finish turn", id)
 	}
-	args := make([]any, 0, 5+len(f.Messages)+4*len(f.Put)+len(f.Hits))
-	args = append(args, s.ttlMillis(), s.opts.HistoryMax, len(f.Messages))
-	for _, m := range f.Messages {
-		b, err := s.z.encodeMessage(m)
+	release, err := s.heldLock("finish turn", id, f.Release)
+	if err != nil {
+		return err
+	}
+	args := make([]any, 0, 6+2*len(f.Messages)+4*len(f.Put)+len(f.Hits))
+	args = append(args, s.ttlMillis(), s.historyKept(), len(f.Messages))
+	if len(f.Messages) > 0 {
+		var c chain
+		if release != nil {
+			c = release.chain
+		}
+		whole, after, err := s.z.encodeMessages(f.Messages, c)
 		if err != nil {
 			return fmt.Errorf("memory: finish turn %s: encode message: %w", id, err)
 		}
-		args = append(args, string(b))
+		if after == nil {
+			args = append(args, "")
+			for _, w := range whole {
+				args = append(args, w)
+			}
+		} else {
+			args = append(args, c.last)
+			for i := range whole {
+				args = append(args, after[i], whole[i])
+			}
+		}
 	}
 	args, pls, err := s.appendPuts(args, f.Put)
 	if err != nil {
@@ -409,10 +437,6 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	args = appendHits(args, f.Hits)
 	if args, err = appendVersions(args, f.Versions); err != nil {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
-	}
-	release, err := s.heldLock("finish turn", id, f.Release)
-	if err != nil {
-		return err
 	}
 	if f.Screen != nil {
 		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, pls, release)
@@ -426,7 +450,7 @@ func (s *Store) PutCache(ctx context.Context, id string, entries ...CacheEntry) 
 	if !validID(id) {
 		return notFound("put cache", id)
 	}
-	args, pls, err := s.appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, entries)
+	args, pls, err := s.appendPuts([]any{s.ttlMillis(), s.historyKept(), 0}, entries)
 	if err != nil {
 		return fmt.Errorf("memory: put cache %s: %w", id, err)
 	}
@@ -569,7 +593,7 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 	var args []any
 	var pls []payloadWrite
 	if len(w.Put) > 0 || len(w.Hits) > 0 || len(w.Versions) > 0 {
-		if args, pls, err = s.appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, w.Put); err != nil {
+		if args, pls, err = s.appendPuts([]any{s.ttlMillis(), s.historyKept(), 0}, w.Put); err != nil {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 		args = appendHits(args, w.Hits)
@@ -824,7 +848,7 @@ func (s *Store) History(ctx context.Context, id string) ([]Message, error) {
 	if exists.Val() == 0 {
 		return nil, notFound("history", id)
 	}
-	h, err := s.parseHistory(list.Val())
+	h, _, err := s.z.decodeHistory(list.Val(), s.opts.HistoryMax)
 	if err != nil {
 		return nil, fmt.Errorf("memory: history %s: %w", id, err)
 	}
@@ -890,18 +914,6 @@ func parseMeta(f map[string]string) (Meta, error) {
 		}
 	}
 	return m, nil
-}
-
-// parseHistory decodes stored messages: compressed (see encodeMessage) or
-// plain JSON as earlier versions wrote them.
-func (s *Store) parseHistory(raw []string) ([]Message, error) {
-	out := make([]Message, len(raw))
-	for i, r := range raw {
-		if err := s.z.decodeMessage([]byte(r), &out[i]); err != nil {
-			return nil, fmt.Errorf("stored message %d: %w", i, err)
-		}
-	}
-	return out, nil
 }
 
 // strs converts a script's array reply of bulk strings.
