@@ -38,7 +38,7 @@ type zcodec struct {
 }
 
 func newZcodec() (zcodec, error) {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1),
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
 		zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false), zstd.WithLowerEncoderMem(true))
 	if err != nil {
 		return zcodec{}, fmt.Errorf("zstd encoder: %w", err)
