@@ -85,7 +85,9 @@ func (s *Store) SaveExchange(ctx context.Context, id string, e Exchange) error {
 		return fmt.Errorf("memory: save exchange %s: %w", id, err)
 	}
 	keys := []string{s.keys(id)[keyMeta], s.exchangesKey(id)}
-	n, err := saveExchangeScript.Run(ctx, s.rdb, keys, s.ttlMillis(), e.Exchange, string(b), s.exchangesKept()).Int()
+	// Stored compressed when that is smaller; earlier versions' plain JSON
+	// still reads (see pack).
+	n, err := saveExchangeScript.Run(ctx, s.rdb, keys, s.ttlMillis(), e.Exchange, string(s.z.pack(b)), s.exchangesKept()).Int()
 	if err != nil {
 		return wrap("save exchange", id, err)
 	}
@@ -119,7 +121,11 @@ func (s *Store) Exchanges(ctx context.Context, id string, ns ...int) (map[int]Ex
 			continue
 		}
 		var e Exchange
-		if err := json.Unmarshal([]byte(str), &e); err != nil {
+		js, err := s.z.unpack([]byte(str))
+		if err == nil {
+			err = json.Unmarshal(js, &e)
+		}
+		if err != nil {
 			// A damaged record only costs the rating of that exchange.
 			s.log.WarnContext(ctx, "memory: skip damaged exchange record", "session", id, "exchange", ns[i], "err", err)
 			continue

@@ -144,28 +144,41 @@ func (p *players) put(session, player string) {
 	p.m[session] = player
 }
 
-// lockBeginRound runs lockBeginSrc with args on the session keys and, when
-// the session's player is already known to this instance, reads that
-// player's state in the same pipeline: one round trip on a single node, and
-// on Cluster (where the player's key is in another slot) one batch sent to
-// both nodes at once. fetched reports whether the state was read (raw is
-// "" when the player has none).
-func (s *Store) lockBeginRound(ctx context.Context, id string, keys []string, args ...any) (v any, raw string, player string, fetched bool, err error) {
+// loadRound runs script (beginSrc or lockBeginSrc) with args on the
+// session keys and, in the same pipeline, reads what this instance already
+// knows the session will need: its player's state, when the session's
+// player is known, and the shared payloads of the cache entries it
+// referenced at its last load or write here (renewing their TTL). That is
+// one round trip on a single node, and on Cluster (where the player's and
+// the payloads' keys are in other slots) one batch sent to the nodes at
+// once. Without withPlayer, the player's state is not read. fetched reports whether the state was read (raw is "" when the
+// player has none); payloads holds the payload reads, by id.
+func (s *Store) loadRound(ctx context.Context, script *redis.Script, withPlayer bool, id string, keys []string, args ...any) (v any, raw string, player string, fetched bool, payloads map[string]*redis.StringCmd, err error) {
 	player, known := s.known.get(id)
-	if !known || player == "" {
-		v, err = s.script.lockBegin.Run(ctx, s.rdb, keys, args...).Result()
-		return v, "", player, known, err
+	if !withPlayer {
+		player, known = "", false
+	}
+	refs := s.refs.get(id)
+	if (!known || player == "") && len(refs) == 0 {
+		v, err = script.Run(ctx, s.rdb, keys, args...).Result()
+		return v, "", player, known, nil, err
 	}
 	for _, eval := range []bool{false, true} {
 		var sc *redis.Cmd
 		var get *redis.StringCmd
+		payloads = make(map[string]*redis.StringCmd, len(refs))
 		_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 			if eval {
-				sc = s.script.lockBegin.Eval(ctx, p, keys, args...)
+				sc = script.Eval(ctx, p, keys, args...)
 			} else {
-				sc = s.script.lockBegin.EvalSha(ctx, p, keys, args...)
+				sc = script.EvalSha(ctx, p, keys, args...)
 			}
-			get = p.Get(ctx, s.playerStateKey(player))
+			if known && player != "" {
+				get = p.Get(ctx, s.playerStateKey(player))
+			}
+			for _, ref := range refs {
+				payloads[ref] = s.queuePayloadRead(ctx, p, ref, true)
+			}
 			return nil
 		})
 		if err := sc.Err(); err != nil && !eval && redis.HasErrorPrefix(err, "NOSCRIPT") {
@@ -173,15 +186,18 @@ func (s *Store) lockBeginRound(ctx context.Context, id string, keys []string, ar
 		}
 		v, err = sc.Result()
 		if err != nil {
-			return nil, "", player, false, err
+			return nil, "", player, false, nil, err
+		}
+		if get == nil {
+			return v, "", player, known, payloads, nil
 		}
 		raw, err = get.Result()
 		if errors.Is(err, redis.Nil) {
-			return v, "", player, true, nil
+			return v, "", player, true, payloads, nil
 		}
-		return v, raw, player, err == nil, err
+		return v, raw, player, err == nil, payloads, err
 	}
-	return nil, "", player, false, err
+	return nil, "", player, false, nil, err
 }
 
 // attachPlayer sets t.Player from what lockBeginRound read, or reads it

@@ -1,7 +1,10 @@
 // Package memory keeps each chat session in Redis: its meta (player, locale,
 // token hash, exchange counter, current screen), its history window and its
 // per-session tool-result cache whose entries expire by exchange count. Every
-// key of a session carries the same hash tag, so Redis Cluster works unchanged.
+// key of a session carries the same hash tag, so Redis Cluster works
+// unchanged; the cached results themselves are payloads shared by the
+// sessions that cache them, in keys of their own that no session script
+// touches.
 package memory
 
 import (

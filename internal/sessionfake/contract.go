@@ -336,4 +336,67 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 			t.Fatalf("stored summary %+v, %v", m.Summary, err)
 		}
 	})
+
+	t.Run("cached payload gone is a miss", func(t *testing.T) {
+		st := open(t)
+		ev, ok := st.(PayloadEvicter)
+		if !ok {
+			t.Fatalf("%T cannot drop its shared payloads", st)
+		}
+		create(t, st, "s")
+		create(t, st, "o")
+		_, l := begin(t, st, "s")
+		big := entry("big", 1, 5)
+		big.Result = json.RawMessage(`{"status":"success","data":"` + strings.Repeat("boss ", 50) + `"}`)
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Put: []memory.CacheEntry{big}, Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		// Another session caches the same result: one payload for both.
+		_, l = begin(t, st, "o")
+		if err := st.FinishTurn(ctx, "o", memory.Finish{Put: []memory.CacheEntry{big}, Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ev.EvictPayloads(ctx); err != nil {
+			t.Fatal(err)
+		}
+		missed := func(id string) (memory.Turn, memory.Lease) {
+			t.Helper()
+			turn, l := begin(t, st, id)
+			if len(turn.Cache) != 0 {
+				t.Errorf("session %s serves %d entries whose payload is gone", id, len(turn.Cache))
+			}
+			if c, err := st.Cache(ctx, id); err != nil || len(c) != 0 {
+				t.Errorf("Cache(%s) = %d entries, %v; want none", id, len(c), err)
+			}
+			return turn, l
+		}
+		turn, ls := missed("s")
+		if _, lo := missed("o"); lo.Release(ctx) != nil {
+			t.Fatal("release o")
+		}
+		// s runs the tool again: its result is cached and served again,
+		// and o's reference to the same payload is served too.
+		again := big
+		again.CachedAt = turn.Meta.Exchange
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Put: []memory.CacheEntry{again}, Release: ls}); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"s", "o"} {
+			turn, l := begin(t, st, id)
+			if len(turn.Cache) != 1 || string(turn.Cache[0].Result) != string(big.Result) {
+				t.Errorf("session %s after caching again serves %+v", id, turn.Cache)
+			}
+			if err := l.Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// PayloadEvicter is a store whose cached tool results live in payloads
+// shared by sessions that Redis may evict or lose; EvictPayloads drops
+// them all, as eviction would. Contract checks that a reference whose
+// payload is gone is a miss.
+type PayloadEvicter interface {
+	EvictPayloads(ctx context.Context) error
 }

@@ -41,7 +41,34 @@ type Store struct {
 	locks    map[string]*lease
 	// freed is closed, and replaced, whenever a lock is freed.
 	freed chan struct{}
+	// evicted holds the shared payloads dropped by EvictPayloads (by
+	// payloadOf) until a write stores them again: entries referencing
+	// them are misses, as memory.Store's are.
+	evicted map[string]bool
 }
+
+// payloadOf identifies an entry's shared payload as memory.Store does: its
+// data version and result.
+func payloadOf(e memory.CacheEntry) string { return e.DataVersion + "\x00" + string(e.Result) }
+
+// EvictPayloads drops every cached result's shared payload, as Redis
+// eviction would; later loads treat the entries as misses.
+func (s *Store) EvictPayloads(context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.evicted == nil {
+		s.evicted = map[string]bool{}
+	}
+	for _, sess := range s.sessions {
+		for _, e := range sess.cache {
+			s.evicted[payloadOf(e)] = true
+		}
+	}
+	return nil
+}
+
+// served reports whether e's shared payload is there.
+func (s *Store) served(e memory.CacheEntry) bool { return !s.evicted[payloadOf(e)] }
 
 type session struct {
 	meta    memory.Meta
@@ -170,7 +197,9 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	}
 	t.Cache = make([]memory.CacheEntry, 0, len(sess.cache))
 	for _, e := range sess.cache {
-		t.Cache = append(t.Cache, cloneEntry(e))
+		if s.served(e) {
+			t.Cache = append(t.Cache, cloneEntry(e))
+		}
 	}
 	slices.SortFunc(t.Cache, func(a, b memory.CacheEntry) int {
 		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
@@ -330,6 +359,7 @@ func (s *Store) apply(op, id string, w write) error {
 		}
 		for _, e := range w.puts {
 			sess.cache[e.Key] = cloneEntry(e)
+			delete(s.evicted, payloadOf(e))
 		}
 		for _, k := range w.hits {
 			if e, ok := sess.cache[k]; ok {
@@ -521,7 +551,9 @@ func (s *Store) Cache(_ context.Context, id string) ([]memory.CacheEntry, error)
 	}
 	out := make([]memory.CacheEntry, 0, len(sess.cache))
 	for _, e := range sess.cache {
-		out = append(out, cloneEntry(e))
+		if s.served(e) {
+			out = append(out, cloneEntry(e))
+		}
 	}
 	slices.SortFunc(out, func(a, b memory.CacheEntry) int { return strings.Compare(a.Key, b.Key) })
 	return out, nil
