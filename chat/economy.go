@@ -166,7 +166,9 @@ func (t *turnTools) offer() []tool.Spec {
 	if t.sel.Deferred() {
 		// The same list on every call of the session: the core, then the
 		// turn's own tools.
-		return append(t.sel.Core(), t.sel.FindToolsSpec(), useToolSpec(), searchConversationSpec())
+		core := t.sel.Core()
+		slices.SortFunc(core, func(a, b tool.Spec) int { return strings.Compare(a.Name, b.Name) })
+		return append(core, t.sel.FindToolsSpec(), useToolSpec(), searchConversationSpec())
 	}
 	if t.sel.All() {
 		out := t.sel.Select(t.query, 0)
