@@ -56,7 +56,7 @@ func TestDeferredToolsDescribedOnce(t *testing.T) {
 	}
 	block := lastUser(first)
 	if !strings.Contains(block, toolsHeader) || !strings.Contains(block, "\n- gcs_find_counters_for_boss: ") ||
-		!strings.Contains(block, `arguments: {"type":"object","properties":{"boss_name":`) {
+		!strings.Contains(block, "\n  - boss_name (string, required)\n") {
 		t.Fatalf("the data block does not describe the tool:\n%s", block)
 	}
 	if len(r.ToolCalls) != 1 || r.ToolCalls[0].Name != "gcs_find_counters_for_boss" || r.ToolCalls[0].Status != tool.StatusSuccess || counters.count() != 1 {

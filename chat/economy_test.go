@@ -94,7 +94,7 @@ func TestFindToolsOffersMoreMidTurn(t *testing.T) {
 // TestCachedResultsOverBudgetAsOneLine: cached results that do not fit the
 // budget appear as one line each and stay in the cache, still served.
 func TestCachedResultsOverBudgetAsOneLine(t *testing.T) {
-	const budget = 1200
+	const budget = 3000
 	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: budget}})
 	big := e.box.get("gcs_get_champion_details")
 	big.fn = func(_ context.Context, a map[string]any) (tool.Result, error) {
