@@ -27,8 +27,8 @@ const recentExchanges = 2
 // searchConversationSpec is the schema of search_conversation.
 func searchConversationSpec() tool.Spec {
 	return tool.Spec{
-		Name: SearchConversationName,
-		Description: "Fetch earlier exchanges of this conversation verbatim, best match first, when the player refers to something said before.",
+		Name:         SearchConversationName,
+		Description:  "Fetch earlier exchanges of this conversation verbatim, best match first, when the player refers to something said before.",
 		Category:     tool.CategoryRAG,
 		Parameters:   json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":300,"description":"What was said, in a few words, e.g. 'the team for the Fire Knight'."},"limit":{"type":"integer","minimum":1,"maximum":5,"description":"How many exchanges (default 3)."}},"required":["query"],"additionalProperties":false}`),
 		DisplayNames: tool.DisplayNames{"en": "Earlier messages", "fr": "Messages précédents", "de": "Frühere Nachrichten"},

@@ -248,8 +248,8 @@ func llmSpecs(specs []tool.Spec) []tool.Spec {
 // describedArgs is a described tool's arguments, one line each under the
 // tool's line, as a data block describes them:
 //
-//	  - champion_name (string, required): Champion name, e.g. Kaelith.
-//	  - limit (integer, 1-20, default 5): How many to return.
+//   - champion_name (string, required): Champion name, e.g. Kaelith.
+//   - limit (integer, 1-20, default 5): How many to return.
 //
 // shorter than the JSON schema and as exact for the keywords tool schemas
 // use (type, description, enum, bounds, default, pattern, items, nested

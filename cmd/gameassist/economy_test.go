@@ -216,6 +216,12 @@ func runEconomyScript(tb testing.TB, script economyScript, env map[string]string
 				}
 				st.prefixN++
 			}
+			if dir := os.Getenv("ECON_DUMP"); dir != "" {
+				pretty, _ := json.MarshalIndent(r, "", " ")
+				if err := os.WriteFile(fmt.Sprintf("%s/req-%02d.json", dir, st.calls), pretty, 0o644); err != nil {
+					tb.Fatal(err)
+				}
+			}
 			prev, prevProv = wire, prov
 			if !first {
 				continue
