@@ -99,9 +99,12 @@ const (
 	loopReserveDiv = 4
 	cachedShareDiv = 2
 	// newResultsShareDiv is the part of the same rest the new cached
-	// results of a turn's data block may take in full; the others appear
-	// as one line each, served from the cache when the model calls them.
-	newResultsShareDiv = 6
+	// results of a turn's data block may take in full, and
+	// screenResultsShareDiv the part when they are results of the screen's
+	// rule tools (the screen's own data, in first); the others appear as
+	// one line each, served from the cache when called.
+	newResultsShareDiv    = 6
+	screenResultsShareDiv = 3
 	// blockReserveDiv is the part kept for the turn's new data block when
 	// a history window that has outgrown its fold point (the summary is
 	// late) is cut from its oldest end.
@@ -222,7 +225,8 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 		msgs = append(msgs, historyMessage(h))
 	}
 
-	share := min(avail, (in.budget-in.budget/loopReserveDiv-fixed)/newResultsShareDiv)
+	rest := in.budget - in.budget/loopReserveDiv - fixed
+	share := blockShare{screen: min(avail, rest/screenResultsShareDiv), other: min(avail, rest/newResultsShareDiv)}
 	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player}, shownIn(window), share)
 	p.full, p.stubs, p.block, p.shown = b.full, b.stubs, b.text, b.shown
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + message.Content}
@@ -294,6 +298,11 @@ type block struct {
 	used, full, stubs int
 }
 
+// blockShare is the tokens a data block's new cached results may take in
+// full: the results of the screen's rule tools (which go in first) up to
+// screen, the others only while the block stays within other.
+type blockShare struct{ screen, other int }
+
 // blockInput is what a turn's data block is made from.
 type blockInput struct {
 	screen      string
@@ -312,7 +321,7 @@ type blockInput struct {
 // shown earlier that are no longer live, as one line each, and the tools
 // to describe that the window has not described. It is empty when nothing
 // changed.
-func (s *Service) contextBlock(in blockInput, v visible, share int) block {
+func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block {
 	screen, cached, screenTools := strings.TrimSpace(in.screen), in.cached, in.screenTools
 	var out block
 	shown := &memory.Shown{}
@@ -376,7 +385,11 @@ func (s *Service) contextBlock(in blockInput, v visible, share int) block {
 	})
 	fullAt := make([]bool, len(lines))
 	for _, i := range order {
-		if t := s.countTokens(lines[i].text); out.used+t <= share {
+		limit := share.other
+		if rank(lines[i].e.Tool) < len(screenTools) {
+			limit = share.screen
+		}
+		if t := s.countTokens(lines[i].text); out.used+t <= limit {
 			out.used += t
 			fullAt[i] = true
 			out.full++
