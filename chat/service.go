@@ -107,11 +107,12 @@ type Options struct {
 	// FinishTimeout bounds recording a finished turn and releasing the lock
 	// after the caller's context ended (default 5 s).
 	FinishTimeout time.Duration
-	// ToolSelection is toolselect.ModeAuto (default: a subset per call),
-	// toolselect.ModeAll (every tool on every call) or
-	// toolselect.ModeDeferred (the core, find_tools, use_tool and
-	// search_conversation on every call; the turn's selection described in
-	// its data block and called through use_tool).
+	// ToolSelection is ModeAuto (default; toolselect.ModeDeferred is the
+	// same: the core sorted by name, find_tools, use_tool and
+	// search_conversation on every call, byte for byte, and the turn's
+	// selection described after the history, in its data block, and
+	// called through use_tool), ModeSubset (a selected subset per call,
+	// plus find_tools) or toolselect.ModeAll (every tool on every call).
 	ToolSelection string
 	// MaxToolsPerCall caps the tools offered per LLM call, find_tools
 	// included (default toolselect.DefaultMax).
@@ -230,7 +231,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	}
 	reg := deps.Executor.Registry()
 	specs := reg.Specs(func(s tool.Spec) bool { return llmMay(opts, s) })
-	sel, err := toolselect.New(specs, toolselect.Options{Mode: opts.ToolSelection, Max: opts.MaxToolsPerCall, Entities: opts.Entities})
+	sel, err := toolselect.New(specs, toolselect.Options{Mode: selectorMode(opts.ToolSelection), Max: opts.MaxToolsPerCall, Entities: opts.Entities})
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}
@@ -296,7 +297,7 @@ func (s *Service) selector() *toolselect.Selector {
 	if key == s.selKey {
 		return s.sel
 	}
-	sel, err := toolselect.New(specs, toolselect.Options{Mode: s.opts.ToolSelection, Max: s.opts.MaxToolsPerCall, Entities: s.opts.Entities})
+	sel, err := toolselect.New(specs, toolselect.Options{Mode: selectorMode(s.opts.ToolSelection), Max: s.opts.MaxToolsPerCall, Entities: s.opts.Entities})
 	if err != nil {
 		s.log.Error("chat: tool selector over reloaded tools", "err", err)
 		return s.sel
@@ -459,4 +460,27 @@ type ToolCallEvent struct {
 // DeltaEvent is a piece of the answer's text.
 type DeltaEvent struct {
 	Text string `json:"text"`
+}
+
+// Tool selection modes of Options.ToolSelection besides toolselect.ModeAll.
+const (
+	// ModeAuto, the default, keeps the tool list of every call the same
+	// for the whole session (toolselect.ModeDeferred), so providers'
+	// prefix caches keep the whole conversation.
+	ModeAuto = "auto"
+	// ModeSubset offers a selected subset of the tools per call
+	// (toolselect.ModeAuto): fewer schemas, a list that changes.
+	ModeSubset = "subset"
+)
+
+// selectorMode is the toolselect mode of a ToolSelection value; an unknown
+// one is passed on for toolselect.New to refuse.
+func selectorMode(mode string) string {
+	switch mode {
+	case "", ModeAuto:
+		return toolselect.ModeDeferred
+	case ModeSubset:
+		return toolselect.ModeAuto
+	}
+	return mode
 }

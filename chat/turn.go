@@ -332,7 +332,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		req := llm.Request{Messages: msgs}
 		final := round >= s.opts.MaxToolIterations
 		if !final {
-			req.Tools = scope.OfferedSpecs(ctx, tt.offer())
+			req.Tools = llmSpecs(scope.OfferedSpecs(ctx, tt.offer()))
 			a.offered = specNames(req.Tools)
 		}
 		resp, err := s.callLLM(lctx, req, emit, &streamed)
@@ -415,7 +415,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		}
 		s.label(outs, turn.Meta.Locale)
 		for i, o := range outs {
-			content := o.Result.ForLLM()
+			content := resultText(o.Result)
 			if o.Source == tool.SourceDuplicate {
 				content = duplicateNote(o)
 			}

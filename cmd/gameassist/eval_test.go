@@ -422,9 +422,10 @@ steps:
 }
 
 // TestEvalSuiteToolSelectionModes runs the eval suite live against the
-// scripted model with TOOL_SELECTION=auto and =deferred: the selected tools
-// described in the conversation (and called through use_tool or by name)
-// must answer the suite as well as the same tools offered as schemas.
+// scripted model with TOOL_SELECTION=auto (the default) and =subset: the
+// selected tools described in the conversation (and called through
+// use_tool or by name) must answer the suite as well as the same tools
+// offered as schemas.
 func TestEvalSuiteToolSelectionModes(t *testing.T) {
 	t.Parallel() // its own app (and LLM fake); asserts nothing shared
 	fake := llmtest.New(t)
@@ -434,7 +435,7 @@ func TestEvalSuiteToolSelectionModes(t *testing.T) {
 	}
 	fake.SetResponder(respond)
 	reports := map[string]evalJSON{}
-	for _, mode := range []string{"auto", "deferred"} {
+	for _, mode := range []string{"auto", "subset"} {
 		env := evalEnv(t, map[string]string{"OPENAI_BASE_URL": fake.URL(), "OPENAI_API_KEY": "sk-fake", "TOOL_SELECTION": mode})
 		rep, stderr, err := runEvalJSON(t, env, suiteDir)
 		if err != nil {
@@ -448,8 +449,8 @@ func TestEvalSuiteToolSelectionModes(t *testing.T) {
 		}
 		reports[mode] = rep
 	}
-	if a, d := reports["auto"].Summary, reports["deferred"].Summary; d.Passed < a.Passed || d.PassRate < cassetteMinPass {
-		logFailures(t, reports["deferred"])
-		t.Errorf("deferred passed %d scenarios, auto %d (minimum rate %.2f)", d.Passed, a.Passed, cassetteMinPass)
+	if a, sub := reports["auto"].Summary, reports["subset"].Summary; a.Passed < sub.Passed || a.PassRate < cassetteMinPass {
+		logFailures(t, reports["auto"])
+		t.Errorf("auto passed %d scenarios, subset %d (minimum rate %.2f)", a.Passed, sub.Passed, cassetteMinPass)
 	}
 }
