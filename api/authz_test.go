@@ -405,6 +405,12 @@ type authzServer struct {
 
 func newAuthzServer(t *testing.T) *authzServer {
 	t.Helper()
+	return newAuthzServerWith(t, api.Options{AdminToken: authzAdmin, MCPToken: authzMCP, WebhookSecret: webhookSecret})
+}
+
+// newAuthzServerWith is newAuthzServer with the given secrets.
+func newAuthzServerWith(t *testing.T, opts api.Options) *authzServer {
+	t.Helper()
 	w := newAuthzWorld()
 	reg := tool.NewRegistry()
 	if err := reg.Register(countedTool{calls: &w.calls}, versionTool{1}, versionTool{2}); err != nil {
@@ -421,12 +427,13 @@ func newAuthzServer(t *testing.T) *authzServer {
 	}
 	fb := &fakeFeedback{answered: 5, rated: map[string]feedback.Record{}}
 	now := time.Unix(1_800_000_000, 0)
+	opts.Now = func() time.Time { return now }
 	srv, err := api.New(api.Deps{
 		Executor: ex, Chat: w, Replay: w, Sessions: w, Rules: w, Tools: w, Reloader: w,
 		Rollouts: countedRollouts{memRollouts: &memRollouts{reg: reg, w: map[string]rollout.Weights{}}, calls: &w.calls},
 		Stats:    w, Metrics: m, Gatherer: preg, Players: w, Feedback: countedFeedback{fakeFeedback: fb, calls: &w.calls}, MCP: w,
 		Logger: slog.New(slog.DiscardHandler),
-	}, api.Options{AdminToken: authzAdmin, MCPToken: authzMCP, WebhookSecret: webhookSecret, Now: func() time.Time { return now }})
+	}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -764,4 +771,60 @@ func TestAuthorizationMatrix(t *testing.T) {
 			t.Fatalf("own session changed by requests for other ids: %+v", own)
 		}
 	})
+}
+
+// TestDisabledSecretsRefuseEverything runs the edge without an admin
+// token, an MCP token or a webhook secret: every documented admin and MCP
+// operation answers 403 (admin_disabled, mcp_disabled) whatever is
+// presented, both webhooks answer 403 webhook_disabled signed or not, and
+// none reaches a service; players are unaffected.
+func TestDisabledSecretsRefuseEverything(t *testing.T) {
+	s := newAuthzServerWith(t, api.Options{})
+	ctx := context.Background()
+	id, token, _ := s.world.CreateSession(ctx, "alice", "en")
+	concrete := strings.NewReplacer("{id}", id, "{key}", fmt.Sprintf("%032x", 1), "{name}", "gcs_cards", "{player_id}", "alice")
+	tokens := map[string]string{"no token": "", "a former admin token": authzAdmin, "a former MCP token": authzMCP, "session token": token, "blank token": " "}
+	sig := api.Sign(webhookSecret, []byte(`{}`), s.now)
+	n := 0
+	for _, o := range s.v.Operations() {
+		var code string
+		switch {
+		case strings.HasPrefix(o.Path, "/admin/"):
+			code = "admin_disabled"
+		case o.Path == "/mcp":
+			code = "mcp_disabled"
+		case o.Path == "/v1/screens/events" || o.Path == "/v1/players/{player_id}/state":
+			code = "webhook_disabled"
+		default:
+			continue
+		}
+		n++
+		for name, tok := range tokens {
+			t.Run(o.String()+"/"+name, func(t *testing.T) {
+				r := authzRequest{method: o.Method, path: concrete.Replace(o.Path), token: tok}
+				if o.Method == http.MethodPost || o.Method == http.MethodPut {
+					r.body = []byte(`{}`)
+				}
+				if code == "webhook_disabled" && name == "no token" {
+					r.signature = sig // signed by the secret once in use
+				}
+				before := s.world.calls.Load()
+				status, body := s.do(t, r)
+				if status != http.StatusForbidden || !strings.Contains(string(body), `"code":"`+code+`"`) {
+					t.Fatalf("%d %s, want 403 %s", status, body, code)
+				}
+				if c := s.world.calls.Load() - before; c != 0 {
+					t.Fatalf("refused but made %d service calls", c)
+				}
+			})
+		}
+	}
+	if n != 21 { // 16 admin, 3 MCP, 2 webhook operations
+		t.Errorf("%d operations refused, want 21", n)
+	}
+	code, body := s.do(t, authzRequest{method: http.MethodPost, path: "/v1/chat", token: token,
+		body: []byte(fmt.Sprintf(`{"session_id":%q,"message":"hi"}`, id))})
+	if code != http.StatusOK {
+		t.Fatalf("chat with every secret unset: %d %s", code, body)
+	}
 }
