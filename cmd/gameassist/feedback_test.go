@@ -200,6 +200,7 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 func TestFeedbackMetricAndTraceEvent(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	exp := tracetest.NewInMemoryExporter()
 	f := newFixture(t, appSetup{redis: redistest.Start(t), options: []appOption{withTracing(telemetry.WithExporter(exp))}})
 	s := f.newSession(t)

@@ -441,23 +441,10 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
 	a.log.Info("listening", "addr", ln.Addr().String())
 	a.log.Info(readyLine(a.cfg, ln.Addr()))
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	a.log.Info("shutting down: no new requests, in-flight turns may finish", "timeout", a.cfg.ShutdownTimeout)
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownTimeout)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		// Turns still running after the timeout are cut: closing their
-		// connections cancels their contexts before the dependencies close.
-		_ = hs.Close()
-		return fmt.Errorf("serve: shutdown: %w", err)
+	if err := api.Serve(ctx, hs, ln, a.cfg.ShutdownTimeout, a.log); err != nil {
+		return err
 	}
 	a.log.Info("stopped")
 	return nil
