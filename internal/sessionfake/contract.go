@@ -336,4 +336,31 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 			t.Fatalf("stored summary %+v, %v", m.Summary, err)
 		}
 	})
+
+	t.Run("token counts round-trip", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		_, l := begin(t, st, "s")
+		err := st.FinishTurn(ctx, "s", memory.Finish{
+			Messages: []memory.Message{
+				{Role: "user", Content: "hi", Context: "<context>\n</context>\n\n", Exchange: 1, Tokens: 17},
+				{Role: "assistant", Content: "hello", Exchange: 1}, // written without a count
+			},
+			Release: l,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		turn, l := begin(t, st, "s")
+		_ = l.Release(ctx)
+		h, err := st.History(ctx, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, got := range [][]memory.Message{turn.History, h} {
+			if len(got) != 2 || got[0].Tokens != 17 || got[1].Tokens != 0 {
+				t.Fatalf("history %+v, want the user message's 17 tokens and no count on the reply", got)
+			}
+		}
+	})
 }
