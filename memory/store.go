@@ -120,7 +120,9 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 // Turn is what a chat turn starts from.
 type Turn struct {
 	// Meta.Exchange is the exchange this turn runs as.
-	Meta    Meta
+	Meta Meta
+	// History is the stored history, oldest first; its messages up to
+	// SummarizedThrough(Meta) have no Context and no Shown.
 	History []Message
 	// Cache holds the entries served at this exchange, oldest first.
 	Cache []CacheEntry
@@ -311,7 +313,7 @@ func (s *Store) parseTurn(ctx context.Context, id string, res []any) (Turn, erro
 	if err != nil {
 		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
-	history, err := parseHistory(parts[1])
+	history, err := parseTurnHistory(parts[1], SummarizedThrough(meta))
 	if err != nil {
 		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}

@@ -363,4 +363,72 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 			}
 		}
 	})
+
+	t.Run("a turn's summarized messages come without data blocks", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		screen := "Boss screen"
+		for ex := 1; ex <= 3; ex++ {
+			_, l := begin(t, st, "s")
+			err := st.FinishTurn(ctx, "s", memory.Finish{
+				Messages: []memory.Message{
+					{Role: "user", Content: fmt.Sprint("q", ex), Context: fmt.Sprint("<context>", ex, "</context>"), Shown: &memory.Shown{Screen: &screen}, Exchange: ex, Tokens: 10 + ex},
+					{Role: "assistant", Content: fmt.Sprint("a", ex), Exchange: ex, Tools: []string{"t"}, Offered: []string{"t", "u"}, About: []memory.Subject{{Kind: "boss", ID: "1"}}, Tokens: 5},
+				},
+				Release: l,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		check := func(t *testing.T, h []memory.Message, through int) {
+			t.Helper()
+			if len(h) != 6 {
+				t.Fatalf("history of %d messages, want 6", len(h))
+			}
+			for _, m := range h {
+				ex := m.Exchange
+				if m.Role == "user" {
+					if m.Content != fmt.Sprint("q", ex) || m.Tokens != 10+ex {
+						t.Errorf("exchange %d's player message %+v", ex, m)
+					}
+					if full := m.Context != "" && m.Shown != nil && *m.Shown.Screen == screen; full != (ex > through) {
+						t.Errorf("exchange %d (summary through %d): context %q, shown %+v", ex, through, m.Context, m.Shown)
+					}
+					continue
+				}
+				if m.Content != fmt.Sprint("a", ex) || len(m.Tools) != 1 || len(m.Offered) != 2 || len(m.About) != 1 || m.Tokens != 5 {
+					t.Errorf("exchange %d's reply %+v", ex, m)
+				}
+			}
+		}
+		turn, l := begin(t, st, "s")
+		_ = l.Release(ctx)
+		check(t, turn.History, 0)
+		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "one", Through: 1}); err != nil {
+			t.Fatal(err)
+		}
+		turn, l = begin(t, st, "s")
+		_ = l.Release(ctx)
+		check(t, turn.History, 1)
+		// A summary that replaced one a prompt may still use: the older
+		// one's exchanges only.
+		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "two", Through: 2, Prev: &memory.Summary{Text: "one", Through: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		turn, l = begin(t, st, "s")
+		_ = l.Release(ctx)
+		check(t, turn.History, 1)
+		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "three", Through: 3}); err != nil {
+			t.Fatal(err)
+		}
+		turn, l = begin(t, st, "s")
+		_ = l.Release(ctx)
+		check(t, turn.History, 3)
+		h, err := st.History(ctx, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, h, 0)
+	})
 }
