@@ -1,8 +1,10 @@
 package memory
 
 import (
-	"encoding/json"
 	"fmt"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // SummarizedThrough is the last exchange a turn's prompt can leave to the
@@ -37,12 +39,16 @@ func (*skipped) UnmarshalJSON([]byte) error { return nil }
 
 // parseTurnHistory decodes a turn's history once: the messages after
 // exchange through in full, newest first until one is at or before it,
-// and the older ones as summarized.
+// and the older ones as summarized. It decodes as encoding/json does
+// (the v1 semantics of the json v2 decoder, which reads a value in one
+// pass instead of validating it first: a turn decodes up to HistoryMax
+// messages).
 func parseTurnHistory(raw []string, through int) ([]Message, error) {
+	v1 := jsonv1.DefaultOptionsV1()
 	out := make([]Message, len(raw))
 	i := len(raw) - 1
 	for ; i >= 0; i-- {
-		if err := json.Unmarshal([]byte(raw[i]), &out[i]); err != nil {
+		if err := jsonv2.Unmarshal([]byte(raw[i]), &out[i], v1); err != nil {
 			return nil, fmt.Errorf("stored message %d: %w", i, err)
 		}
 		if out[i].Exchange <= through {
@@ -51,7 +57,7 @@ func parseTurnHistory(raw []string, through int) ([]Message, error) {
 	}
 	for i--; i >= 0; i-- {
 		var m summarized
-		if err := json.Unmarshal([]byte(raw[i]), &m); err != nil {
+		if err := jsonv2.Unmarshal([]byte(raw[i]), &m, v1); err != nil {
 			return nil, fmt.Errorf("stored message %d: %w", i, err)
 		}
 		out[i] = m.Message

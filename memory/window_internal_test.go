@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // longHistory is n stored messages, two per exchange, each player message
@@ -20,6 +21,8 @@ func longHistory(tb testing.TB, n int) []string {
 				Context: "<context>\n" + strings.Repeat("- gcs_get_boss_details {\"name\":\"Fire Knight\"} → {\"hp\":120000,\"skills\":[\"Burn\",\"Shield\"]}\n", 25) + "</context>\n\n",
 				Shown:   &Shown{Screen: &screen, Results: []ShownResult{{Key: "k", CachedAt: 1, Tool: "t", Parameters: json.RawMessage(`{"a":1}`)}}}}
 		}
+		m.At = time.Date(2026, 1, 2, 3, 4, 5, 6789+i, time.UTC)
+		m.About = []Subject{{Kind: "boss", ID: fmt.Sprint(i)}}
 		b, err := json.Marshal(m)
 		if err != nil {
 			tb.Fatal(err)
