@@ -10,7 +10,7 @@ import (
 
 // exampleSelector is a selector over the tools the default example
 // questions are for, each with a description made from its name.
-func exampleSelector(t *testing.T) (*Selector, map[string][]string) {
+func exampleSelector(t testing.TB) (*Selector, map[string][]string) {
 	t.Helper()
 	examples, err := DefaultExamples()
 	if err != nil {
@@ -123,4 +123,33 @@ func TestScoredRemembered(t *testing.T) {
 	if n > scoredMemoSize {
 		t.Errorf("memo holds %d texts, bound %d", n, scoredMemoSize)
 	}
+}
+
+// BenchmarkScore scores one message against every tool's vectors: a dense
+// dot product per vector (as before the index) and the index.
+func BenchmarkScore(b *testing.B) {
+	s, examples := exampleSelector(b)
+	var vecs [][][]float32
+	for _, sp := range s.specs {
+		v := [][]float32{s.emb.Vector(words(sp.Name) + ". " + sp.Description)}
+		for _, ex := range examples[sp.Name] {
+			v = append(v, s.emb.Vector(ex))
+		}
+		vecs = append(vecs, v)
+	}
+	q := s.emb.Vector("which champions counter the Fire Knight boss on hard?")
+	b.Run("dense", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = denseBest(q, vecs)
+		}
+	})
+	b.Run("index", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf := s.idx.get()
+			s.idx.score(q, buf)
+			s.idx.put(buf)
+		}
+	})
 }
