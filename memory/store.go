@@ -122,7 +122,7 @@ type Turn struct {
 	// Meta.Exchange is the exchange this turn runs as.
 	Meta Meta
 	// History is the stored history, oldest first; its messages up to
-	// SummarizedThrough(Meta) have no Context and no Shown.
+	// SummarizedThrough(Meta, History) have no Context and no Shown.
 	History []Message
 	// Cache holds the entries served at this exchange, oldest first.
 	Cache []CacheEntry
@@ -313,7 +313,11 @@ func (s *Store) parseTurn(ctx context.Context, id string, res []any) (Turn, erro
 	if err != nil {
 		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
-	history, err := parseTurnHistory(parts[1], SummarizedThrough(meta))
+	summary := 0
+	if meta.Summary != nil {
+		summary = meta.Summary.Through
+	}
+	history, err := parseTurnHistory(parts[1], summary)
 	if err != nil {
 		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}

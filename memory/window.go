@@ -7,19 +7,23 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// SummarizedThrough is the last exchange a turn's prompt can leave to the
-// session's summary: the summary's own last exchange, or, when the
-// summary replaced one that a prompt may go on using, that one's (0:
-// no summary). A turn's history messages up to it come without their data
-// block (Context) and Shown, which only the prompt's window needs.
-func SummarizedThrough(m Meta) int {
-	switch {
-	case m.Summary == nil:
+// SummarizedThrough is the last exchange a turn's prompt can leave to a
+// summary, given the session's meta and its history (oldest first): the
+// stored summary's last exchange, or, when the newest player message's
+// prompt used an older summary or none (a prompt may go on with it, see
+// Message.SummaryThrough), that one's (0: no summary). A turn's history
+// messages up to it come without their data block (Context) and Shown,
+// which only the prompt's window needs.
+func SummarizedThrough(m Meta, history []Message) int {
+	if m.Summary == nil {
 		return 0
-	case m.Summary.Prev != nil:
-		return min(m.Summary.Through, m.Summary.Prev.Through)
 	}
-	return m.Summary.Through
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role == "user" {
+			return min(m.Summary.Through, history[i].SummaryThrough)
+		}
+	}
+	return 0
 }
 
 // summarized decodes a history message up to SummarizedThrough: the
@@ -37,21 +41,26 @@ type skipped struct{}
 
 func (*skipped) UnmarshalJSON([]byte) error { return nil }
 
-// parseTurnHistory decodes a turn's history once: the messages after
-// exchange through in full, newest first until one is at or before it,
-// and the older ones as summarized. It decodes as encoding/json does
-// (the v1 semantics of the json v2 decoder, which reads a value in one
-// pass instead of validating it first: a turn decodes up to HistoryMax
-// messages).
-func parseTurnHistory(raw []string, through int) ([]Message, error) {
-	v1 := jsonv1.DefaultOptionsV1()
+// parseTurnHistory decodes a turn's history once: newest first in full,
+// until a message at or before SummarizedThrough (known once the newest
+// player message is read, at most summary), and the older ones as
+// summarized. It decodes as encoding/json does (the v1 semantics of the
+// json v2 decoder, which reads a value in one pass instead of validating
+// it first: a turn decodes up to HistoryMax messages).
+func parseTurnHistory(raw []string, summary int) ([]Message, error) {
+	v1 := jsonv2.Options(jsonv1.DefaultOptionsV1())
 	out := make([]Message, len(raw))
+	through, known := 0, false
 	i := len(raw) - 1
 	for ; i >= 0; i-- {
 		if err := jsonv2.Unmarshal([]byte(raw[i]), &out[i], v1); err != nil {
 			return nil, fmt.Errorf("stored message %d: %w", i, err)
 		}
-		if out[i].Exchange <= through {
+		if !known && out[i].Role == "user" {
+			through, known = min(summary, out[i].SummaryThrough), true
+		}
+		if known && out[i].Exchange <= through {
+			out[i].Context, out[i].Shown = "", nil
 			break
 		}
 	}

@@ -368,11 +368,12 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 		st := open(t)
 		create(t, st, "s")
 		screen := "Boss screen"
-		for ex := 1; ex <= 3; ex++ {
+		// write records exchange ex, whose prompt used a summary through used.
+		write := func(ex, used int) {
 			_, l := begin(t, st, "s")
 			err := st.FinishTurn(ctx, "s", memory.Finish{
 				Messages: []memory.Message{
-					{Role: "user", Content: fmt.Sprint("q", ex), Context: fmt.Sprint("<context>", ex, "</context>"), Shown: &memory.Shown{Screen: &screen}, Exchange: ex, Tokens: 10 + ex},
+					{Role: "user", Content: fmt.Sprint("q", ex), Context: fmt.Sprint("<context>", ex, "</context>"), Shown: &memory.Shown{Screen: &screen}, Exchange: ex, SummaryThrough: used, Tokens: 10 + ex},
 					{Role: "assistant", Content: fmt.Sprint("a", ex), Exchange: ex, Tools: []string{"t"}, Offered: []string{"t", "u"}, About: []memory.Subject{{Kind: "boss", ID: "1"}}, Tokens: 5},
 				},
 				Release: l,
@@ -381,10 +382,10 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 				t.Fatal(err)
 			}
 		}
-		check := func(t *testing.T, h []memory.Message, through int) {
+		check := func(t *testing.T, h []memory.Message, n, through int) {
 			t.Helper()
-			if len(h) != 6 {
-				t.Fatalf("history of %d messages, want 6", len(h))
+			if len(h) != 2*n {
+				t.Fatalf("history of %d messages, want %d", len(h), 2*n)
 			}
 			for _, m := range h {
 				ex := m.Exchange
@@ -393,7 +394,7 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 						t.Errorf("exchange %d's player message %+v", ex, m)
 					}
 					if full := m.Context != "" && m.Shown != nil && *m.Shown.Screen == screen; full != (ex > through) {
-						t.Errorf("exchange %d (summary through %d): context %q, shown %+v", ex, through, m.Context, m.Shown)
+						t.Errorf("exchange %d (summarized through %d): context %q, shown %+v", ex, through, m.Context, m.Shown)
 					}
 					continue
 				}
@@ -402,33 +403,31 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 				}
 			}
 		}
-		turn, l := begin(t, st, "s")
-		_ = l.Release(ctx)
-		check(t, turn.History, 0)
+		beginHistory := func() []memory.Message {
+			turn, l := begin(t, st, "s")
+			_ = l.Release(ctx)
+			return turn.History
+		}
+		write(1, 0)
+		write(2, 0)
+		write(3, 1)
+		check(t, beginHistory(), 3, 0) // no summary
 		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "one", Through: 1}); err != nil {
 			t.Fatal(err)
 		}
-		turn, l = begin(t, st, "s")
-		_ = l.Release(ctx)
-		check(t, turn.History, 1)
-		// A summary that replaced one a prompt may still use: the older
-		// one's exchanges only.
+		check(t, beginHistory(), 3, 1)
+		// A newer summary: the newest prompt used the one through 1, and the
+		// next may go on with it.
 		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "two", Through: 2, Prev: &memory.Summary{Text: "one", Through: 1}}); err != nil {
 			t.Fatal(err)
 		}
-		turn, l = begin(t, st, "s")
-		_ = l.Release(ctx)
-		check(t, turn.History, 1)
-		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "three", Through: 3}); err != nil {
-			t.Fatal(err)
-		}
-		turn, l = begin(t, st, "s")
-		_ = l.Release(ctx)
-		check(t, turn.History, 3)
+		check(t, beginHistory(), 3, 1)
+		write(7, 2)
+		check(t, beginHistory(), 4, 2)
 		h, err := st.History(ctx, "s")
 		if err != nil {
 			t.Fatal(err)
 		}
-		check(t, h, 0)
+		check(t, h, 4, 0)
 	})
 }
