@@ -155,6 +155,9 @@ type prompt struct {
 	// and shown what it told the model; both are stored with the message.
 	block string
 	shown *memory.Shown
+	// userTokens counts the player's message with its block as the
+	// history budget counts it (see countHistory), stored with it.
+	userTokens int
 }
 
 // systemText is the system prompt of a session: byte-identical on every
@@ -189,7 +192,8 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	var p prompt
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: systemText(in.system, in.locale)}}
 	message := llm.Message{Role: llm.RoleUser, Content: playerText(in.message)}
-	fixed := s.messageTokens(msgs[0]) + s.messageTokens(message)
+	messageTokens := s.messageTokens(message)
+	fixed := s.messageTokens(msgs[0]) + messageTokens
 	avail := in.budget - in.budget/loopReserveDiv - fixed
 	p.used = fixed
 
@@ -230,11 +234,13 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player}, shownIn(window), share)
 	p.full, p.stubs, p.block, p.shown = b.full, b.stubs, b.text, b.shown
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + message.Content}
+	p.userTokens = messageTokens
 	if b.text != "" {
-		p.used += s.messageTokens(user) - s.messageTokens(message)
+		p.userTokens = s.messageTokens(user)
 		if len(b.shown.Tools) > 0 {
-			p.used -= s.describedTokens(b.text)
+			p.userTokens -= s.describedTokens(b.text)
 		}
+		p.used += p.userTokens - messageTokens
 	}
 	p.msgs = append(msgs, user)
 	return p
@@ -466,10 +472,21 @@ func (s *Service) messageTokens(m llm.Message) int {
 	return n
 }
 
-// historyTokens counts a stored message's tokens as the budget does: the
-// tool schemas its data block describes (TOOL_SELECTION=deferred) are
-// left out, as the budget leaves out the schemas of the offered tools.
+// historyTokens is a stored message's tokens as the budget counts them:
+// the count stored with it, or, for a message written before counts were
+// stored, countHistory's.
 func (s *Service) historyTokens(m memory.Message) int {
+	if m.Tokens > 0 {
+		return m.Tokens
+	}
+	return s.countHistory(m)
+}
+
+// countHistory counts a history message's tokens as the budget does,
+// once, when the message is written (see memory.Message.Tokens): the tool
+// schemas its data block describes (TOOL_SELECTION=deferred) are left
+// out, as the budget leaves out the schemas of the offered tools.
+func (s *Service) countHistory(m memory.Message) int {
 	n := s.messageTokens(historyMessage(m))
 	if m.Shown != nil && len(m.Shown.Tools) > 0 {
 		n -= s.describedTokens(m.Context)

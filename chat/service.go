@@ -162,7 +162,7 @@ type Service struct {
 	names   DisplayNamer
 	locales map[string]bool
 
-	tok         *tokens.Counter
+	tok         tokenCounter
 	selMu       sync.Mutex
 	sel         *toolselect.Selector
 	selKey      uint64
@@ -263,6 +263,13 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	}
 	svc.exchanges = deps.Exchanges
 	return svc, nil
+}
+
+// tokenCounter counts prompt tokens with the model's tokenizer;
+// *tokens.Counter is the one in use.
+type tokenCounter interface {
+	Count(text string) int
+	CountContext(ctx context.Context, text string) (int, error)
 }
 
 // countTokens counts s with the model's tokenizer.

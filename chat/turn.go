@@ -76,15 +76,18 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	a := c.a
 
 	now := time.Now().UTC()
+	user := memory.Message{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough, Tokens: a.userTokens}
+	if user.Tokens <= 0 {
+		user.Tokens = s.countHistory(user)
+	}
+	reply := memory.Message{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered, About: a.about}
+	reply.Tokens = s.countHistory(reply)
 	fin := memory.Finish{
-		Messages: []memory.Message{
-			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough},
-			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered, About: a.about},
-		},
-		Put:     c.screenPuts,
-		Hits:    c.screenHits,
-		Release: lock,
-		Screen:  c.newScreen,
+		Messages: []memory.Message{user, reply},
+		Put:      c.screenPuts,
+		Hits:     c.screenHits,
+		Release:  lock,
+		Screen:   c.newScreen,
 	}
 	fin.Versions = c.screenVersions
 	if c.scope != nil {
@@ -257,6 +260,9 @@ type answered struct {
 	shown *memory.Shown
 	// summaryThrough is what the prompt's summary covered (0: none).
 	summaryThrough int
+	// userTokens counts the player's message with block for the history
+	// budget, as the prompt counted it (0: no prompt was built).
+	userTokens int
 	// about are the subjects an offline answer was about.
 	about []memory.Subject
 }
@@ -322,7 +328,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		}
 	}
 	msgs := p.msgs
-	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough}
+	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough, userTokens: p.userTokens}
 	streamed := false
 	// The LLM loop, retries included, runs inside the turn's deadline with
 	// time kept back, so a hung LLM still leaves time to answer offline.

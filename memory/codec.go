@@ -229,8 +229,8 @@ func (z zcodec) undelta(raw, dict []byte) ([]byte, error) {
 // messages: the messages (the last max of them) and the last chain. Deltas
 // before the first message stored whole belong to a chain that starts
 // before the read and are left out (they are older than the window).
-func (z zcodec) decodeHistory(raw []string, max int) ([]Message, chain, error) {
-	out := make([]Message, 0, len(raw))
+func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain, error) {
+	texts := make([]string, 0, len(raw))
 	var c chain
 	started := false
 	for i, r := range raw {
@@ -251,11 +251,12 @@ func (z zcodec) decodeHistory(raw []string, max int) ([]Message, chain, error) {
 			}
 			c, started = c.push(js, true), true
 		}
-		var m Message
-		if err := json.Unmarshal(js, &m); err != nil {
-			return nil, chain{}, fmt.Errorf("stored message %d: %w", i, err)
-		}
-		out = append(out, m)
+		texts = append(texts, string(js))
+	}
+	// Messages the summary covers are decoded without their data blocks.
+	out, err := parseTurnHistory(texts, summary)
+	if err != nil {
+		return nil, chain{}, err
 	}
 	if !started {
 		c = chain{}

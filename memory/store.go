@@ -131,7 +131,9 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 // Turn is what a chat turn starts from.
 type Turn struct {
 	// Meta.Exchange is the exchange this turn runs as.
-	Meta    Meta
+	Meta Meta
+	// History is the stored history, oldest first; its messages up to
+	// SummarizedThrough(Meta, History) have no Context and no Shown.
 	History []Message
 	// Cache holds the entries served at this exchange, oldest first.
 	Cache []CacheEntry
@@ -342,7 +344,11 @@ func (s *Store) parseTurnChain(ctx context.Context, id string, res []any, payloa
 	if err != nil {
 		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
-	history, c, err := s.z.decodeHistory(parts[1], s.opts.HistoryMax)
+	summary := 0
+	if meta.Summary != nil {
+		summary = meta.Summary.Through
+	}
+	history, c, err := s.z.decodeHistory(parts[1], s.opts.HistoryMax, summary)
 	if err != nil {
 		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
@@ -848,7 +854,7 @@ func (s *Store) History(ctx context.Context, id string) ([]Message, error) {
 	if exists.Val() == 0 {
 		return nil, notFound("history", id)
 	}
-	h, _, err := s.z.decodeHistory(list.Val(), s.opts.HistoryMax)
+	h, _, err := s.z.decodeHistory(list.Val(), s.opts.HistoryMax, 0)
 	if err != nil {
 		return nil, fmt.Errorf("memory: history %s: %w", id, err)
 	}

@@ -116,6 +116,12 @@ type Message struct {
 	// the offline responder recorded them (opaque kind and id pairs), so a
 	// later turn on any instance can resolve "she" or "the first one".
 	About []Subject `json:"about,omitempty"`
+	// Tokens is the message's token count as the prompt budget counts it
+	// (Context and the delimited Content of a user message, less the tool
+	// descriptions its data block carries), computed once when the message
+	// is written; 0 for a message written before counts were stored,
+	// which its reader counts itself.
+	Tokens int `json:"tk,omitempty"`
 }
 
 // Subject is an entity an exchange was about: an opaque kind and id that

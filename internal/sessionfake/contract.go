@@ -391,6 +391,103 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 			}
 		}
 	})
+
+	t.Run("token counts round-trip", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		_, l := begin(t, st, "s")
+		err := st.FinishTurn(ctx, "s", memory.Finish{
+			Messages: []memory.Message{
+				{Role: "user", Content: "hi", Context: "<context>\n</context>\n\n", Exchange: 1, Tokens: 17},
+				{Role: "assistant", Content: "hello", Exchange: 1}, // written without a count
+			},
+			Release: l,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		turn, l := begin(t, st, "s")
+		_ = l.Release(ctx)
+		h, err := st.History(ctx, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, got := range [][]memory.Message{turn.History, h} {
+			if len(got) != 2 || got[0].Tokens != 17 || got[1].Tokens != 0 {
+				t.Fatalf("history %+v, want the user message's 17 tokens and no count on the reply", got)
+			}
+		}
+	})
+
+	t.Run("a turn's summarized messages come without data blocks", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		screen := "Boss screen"
+		// write records exchange ex, whose prompt used a summary through used.
+		write := func(ex, used int) {
+			_, l := begin(t, st, "s")
+			err := st.FinishTurn(ctx, "s", memory.Finish{
+				Messages: []memory.Message{
+					{Role: "user", Content: fmt.Sprint("q", ex), Context: fmt.Sprint("<context>", ex, "</context>"), Shown: &memory.Shown{Screen: &screen}, Exchange: ex, SummaryThrough: used, Tokens: 10 + ex},
+					{Role: "assistant", Content: fmt.Sprint("a", ex), Exchange: ex, Tools: []string{"t"}, Offered: []string{"t", "u"}, About: []memory.Subject{{Kind: "boss", ID: "1"}}, Tokens: 5},
+				},
+				Release: l,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		check := func(t *testing.T, h []memory.Message, n, through int) {
+			t.Helper()
+			if len(h) != 2*n {
+				t.Fatalf("history of %d messages, want %d", len(h), 2*n)
+			}
+			for _, m := range h {
+				ex := m.Exchange
+				if m.Role == "user" {
+					if m.Content != fmt.Sprint("q", ex) || m.Tokens != 10+ex {
+						t.Errorf("exchange %d's player message %+v", ex, m)
+					}
+					if full := m.Context != "" && m.Shown != nil && *m.Shown.Screen == screen; full != (ex > through) {
+						t.Errorf("exchange %d (summarized through %d): context %q, shown %+v", ex, through, m.Context, m.Shown)
+					}
+					continue
+				}
+				if m.Content != fmt.Sprint("a", ex) || len(m.Tools) != 1 || len(m.Offered) != 2 || len(m.About) != 1 || m.Tokens != 5 {
+					t.Errorf("exchange %d's reply %+v", ex, m)
+				}
+			}
+		}
+		beginHistory := func() []memory.Message {
+			turn, l := begin(t, st, "s")
+			_ = l.Release(ctx)
+			return turn.History
+		}
+		write(1, 0)
+		write(2, 0)
+		check(t, beginHistory(), 2, 0) // no summary
+		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "one", Through: 1}); err != nil {
+			t.Fatal(err)
+		}
+		// The newest prompt used no summary, and the next may go on
+		// without one.
+		check(t, beginHistory(), 2, 0)
+		write(3, 1)
+		check(t, beginHistory(), 3, 1)
+		// A newer summary: the newest prompt used the one through 1, and the
+		// next may go on with it.
+		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "two", Through: 2, Prev: &memory.Summary{Text: "one", Through: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		check(t, beginHistory(), 3, 1)
+		write(7, 2)
+		check(t, beginHistory(), 4, 2)
+		h, err := st.History(ctx, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, h, 4, 0)
+	})
 }
 
 // PayloadEvicter is a store whose cached tool results live in payloads

@@ -189,6 +189,14 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 			}
 		}
 		t.History = decodeHistory(sess.history)
+		// As memory.Store: the messages the summary covers come without
+		// their data blocks.
+		through := memory.SummarizedThrough(sess.meta, t.History)
+		for i := range t.History {
+			if t.History[i].Exchange <= through {
+				t.History[i].Context, t.History[i].Shown = "", nil
+			}
+		}
 	}
 	t.Meta = cloneMeta(sess.meta)
 	if ps, ok := s.players[t.Meta.PlayerID]; ok && t.Meta.PlayerID != "" {
