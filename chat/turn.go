@@ -2,6 +2,8 @@ package chat
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -334,8 +336,9 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	// time kept back, so a hung LLM still leaves time to answer offline.
 	lctx, cancel := s.llmContext(ctx)
 	defer cancel()
+	key := promptCacheKey(turn.Meta.ID)
 	for round := 0; ; round++ {
-		req := llm.Request{Messages: msgs}
+		req := llm.Request{Messages: msgs, CacheKey: key}
 		final := round >= s.opts.MaxToolIterations
 		if !final {
 			req.Tools = llmSpecs(scope.OfferedSpecs(ctx, tt.offer()))
@@ -455,6 +458,15 @@ func (s *Service) llmContext(ctx context.Context) (context.Context, context.Canc
 		return context.WithCancel(ctx)
 	}
 	return context.WithDeadline(ctx, deadline)
+}
+
+// promptCacheKey is the provider prompt-cache key of a session's requests:
+// the same for every request of the session, so a provider that routes by
+// it keeps the session's prefix in one cache, and not the session id
+// itself, which is a credential's companion and stays in gameassist.
+func promptCacheKey(sessionID string) string {
+	sum := sha256.Sum256([]byte("gameassist prompt cache:" + sessionID))
+	return "ga-" + hex.EncodeToString(sum[:16])
 }
 
 // droppedNote tells the model that the calls of its answer past

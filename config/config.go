@@ -35,6 +35,7 @@ type Config struct {
 	OpenAIBaseURL        string        `env:"OPENAI_BASE_URL" mask:"url" doc:"any OpenAI-compatible API (http://localhost:11434/v1 for Ollama)"`
 	OpenAIAPIKey         string        `env:"OPENAI_API_KEY" mask:"secret" doc:"API key; with neither key nor base URL the offline responder answers"`
 	OpenAIModel          string        `env:"OPENAI_MODEL" default:"gpt-4o-mini" doc:"chat model"`
+	PromptCacheKey       bool          `env:"OPENAI_PROMPT_CACHE_KEY" default:"true" doc:"send each session's prompt_cache_key (a hash of the session id) so the provider keeps the session's prompt prefix in one cache; false for a server that refuses unknown fields"`
 	EmbeddingsModel      string        `env:"EMBEDDINGS_MODEL" doc:"remote embeddings model; unset uses the local hashing embedder"`
 	AdminToken           string        `env:"ADMIN_TOKEN" mask:"secret" doc:"bearer token of /admin/*; unset refuses every admin request"`
 	WebhookSecret        string        `env:"WEBHOOK_SECRET" mask:"secret" doc:"HMAC key of POST /v1/screens/events; unset refuses every event"`

@@ -336,7 +336,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		client, err := llm.New(llm.Options{
 			BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
 			EmbeddingsModel: cfg.EmbeddingsModel, Timeout: cfg.LLMTimeout, Logger: logger,
-			HTTPClient: opt.llmHTTP,
+			HTTPClient: opt.llmHTTP, NoCacheKey: !cfg.PromptCacheKey,
 		})
 		if err != nil {
 			return nil, err
