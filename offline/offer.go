@@ -146,14 +146,7 @@ func (rd renderer) offerVerdict() reply {
 		return rd.details(o)
 	}
 	name := rd.display(c.ID, c.Name, nil)
-	var bosses []string
-	seen := map[int64]bool{}
-	for _, b := range append(append([]gcsdb.Ref(nil), c.RecommendedAgainst...), c.StrongAgainst...) {
-		if !seen[b.ID] {
-			seen[b.ID] = true
-			bosses = append(bosses, bold(rd.display(b.ID, b.Name, nil)))
-		}
-	}
+	bosses := rd.bossesFor(c)
 	price := rd.l.num(rd.p.Price)
 	var rp reply
 	if len(bosses) > 0 {

@@ -211,14 +211,7 @@ func (rd renderer) champVerdict() reply {
 		return rd.details(o)
 	}
 	name := rd.display(c.ID, c.Name, nil)
-	var bosses []string
-	seen := map[int64]bool{}
-	for _, b := range append(append([]gcsdb.Ref(nil), c.RecommendedAgainst...), c.StrongAgainst...) {
-		if !seen[b.ID] {
-			seen[b.ID] = true
-			bosses = append(bosses, bold(rd.display(b.ID, b.Name, nil)))
-		}
-	}
+	bosses := rd.bossesFor(c)
 	var rp reply
 	if len(bosses) > 0 {
 		rp.lead = rd.l.s("champ_good", name, rd.l.and(bosses))
@@ -288,4 +281,18 @@ func comparativeStat(text string) string {
 		}
 	}
 	return ""
+}
+
+// bossesFor names, in bold and once each, the bosses a champion is
+// recommended against, then those it is strong against.
+func (rd renderer) bossesFor(c gcsdb.Champion) []string {
+	var bosses []string
+	seen := map[int64]bool{}
+	for _, b := range append(append([]gcsdb.Ref(nil), c.RecommendedAgainst...), c.StrongAgainst...) {
+		if !seen[b.ID] {
+			seen[b.ID] = true
+			bosses = append(bosses, bold(rd.display(b.ID, b.Name, nil)))
+		}
+	}
+	return bosses
 }
