@@ -5,7 +5,7 @@ GO ?= go
 
 run: ## start the server on embedded defaults (no Redis, Qdrant or LLM key needed)
 	@echo "building gameassist: the first build compiles SQLite (cgo) and takes a few minutes; later ones seconds"
-	$(GO) run ./cmd/gameassist serve
+	$(GO) run ./cmd/gameassist serve --demo-player
 
 test: deps ## the whole test suite, with the race detector, against a real redis-server
 	$(GO) test -race -count=1 -timeout 20m ./...

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -38,11 +37,7 @@ func (s *Server) reloadAll(c *gin.Context) {
 	}
 	r, err := s.deps.Reloader.ReloadAll(c.Request.Context())
 	if errors.Is(err, tool.ErrInvalidTools) {
-		msg := strings.TrimPrefix(err.Error(), "toolsfile: ")
-		if len(msg) > maxToolsErrorChars {
-			msg = strings.ToValidUTF8(msg[:maxToolsErrorChars], "") + "..."
-		}
-		s.fail(c, httpErr(http.StatusUnprocessableEntity, "invalid_tools", msg+" (the running tools and rules stay)", err))
+		s.fail(c, invalidTools(err, "the running tools and rules stay"))
 		return
 	}
 	if err != nil {

@@ -135,6 +135,17 @@ func (s *Server) adminStats(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	if s.deps.Feedback != nil {
+		// Players' ratings next to latency and errors: the thumbs-down
+		// rate per tool, tool version and screen.
+		fb, err := s.deps.Feedback.Stats(c.Request.Context())
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		c.JSON(http.StatusOK, statsWithFeedback{Report: rep, Feedback: &fb})
+		return
+	}
 	c.JSON(http.StatusOK, rep)
 }
 

@@ -30,11 +30,7 @@ func (s *Server) reloadTools(c *gin.Context) {
 	}
 	file, names, err := s.deps.Tools.ReloadTools(c.Request.Context())
 	if errors.Is(err, tool.ErrInvalidTools) {
-		msg := strings.TrimPrefix(err.Error(), "toolsfile: ")
-		if len(msg) > maxToolsErrorChars {
-			msg = strings.ToValidUTF8(msg[:maxToolsErrorChars], "") + "..."
-		}
-		s.fail(c, httpErr(http.StatusUnprocessableEntity, "invalid_tools", msg+" (the running tools stay)", err))
+		s.fail(c, invalidTools(err, "the running tools stay"))
 		return
 	}
 	if err != nil {
@@ -45,4 +41,14 @@ func (s *Server) reloadTools(c *gin.Context) {
 		names = []string{}
 	}
 	c.JSON(http.StatusOK, gin.H{"file": file, "tools": names, "count": len(names)})
+}
+
+// invalidTools answers a refused tools file: 422 with the file's error
+// (cut to maxToolsErrorChars) and what stays in force.
+func invalidTools(err error, stays string) error {
+	msg := strings.TrimPrefix(err.Error(), "toolsfile: ")
+	if len(msg) > maxToolsErrorChars {
+		msg = strings.ToValidUTF8(msg[:maxToolsErrorChars], "") + "..."
+	}
+	return httpErr(http.StatusUnprocessableEntity, "invalid_tools", msg+" ("+stays+")", err)
 }

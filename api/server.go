@@ -114,6 +114,8 @@ type Options struct {
 	WebhookTolerance time.Duration
 	// Now is the clock of webhook timestamps (default time.Now).
 	Now func() time.Time
+	// PlayerStateTTL is how long a pushed player state lives (default 30 days).
+	PlayerStateTTL time.Duration
 }
 
 // Deps are the services behind the routes. Executor and Logger are
@@ -142,6 +144,10 @@ type Deps struct {
 	Gatherer prometheus.Gatherer
 	Checks   []Check
 	Logger   *slog.Logger
+	// Players keeps pushed player states; nil answers 503 on the player routes.
+	Players PlayerStates
+	// Feedback keeps players' ratings; nil answers 503 on its routes.
+	Feedback FeedbackService
 	// MCP serves the Model Context Protocol at /mcp (streamable HTTP); the
 	// edge puts the MCP token and the rate limit in front of it. Nil
 	// answers 503.
@@ -192,6 +198,9 @@ func New(deps Deps, opts Options) (*Server, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.PlayerStateTTL <= 0 {
+		opts.PlayerStateTTL = 30 * 24 * time.Hour
 	}
 	s := &Server{deps: deps, opts: opts, log: deps.Logger, errorMap: defaultErrorMap()}
 	if len(opts.AllowedOrigins) > 0 {
@@ -261,6 +270,8 @@ func (s *Server) routes() {
 	v1.POST("/sessions", s.createSession)
 	v1.POST("/chat", s.chat)
 	v1.POST("/screens/events", s.screenEvent)
+	v1.PUT("/players/:player_id/state", s.putPlayerState)
+	v1.POST("/feedback", s.feedback)
 
 	admin := r.Group("/admin", s.requireAdmin())
 	admin.GET("/sessions", s.adminSessions)
@@ -276,6 +287,9 @@ func (s *Server) routes() {
 	admin.POST("/reload", s.reloadAll)
 	admin.PUT("/tools/:name/rollout", s.setRollout)
 	admin.DELETE("/tools/:name/rollout", s.clearRollout)
+	admin.GET("/players/:player_id/state", s.adminPlayerState)
+	admin.GET("/feedback", s.adminFeedback)
+	admin.GET("/feedback/:id/scenario", s.adminFeedbackScenario)
 
 	// MCP streamable HTTP: POST carries JSON-RPC; GET and DELETE are
 	// answered by the handler (405 in stateless mode).

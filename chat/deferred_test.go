@@ -56,7 +56,7 @@ func TestDeferredToolsDescribedOnce(t *testing.T) {
 	}
 	block := lastUser(first)
 	if !strings.Contains(block, toolsHeader) || !strings.Contains(block, "\n- gcs_find_counters_for_boss: ") ||
-		!strings.Contains(block, `arguments: {"type":"object","properties":{"boss_name":`) {
+		!strings.Contains(block, "\n  - boss_name (string, required)\n") {
 		t.Fatalf("the data block does not describe the tool:\n%s", block)
 	}
 	if len(r.ToolCalls) != 1 || r.ToolCalls[0].Name != "gcs_find_counters_for_boss" || r.ToolCalls[0].Status != tool.StatusSuccess || counters.count() != 1 {
@@ -182,5 +182,40 @@ func TestDescribedTokensLastSection(t *testing.T) {
 func TestDescribedFormatMatchesScriptedModel(t *testing.T) {
 	if toolsHeader != llmtest.DescribedHeader || toolselect.UseToolName != llmtest.UseTool {
 		t.Errorf("chat writes %q and %q; llmtest reads %q and %q", toolsHeader, toolselect.UseToolName, llmtest.DescribedHeader, llmtest.UseTool)
+	}
+}
+
+// TestDefaultToolListFixed: by default (TOOL_SELECTION unset or auto) every
+// call of a session offers the same list, byte for byte: the core sorted by
+// name, then find_tools, use_tool and search_conversation; the tools a
+// question needs are described after the history, in its data block.
+func TestDefaultToolListFixed(t *testing.T) {
+	for _, mode := range []string{"", ModeAuto} {
+		e := newEnv(t, envConfig{opts: Options{ToolSelection: mode}})
+		id, _ := e.session(t)
+		n := e.fake.RequestCount()
+		var firsts []int
+		for _, q := range []string{"who is Kaelith?", "which champions counter the Fire Knight boss?", "tell me the lore of the Ember Witch"} {
+			firsts = append(firsts, e.fake.RequestCount()-n)
+			e.turn(t, id, q)
+		}
+		reqs := e.fake.Requests()[n:]
+		list, _ := json.Marshal(reqs[0].Tools)
+		names := offered(reqs[0])
+		core := names[:len(names)-3]
+		if !slices.IsSorted(core) || len(core) == 0 || !slices.Equal(names[len(core):],
+			[]string{toolselect.FindToolsName, toolselect.UseToolName, SearchConversationName}) {
+			t.Errorf("mode %q: tool list %v, want the core sorted by name then find_tools, use_tool, search_conversation", mode, names)
+		}
+		for i, r := range reqs[1:] {
+			if got, _ := json.Marshal(r.Tools); string(got) != string(list) {
+				t.Errorf("mode %q: request %d offers %v, the first offered %v", mode, i+1, offered(r), names)
+			}
+		}
+		for i, want := range map[int]string{1: "gcs_find_counters_for_boss", 2: "db_get_lore_details"} {
+			if last := lastUser(reqs[firsts[i]]); !strings.Contains(last, toolsHeader) || !strings.Contains(last, "- "+want+": ") {
+				t.Errorf("mode %q: turn %d does not describe %s after the history:\n%s", mode, i+1, want, last)
+			}
+		}
 	}
 }

@@ -85,6 +85,22 @@ type FallbackTurn struct {
 	// proactive ones included; calling one of them again verbatim is
 	// served from the cache.
 	Cached []CachedResult
+	// ScreenAt is when the player reached Screen (zero if unknown).
+	ScreenAt time.Time
+	// History holds the session's recent exchanges, oldest first, with
+	// the subjects each was about, so follow-ups ("and her skills?")
+	// resolve across instances.
+	History []FallbackExchange
+}
+
+// FallbackExchange is one earlier exchange of the session.
+type FallbackExchange struct {
+	// Message is the player's message (player text: data only).
+	Message string
+	// About are the subjects the reply was about, in order.
+	About []memory.Subject
+	// At is when the exchange was recorded.
+	At time.Time
 }
 
 // CachedResult is a tool call the session already answered, with its result.
@@ -99,6 +115,9 @@ type CachedResult struct {
 type FallbackAnswer struct {
 	Text     string
 	Outcomes []tool.Outcome
+	// About are the subjects the answer was about, in order; the session
+	// records them with the reply.
+	About []memory.Subject
 }
 
 // Planner turns a screen into proactive tool calls and a prompt injection;

@@ -27,9 +27,8 @@ const recentExchanges = 2
 // searchConversationSpec is the schema of search_conversation.
 func searchConversationSpec() tool.Spec {
 	return tool.Spec{
-		Name: SearchConversationName,
-		Description: "Fetch earlier exchanges of this conversation verbatim (those summarized or no longer shown), " +
-			"best matches first; use it when the player refers to something said before.",
+		Name:         SearchConversationName,
+		Description:  "Fetch earlier exchanges of this conversation verbatim, best match first, when the player refers to something said before.",
 		Category:     tool.CategoryRAG,
 		Parameters:   json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":300,"description":"What was said, in a few words, e.g. 'the team for the Fire Knight'."},"limit":{"type":"integer","minimum":1,"maximum":5,"description":"How many exchanges (default 3)."}},"required":["query"],"additionalProperties":false}`),
 		DisplayNames: tool.DisplayNames{"en": "Earlier messages", "fr": "Messages précédents", "de": "Frühere Nachrichten"},
@@ -40,8 +39,8 @@ func searchConversationSpec() tool.Spec {
 func useToolSpec() tool.Spec {
 	return tool.Spec{
 		Name: toolselect.UseToolName,
-		Description: "Call a tool described in a <context> block or returned by find_tools, with its name and its arguments " +
-			"(as its schema says). A described tool stays callable for the whole conversation.",
+		Description: "Call a tool described in a <context> block or returned by find_tools, with its name and arguments " +
+			"as its schema says; described tools stay callable all conversation.",
 		Category:     tool.CategoryRAG,
 		Parameters:   json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100,"description":"The tool's name, e.g. 'gcs_get_mastery_details'."},"arguments":{"type":"object","description":"The tool's arguments."}},"required":["name","arguments"],"additionalProperties":false}`),
 		DisplayNames: tool.DisplayNames{"en": "Tool", "fr": "Outil", "de": "Werkzeug"},
@@ -166,7 +165,9 @@ func (t *turnTools) offer() []tool.Spec {
 	if t.sel.Deferred() {
 		// The same list on every call of the session: the core, then the
 		// turn's own tools.
-		return append(t.sel.Core(), t.sel.FindToolsSpec(), useToolSpec(), searchConversationSpec())
+		core := t.sel.Core()
+		slices.SortFunc(core, func(a, b tool.Spec) int { return strings.Compare(a.Name, b.Name) })
+		return append(core, t.sel.FindToolsSpec(), useToolSpec(), searchConversationSpec())
 	}
 	if t.sel.All() {
 		out := t.sel.Select(t.query, 0)

@@ -30,6 +30,11 @@ func promptTokens(t testing.TB, s *Service, r openai.ChatCompletionRequest) int 
 			lm.ToolCalls = append(lm.ToolCalls, llm.ToolCall{Name: c.Function.Name, Arguments: c.Function.Arguments})
 		}
 		n += s.messageTokens(lm)
+		if m.Role == openai.ChatMessageRoleUser {
+			// The tools a data block describes count as the offered
+			// tools' schemas do: outside the budget.
+			n -= s.describedTokens(m.Content)
+		}
 	}
 	return n
 }
@@ -58,7 +63,7 @@ func offered(r openai.ChatCompletionRequest) []string {
 // TestFindToolsOffersMoreMidTurn: a tool the first call did not offer is
 // offered on the next call once the model asked find_tools for it.
 func TestFindToolsOffersMoreMidTurn(t *testing.T) {
-	e := newEnv(t, envConfig{opts: Options{MaxToolsPerCall: 3}})
+	e := newEnv(t, envConfig{opts: Options{MaxToolsPerCall: 3, ToolSelection: ModeSubset}})
 	id, _ := e.session(t)
 	e.fake.Enqueue(
 		llmtest.ToolCalls(llmtest.Call{ID: "f", Name: "find_tools", Arguments: `{"need":"counters for a boss"}`}),
@@ -89,7 +94,7 @@ func TestFindToolsOffersMoreMidTurn(t *testing.T) {
 // TestCachedResultsOverBudgetAsOneLine: cached results that do not fit the
 // budget appear as one line each and stay in the cache, still served.
 func TestCachedResultsOverBudgetAsOneLine(t *testing.T) {
-	const budget = 1200
+	const budget = 3000
 	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: budget}})
 	big := e.box.get("gcs_get_champion_details")
 	big.fn = func(_ context.Context, a map[string]any) (tool.Result, error) {

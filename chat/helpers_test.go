@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gameassist/gameassist/gcsdb/resolve"
+	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/tool"
 )
@@ -77,12 +78,23 @@ func newOfflineFallback(t testing.TB, exec offline.Executor, opts offline.Option
 }
 
 func (f offlineFallback) Answer(ctx context.Context, t FallbackTurn, run RunFunc) FallbackAnswer {
-	req := offline.Request{Message: t.Message, Locale: t.Locale, Screen: t.Screen, ScreenData: t.ScreenData}
+	req := offline.Request{Message: t.Message, Locale: t.Locale, Screen: t.Screen, ScreenData: t.ScreenData, ScreenAt: t.ScreenAt}
+	for _, ex := range t.History {
+		e := offline.Exchange{Message: ex.Message, At: ex.At}
+		for _, s := range ex.About {
+			e.About = append(e.About, offline.Subject{Kind: s.Kind, ID: s.ID})
+		}
+		req.History = append(req.History, e)
+	}
 	for _, c := range t.Cached {
 		req.Context = append(req.Context, offline.Prior{Name: c.Tool, Arguments: c.Arguments, Result: c.Result})
 	}
 	ans := f.r.Answer(ctx, req, offline.RunFunc(run))
-	return FallbackAnswer{Text: ans.Text, Outcomes: ans.Outcomes}
+	out := FallbackAnswer{Text: ans.Text, Outcomes: ans.Outcomes}
+	for _, s := range ans.About {
+		out.About = append(out.About, memory.Subject{Kind: s.Kind, ID: s.ID})
+	}
+	return out
 }
 
 // cannedFallback answers every turn with a fixed text and no tool call,

@@ -83,6 +83,10 @@ type Scope struct {
 	// kept is the versions stored with the session (KeepVersions);
 	// changed the versions decided here that differ from them, to store.
 	kept, changed map[string]int
+
+	// player is the version of the session's player state ("-": none);
+	// it joins the cache key of tools whose results depend on it.
+	player string
 }
 
 // Scope starts the tool state of a turn of session at exchange, over the
@@ -97,6 +101,10 @@ func (r *Runner) Scope(ctx context.Context, session string, exchange int, cache 
 		done:  map[string]tool.Outcome{}, assigned: map[string]int{},
 	}
 	s.version, s.versionOK = r.dataVersion(ctx)
+	s.player = "-"
+	if p, ok := tool.PlayerFrom(ctx); ok {
+		s.player = p.Version()
+	}
 	for _, e := range cache {
 		if s.versionOK && e.Serves(exchange, s.version) {
 			s.cache[e.Key] = e
@@ -168,7 +176,7 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		p.args = normalizeArgs(c.Arguments)
 		p.shown = argsJSON(p.args)
 		p.version = s.versionLocked(ctx, p.name)
-		p.key = memory.CallKey(p.name, p.version, p.args)
+		p.key = memory.CallKey(s.keyName(p.name), p.version, p.args)
 		if prev, ok := s.done[p.key]; ok {
 			p.source = tool.SourceDuplicate
 			outs[i] = duplicateOf(prev, p)
@@ -363,6 +371,16 @@ func normalizeArgs(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage(`{}`)
 	}
 	return json.RawMessage(t)
+}
+
+// keyName is the name a call's cache key is made from: the tool's name,
+// with the player state's version for a tool whose result depends on it,
+// so a new roster is never answered from an entry computed for the old.
+func (s *Scope) keyName(name string) string {
+	if sp, ok := s.r.reg.Spec(name); ok && sp.PlayerScoped() {
+		return name + "#player:" + s.player
+	}
+	return name
 }
 
 // argsJSON makes arguments safe to embed in JSON: malformed text becomes a

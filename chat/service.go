@@ -79,6 +79,12 @@ type Deps struct {
 	Rollouts Rollouts
 	// Logger receives the service's logs; nil discards.
 	Logger *slog.Logger
+	// DisplayNames names the player's owned champions in the prompt's
+	// player block; nil shows their ids.
+	DisplayNames DisplayNamer
+	// Exchanges keeps what each exchange was answered with, for players'
+	// ratings of it; nil keeps nothing.
+	Exchanges ExchangeRecorder
 }
 
 // Options tunes a Service; zero values take the defaults.
@@ -101,11 +107,12 @@ type Options struct {
 	// FinishTimeout bounds recording a finished turn and releasing the lock
 	// after the caller's context ended (default 5 s).
 	FinishTimeout time.Duration
-	// ToolSelection is toolselect.ModeAuto (default: a subset per call),
-	// toolselect.ModeAll (every tool on every call) or
-	// toolselect.ModeDeferred (the core, find_tools, use_tool and
-	// search_conversation on every call; the turn's selection described in
-	// its data block and called through use_tool).
+	// ToolSelection is ModeAuto (default; toolselect.ModeDeferred is the
+	// same: the core sorted by name, find_tools, use_tool and
+	// search_conversation on every call, byte for byte, and the turn's
+	// selection described after the history, in its data block, and
+	// called through use_tool), ModeSubset (a selected subset per call,
+	// plus find_tools) or toolselect.ModeAll (every tool on every call).
 	ToolSelection string
 	// MaxToolsPerCall caps the tools offered per LLM call, find_tools
 	// included (default toolselect.DefaultMax).
@@ -135,6 +142,9 @@ type Options struct {
 	// MaxConcurrentTools bounds how many calls of one round run at once
 	// (default 4).
 	MaxConcurrentTools int
+	// ProgressPath is where a player state holds the progress the prompt's
+	// player block reports (default progress.chapter).
+	ProgressPath string
 }
 
 // Service runs chat sessions. It is safe for concurrent use; turns of one
@@ -149,9 +159,10 @@ type Service struct {
 	offline Fallback
 	opts    Options
 	reg     *tool.Registry
+	names   DisplayNamer
 	locales map[string]bool
 
-	tok         *tokens.Counter
+	tok         tokenCounter
 	selMu       sync.Mutex
 	sel         *toolselect.Selector
 	selKey      uint64
@@ -161,6 +172,8 @@ type Service struct {
 	// not hold.
 	own map[string]tool.Spec
 	bg  background
+	// exchanges records each exchange's details (nil: not recorded).
+	exchanges ExchangeRecorder
 }
 
 // NewService returns a Service over deps.
@@ -218,7 +231,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	}
 	reg := deps.Executor.Registry()
 	specs := reg.Specs(func(s tool.Spec) bool { return llmMay(opts, s) })
-	sel, err := toolselect.New(specs, toolselect.Options{Mode: opts.ToolSelection, Max: opts.MaxToolsPerCall, Entities: opts.Entities})
+	sel, err := toolselect.New(specs, toolselect.Options{Mode: selectorMode(opts.ToolSelection), Max: opts.MaxToolsPerCall, Entities: opts.Entities})
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}
@@ -244,7 +257,19 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if st, ok := deps.Screens.(ScreenTooler); ok {
 		svc.screenTools = st
 	}
+	svc.names = deps.DisplayNames
+	if svc.opts.ProgressPath == "" {
+		svc.opts.ProgressPath = "progress.chapter"
+	}
+	svc.exchanges = deps.Exchanges
 	return svc, nil
+}
+
+// tokenCounter counts prompt tokens with the model's tokenizer;
+// *tokens.Counter is the one in use.
+type tokenCounter interface {
+	Count(text string) int
+	CountContext(ctx context.Context, text string) (int, error)
 }
 
 // countTokens counts s with the model's tokenizer.
@@ -279,7 +304,7 @@ func (s *Service) selector() *toolselect.Selector {
 	if key == s.selKey {
 		return s.sel
 	}
-	sel, err := toolselect.New(specs, toolselect.Options{Mode: s.opts.ToolSelection, Max: s.opts.MaxToolsPerCall, Entities: s.opts.Entities})
+	sel, err := toolselect.New(specs, toolselect.Options{Mode: selectorMode(s.opts.ToolSelection), Max: s.opts.MaxToolsPerCall, Entities: s.opts.Entities})
 	if err != nil {
 		s.log.Error("chat: tool selector over reloaded tools", "err", err)
 		return s.sel
@@ -442,4 +467,27 @@ type ToolCallEvent struct {
 // DeltaEvent is a piece of the answer's text.
 type DeltaEvent struct {
 	Text string `json:"text"`
+}
+
+// Tool selection modes of Options.ToolSelection besides toolselect.ModeAll.
+const (
+	// ModeAuto, the default, keeps the tool list of every call the same
+	// for the whole session (toolselect.ModeDeferred), so providers'
+	// prefix caches keep the whole conversation.
+	ModeAuto = "auto"
+	// ModeSubset offers a selected subset of the tools per call
+	// (toolselect.ModeAuto): fewer schemas, a list that changes.
+	ModeSubset = "subset"
+)
+
+// selectorMode is the toolselect mode of a ToolSelection value; an unknown
+// one is passed on for toolselect.New to refuse.
+func selectorMode(mode string) string {
+	switch mode {
+	case "", ModeAuto:
+		return toolselect.ModeDeferred
+	case ModeSubset:
+		return toolselect.ModeAuto
+	}
+	return mode
 }

@@ -81,10 +81,12 @@ func (b *background) wait() {
 }
 
 // summarize writes a new summary when the history after the current one
-// has grown past its nominal share of the budget (half of what the system
-// prompt and the tool-loop reserve leave): the oldest exchanges fold in
-// until about a quarter remains, so the window then stays append-only (a
-// stable prompt prefix) for several turns.
+// has grown past three quarters of its nominal share of the budget (half
+// of what the system prompt and the tool-loop reserve leave; the tools its
+// data blocks describe are not counted, so the window is folded before it
+// reaches the share): the oldest exchanges fold in until about a quarter
+// of the share remains, so the window then stays append-only (a stable
+// prompt prefix) for several turns.
 func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []memory.Message) {
 	through := 0
 	prev := ""
@@ -101,7 +103,7 @@ func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []mem
 			cost += s.historyTokens(m)
 		}
 	}
-	if cost <= share {
+	if cost <= share*3/4 {
 		return
 	}
 	newThrough := through

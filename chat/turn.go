@@ -2,6 +2,8 @@ package chat
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -64,6 +66,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()
+	ctx, _ = s.withPlayer(ctx, turn.Player)
 
 	c, err := s.compose(ctx, turn, req, started, emit)
 	if err != nil {
@@ -75,15 +78,18 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	a := c.a
 
 	now := time.Now().UTC()
+	user := memory.Message{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough, Tokens: a.userTokens}
+	if user.Tokens <= 0 {
+		user.Tokens = s.countHistory(user)
+	}
+	reply := memory.Message{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered, About: a.about}
+	reply.Tokens = s.countHistory(reply)
 	fin := memory.Finish{
-		Messages: []memory.Message{
-			{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough},
-			{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered},
-		},
-		Put:     c.screenPuts,
-		Hits:    c.screenHits,
-		Release: lock,
-		Screen:  c.newScreen,
+		Messages: []memory.Message{user, reply},
+		Put:      c.screenPuts,
+		Hits:     c.screenHits,
+		Release:  lock,
+		Screen:   c.newScreen,
 	}
 	fin.Versions = c.screenVersions
 	if c.scope != nil {
@@ -106,6 +112,11 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		Degraded:  a.degraded,
 	}
 	s.label(rep.ToolCalls, turn.Meta.Locale)
+	seen := turn.Meta
+	if c.newScreen != nil {
+		seen.Screen = c.newScreen // the screen this turn applied
+	}
+	s.recordExchange(wctx, seen, req.Message, rep, a.summaryThrough, now)
 	s.obs.Turn(ctx, rep, time.Since(started))
 	return rep, nil
 }
@@ -200,7 +211,7 @@ func (s *Service) salvage(ctx context.Context, turn memory.Turn, message string,
 	}()
 	scope := s.runner.Scope(ctx, turn.Meta.ID, turn.Meta.Exchange, turn.Cache, false)
 	scope.KeepVersions(turn.Meta.Versions)
-	a := s.offlineAnswer(ctx, scope, message, turn.Meta, emit, streamed)
+	a := s.offlineAnswer(ctx, scope, message, turn.Meta, turn.History, emit, streamed)
 	a.degraded = true
 	c.a, c.scope = a, scope
 	return c
@@ -251,6 +262,11 @@ type answered struct {
 	shown *memory.Shown
 	// summaryThrough is what the prompt's summary covered (0: none).
 	summaryThrough int
+	// userTokens counts the player's message with block for the history
+	// budget, as the prompt counted it (0: no prompt was built).
+	userTokens int
+	// about are the subjects an offline answer was about.
+	about []memory.Subject
 }
 
 // heldSummary returns the summary the session's previous prompt used, when
@@ -284,7 +300,7 @@ func heldSummary(sel *toolselect.Selector, turn memory.Turn) (*memory.Summary, b
 // ended.
 func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, message string, emit func(Event)) (answered, error) {
 	if s.llm == nil {
-		a := s.offlineAnswer(ctx, scope, message, turn.Meta, emit, false)
+		a := s.offlineAnswer(ctx, scope, message, turn.Meta, turn.History, emit, false)
 		return a, ctx.Err()
 	}
 	injection := ""
@@ -298,6 +314,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
 		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)),
 	}
+	in.player = s.playerBlock(ctx, playerFrom(ctx), in.cached, q.Screen, turn.Meta.Locale)
 	p := s.buildPrompt(in)
 	tt := s.newTurnTools(sel, q, turn, p)
 	if prev, ok := heldSummary(sel, turn); ok {
@@ -313,17 +330,18 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		}
 	}
 	msgs := p.msgs
-	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough}
+	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough, userTokens: p.userTokens}
 	streamed := false
 	// The LLM loop, retries included, runs inside the turn's deadline with
 	// time kept back, so a hung LLM still leaves time to answer offline.
 	lctx, cancel := s.llmContext(ctx)
 	defer cancel()
+	key := promptCacheKey(turn.Meta.ID)
 	for round := 0; ; round++ {
-		req := llm.Request{Messages: msgs}
+		req := llm.Request{Messages: msgs, CacheKey: key}
 		final := round >= s.opts.MaxToolIterations
 		if !final {
-			req.Tools = scope.OfferedSpecs(ctx, tt.offer())
+			req.Tools = llmSpecs(scope.OfferedSpecs(ctx, tt.offer()))
 			a.offered = specNames(req.Tools)
 		}
 		resp, err := s.callLLM(lctx, req, emit, &streamed)
@@ -335,7 +353,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			}
 			s.log.LogAttrs(ctx, slog.LevelWarn, "chat: LLM failed; answering offline",
 				slog.String("session_id", scope.session), slog.Int("round", round), slog.String("error", err.Error()))
-			off := s.offlineAnswer(ctx, scope, message, turn.Meta, emit, streamed)
+			off := s.offlineAnswer(ctx, scope, message, turn.Meta, turn.History, emit, streamed)
 			a.text, a.degraded = off.text, true
 			a.outs = append(a.outs, off.outs...)
 			return a, ctx.Err()
@@ -406,7 +424,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		}
 		s.label(outs, turn.Meta.Locale)
 		for i, o := range outs {
-			content := o.Result.ForLLM()
+			content := resultText(o.Result)
 			if o.Source == tool.SourceDuplicate {
 				content = duplicateNote(o)
 			}
@@ -440,6 +458,15 @@ func (s *Service) llmContext(ctx context.Context) (context.Context, context.Canc
 		return context.WithCancel(ctx)
 	}
 	return context.WithDeadline(ctx, deadline)
+}
+
+// promptCacheKey is the provider prompt-cache key of a session's requests:
+// the same for every request of the session, so a provider that routes by
+// it keeps the session's prefix in one cache, and not the session id
+// itself, which is a credential's companion and stays in gameassist.
+func promptCacheKey(sessionID string) string {
+	sum := sha256.Sum256([]byte("gameassist prompt cache:" + sessionID))
+	return "ga-" + hex.EncodeToString(sum[:16])
 }
 
 // droppedNote tells the model that the calls of its answer past
@@ -501,7 +528,7 @@ func (s *Service) callLLM(ctx context.Context, req llm.Request, emit func(Event)
 // sees the session's screen and its live cached results (the screen rules'
 // proactive ones included), so what the rules fetched is served from the
 // cache.
-func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message string, meta memory.Meta, emit func(Event), streamed bool) answered {
+func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message string, meta memory.Meta, history []memory.Message, emit func(Event), streamed bool) answered {
 	run := scope.Run
 	if emit != nil {
 		run = func(ctx context.Context, calls []tool.Call) []tool.Outcome {
@@ -518,9 +545,9 @@ func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message strin
 			return outs
 		}
 	}
-	req := FallbackTurn{Message: message, Locale: meta.Locale}
+	req := FallbackTurn{Message: message, Locale: meta.Locale, History: fallbackHistory(history)}
 	if meta.Screen != nil {
-		req.Screen, req.ScreenData = meta.Screen.Name, meta.Screen.Data
+		req.Screen, req.ScreenData, req.ScreenAt = meta.Screen.Name, meta.Screen.Data, meta.Screen.At
 	}
 	for _, e := range scope.Cached() {
 		if res, err := decodeResult(e.Result); err == nil {
@@ -535,7 +562,30 @@ func (s *Service) offlineAnswer(ctx context.Context, scope *Scope, message strin
 		}
 		emit(Event{Type: EventDelta, Data: DeltaEvent{Text: text}})
 	}
-	return answered{text: ans.Text, outs: ans.Outcomes}
+	return answered{text: ans.Text, outs: ans.Outcomes, about: ans.About}
+}
+
+// maxFallbackHistory bounds the exchanges a Fallback sees.
+const maxFallbackHistory = 6
+
+// fallbackHistory pairs the recent history's player messages with the
+// subjects of their replies, oldest first.
+func fallbackHistory(history []memory.Message) []FallbackExchange {
+	var out []FallbackExchange
+	for i, m := range history {
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		ex := FallbackExchange{Message: m.Content, At: m.At}
+		if i+1 < len(history) && history[i+1].Role == llm.RoleAssistant && history[i+1].Exchange == m.Exchange {
+			ex.About = history[i+1].About
+		}
+		out = append(out, ex)
+	}
+	if len(out) > maxFallbackHistory {
+		out = out[len(out)-maxFallbackHistory:]
+	}
+	return out
 }
 
 // toolNames lists the distinct tools behind an answer, in first-use order.
@@ -578,6 +628,7 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 	}
 	stop := s.holdLock(ctx, lock)
 	defer stop()
+	ctx, _ = s.withPlayer(ctx, loaded.Player)
 	meta := loaded.Meta
 	cur := meta.Screen
 	stale := meta.ScreenEvent != nil && ev.Before(*meta.ScreenEvent)

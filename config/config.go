@@ -35,6 +35,7 @@ type Config struct {
 	OpenAIBaseURL        string        `env:"OPENAI_BASE_URL" mask:"url" doc:"any OpenAI-compatible API (http://localhost:11434/v1 for Ollama)"`
 	OpenAIAPIKey         string        `env:"OPENAI_API_KEY" mask:"secret" doc:"API key; with neither key nor base URL the offline responder answers"`
 	OpenAIModel          string        `env:"OPENAI_MODEL" default:"gpt-4o-mini" doc:"chat model"`
+	PromptCacheKey       bool          `env:"OPENAI_PROMPT_CACHE_KEY" default:"true" doc:"send each session's prompt_cache_key (a hash of the session id) so the provider keeps the session's prompt prefix in one cache; false for a server that refuses unknown fields"`
 	EmbeddingsModel      string        `env:"EMBEDDINGS_MODEL" doc:"remote embeddings model; unset uses the local hashing embedder"`
 	AdminToken           string        `env:"ADMIN_TOKEN" mask:"secret" doc:"bearer token of /admin/*; unset refuses every admin request"`
 	WebhookSecret        string        `env:"WEBHOOK_SECRET" mask:"secret" doc:"HMAC key of POST /v1/screens/events; unset refuses every event"`
@@ -59,9 +60,12 @@ type Config struct {
 	CacheRefresh         time.Duration `env:"CACHE_REFRESH" default:"1m" doc:"refresh interval of the cache tools' snapshot"`
 	MCPToken             string        `env:"MCP_TOKEN" mask:"secret" doc:"bearer token of /mcp (MCP over streamable HTTP); unset refuses every MCP request"`
 	MCPRatePerMinute     int           `env:"MCP_RATE_PER_MINUTE" default:"300" min:"1" max:"100000" doc:"/mcp requests per client IP per minute (counted before the token check)"`
-	ToolSelection        string        `env:"TOOL_SELECTION" default:"auto" oneof:"auto,all,deferred" doc:"auto: each LLM call offers a selected subset of the tools (plus find_tools); all: every tool on every call; deferred: a fixed few, the selected others described in the conversation and called through use_tool"`
+	ToolSelection        string        `env:"TOOL_SELECTION" default:"auto" oneof:"auto,all,deferred,subset" doc:"auto (deferred is the same): every LLM call of a session offers the same few tools (the core sorted by name, find_tools, use_tool, search_conversation), the ones a question needs described after the history and called through use_tool, so providers can cache the whole prompt; subset: each call offers a selected subset of the tools (plus find_tools); all: every tool on every call"`
 	MaxToolsPerCall      int           `env:"MAX_TOOLS_PER_CALL" default:"10" min:"2" max:"128" doc:"tools offered per LLM call in auto mode, find_tools included"`
-	MaxToolCallsPerRound int           `env:"MAX_TOOL_CALLS_PER_ROUND" default:"16" min:"1" max:"128" doc:"tool calls run from one LLM answer; the rest get an error result asking for fewer"`
+	MaxToolCallsPerRound int           `env:"MAX_TOOL_CALLS_PER_ROUND" default:"16" min:"1" max:"128" doc:"tool calls run from one LLM answer; the rest are dropped, with one note asking the model for fewer"`
+	PlayerStateTTL       time.Duration `env:"PLAYER_STATE_TTL" default:"720h" doc:"how long a pushed player state lives in Redis (PUT /v1/players/:player_id/state)"`
+	ProgressPath         string        `env:"PROGRESS_PATH" default:"progress.chapter" doc:"dotted path in a player state holding the progress that unlocks documents (front matter unlocks_at)"`
+	FeedbackMax          int           `env:"FEEDBACK_MAX" default:"100000" min:"1" max:"100000000" doc:"players' ratings kept (POST /v1/feedback): the stream is trimmed to about this many, oldest first"`
 	WebhookTolerance     time.Duration `env:"WEBHOOK_TOLERANCE" default:"5m" doc:"how far a webhook's signed timestamp may be from the server's clock, either way"`
 	// OTelEndpoint is empty (tracing off) also when OTEL_SDK_DISABLED=true
 	// or OTEL_TRACES_EXPORTER=none.
@@ -136,6 +140,12 @@ func Load(getenv func(string) string) (Config, error) {
 			}
 		}
 	}
+	if !validProgressPath(c.ProgressPath) {
+		p.errs = append(p.errs, fmt.Errorf("PROGRESS_PATH: %q is not a dotted path of letters, digits, '_' and '-'", c.ProgressPath))
+	}
+	if c.PlayerStateTTL < time.Minute {
+		p.errs = append(p.errs, fmt.Errorf("PLAYER_STATE_TTL: %s is under a minute", c.PlayerStateTTL))
+	}
 	if err := errors.Join(p.errs...); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
@@ -203,4 +213,28 @@ func (p *parser) prices(name, v string) map[string]Price {
 		out[model] = Price{Input: pi, Output: po}
 	}
 	return out
+}
+
+// validProgressPath reports whether p is a dotted path such as
+// "progress.chapter": 1 to 16 non-empty segments of letters, digits, '_'
+// and '-', at most 256 bytes.
+func validProgressPath(p string) bool {
+	if p == "" || len(p) > 256 {
+		return false
+	}
+	segs := strings.Split(p, ".")
+	if len(segs) > 16 {
+		return false
+	}
+	for _, seg := range segs {
+		if seg == "" {
+			return false
+		}
+		for _, r := range seg {
+			if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				return false
+			}
+		}
+	}
+	return true
 }

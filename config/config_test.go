@@ -45,6 +45,23 @@ func TestLoadValues(t *testing.T) {
 	}
 }
 
+func TestPlayerStateSettings(t *testing.T) {
+	c, err := config.Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PlayerStateTTL != 30*24*time.Hour || c.ProgressPath != "progress.chapter" {
+		t.Fatalf("defaults: ttl %s, progress path %q", c.PlayerStateTTL, c.ProgressPath)
+	}
+	c, err = config.Load(env(map[string]string{"PLAYER_STATE_TTL": "72h", "PROGRESS_PATH": "story.act"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PlayerStateTTL != 72*time.Hour || c.ProgressPath != "story.act" {
+		t.Fatalf("values: ttl %s, progress path %q", c.PlayerStateTTL, c.ProgressPath)
+	}
+}
+
 func TestEvalPrices(t *testing.T) {
 	c, err := config.Load(env(map[string]string{"EVAL_PRICES": "llama3.1=0/0, gpt-4o-mini=0.2/0.8"}))
 	if err != nil {
@@ -80,6 +97,9 @@ func TestLoadRefusesBadValues(t *testing.T) {
 		{name: "tool calls per round zero", key: "MAX_TOOL_CALLS_PER_ROUND", value: "0"},
 		{name: "tool calls per round huge", key: "MAX_TOOL_CALLS_PER_ROUND", value: "100000"},
 		{name: "webhook tolerance", key: "WEBHOOK_TOLERANCE", value: "5"},
+		{name: "player state ttl too short", key: "PLAYER_STATE_TTL", value: "1s"},
+		{name: "progress path with a brace", key: "PROGRESS_PATH", value: "progress.{chapter}"},
+		{name: "progress path with an empty segment", key: "PROGRESS_PATH", value: "progress..chapter"},
 		{name: "eval price without slash", key: "EVAL_PRICES", value: "llama3=0.1"},
 		{name: "eval price negative", key: "EVAL_PRICES", value: "llama3=-1/0"},
 		{name: "eval price without model", key: "EVAL_PRICES", value: "=1/2"},
@@ -155,5 +175,20 @@ func TestTracingAndLogFormat(t *testing.T) {
 				t.Fatalf("endpoint %q protocol %q format %q", c.OTelEndpoint, c.OTelProtocol, c.LogFormat)
 			}
 		})
+	}
+}
+
+func TestFeedbackMax(t *testing.T) {
+	c, err := config.Load(env(nil))
+	if err != nil || c.FeedbackMax != 100_000 {
+		t.Fatalf("default FEEDBACK_MAX = %d, %v; want 100000", c.FeedbackMax, err)
+	}
+	if c, err = config.Load(env(map[string]string{"FEEDBACK_MAX": "500"})); err != nil || c.FeedbackMax != 500 {
+		t.Fatalf("FEEDBACK_MAX=500: %d, %v", c.FeedbackMax, err)
+	}
+	for _, v := range []string{"0", "-1", "lots"} {
+		if _, err := config.Load(env(map[string]string{"FEEDBACK_MAX": v})); err == nil || !strings.Contains(err.Error(), "FEEDBACK_MAX") {
+			t.Errorf("FEEDBACK_MAX=%s: err = %v, want one naming it", v, err)
+		}
 	}
 }

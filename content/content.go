@@ -8,7 +8,7 @@ import (
 	"io/fs"
 )
 
-//go:embed bosses champions dungeons factions faq mechanics patch_notes ux glossary.json
+//go:embed bosses champions dungeons factions faq lore mechanics patch_notes ux glossary.json
 var docs embed.FS
 
 // FS returns the embedded sample documents, rooted at the content directory.

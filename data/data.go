@@ -17,8 +17,24 @@ import (
 	"github.com/gameassist/gameassist/gamedata/wiki"
 )
 
-//go:embed game.json rag_eval.json
+//go:embed game.json rag_eval.json demo_player.json
 var files embed.FS
+
+// DemoPlayerID is the player id the demo player's state is pushed for.
+const DemoPlayerID = "demo"
+
+// DemoPlayer returns the sample game's demo player state, compacted: a
+// player at chapter 5 with 30 champions, in the shape the sample rules,
+// tools and offline answers read
+// ({"progress": {"chapter", "level"}, "roster": [{"id", "level", "stars"}], "gear": [{"id"}]}).
+func DemoPlayer() []byte {
+	b, _ := files.ReadFile("demo_player.json")
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		return nil
+	}
+	return out.Bytes()
+}
 
 // MaxGameBytes bounds how much Decode reads, so a huge file cannot exhaust
 // memory.

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -133,4 +134,39 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The demo player owns 30 champions of the sample game, is at chapter 5,
+// and lacks the best counter of the Fire Knight (so the demo shows an
+// owned-first answer that names one to get).
+func TestDemoPlayer(t *testing.T) {
+	g, err := Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[int64]bool{}
+	for _, c := range g.Champions {
+		known[int64(c.ID)] = true
+	}
+	var st struct {
+		Progress struct{ Chapter, Level int } `json:"progress"`
+		Roster   []struct{ ID, Level, Stars int64 }
+		Gear     []struct{ ID int64 }
+	}
+	if err := json.Unmarshal(DemoPlayer(), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Progress.Chapter != 5 || len(st.Roster) != 30 || len(st.Gear) == 0 {
+		t.Fatalf("demo player: chapter %d, %d champions, %d gear sets", st.Progress.Chapter, len(st.Roster), len(st.Gear))
+	}
+	seen := map[int64]bool{}
+	for _, r := range st.Roster {
+		if !known[r.ID] || seen[r.ID] || r.Level < 1 || r.Stars < 1 || r.Stars > 6 {
+			t.Errorf("roster entry %+v", r)
+		}
+		seen[r.ID] = true
+	}
+	if seen[1152] {
+		t.Error("the demo player owns the Fire Knight's best counter")
+	}
 }

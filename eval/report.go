@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -44,6 +45,27 @@ type Summary struct {
 	// Versions compares the versions of versioned tools (a rollout): per
 	// tool and version, the steps that called it and how they scored.
 	Versions []VersionSummary `json:"versions,omitempty"`
+	// OfflineBaseline counts, apart, the scenarios of the offline
+	// responder's baseline set (files in a directory named offline, as
+	// eval/offline): generated from the sample game's data, they measure
+	// the offline responder, not the suite. Nil when none ran.
+	OfflineBaseline *Group `json:"offline_baseline,omitempty"`
+}
+
+// Group is how a set of scenarios did.
+type Group struct {
+	Scenarios int     `json:"scenarios"`
+	Passed    int     `json:"passed"`
+	PassRate  float64 `json:"pass_rate"`
+}
+
+// baselineDir names the directory of the offline baseline scenarios.
+const baselineDir = "offline"
+
+// isBaseline reports whether a scenario read from file is one of the
+// offline baseline's.
+func isBaseline(file string) bool {
+	return file != "" && filepath.Base(filepath.Dir(file)) == baselineDir
 }
 
 // VersionSummary is how the steps that called one version of a tool did.
@@ -75,6 +97,8 @@ type ScenarioResult struct {
 	File   string       `json:"file,omitempty"`
 	Line   int          `json:"line,omitempty"`
 	Error  string       `json:"error,omitempty"`
+	// OfflineBaseline marks a scenario of the offline baseline set.
+	OfflineBaseline bool `json:"offline_baseline,omitempty"`
 }
 
 // StepResult is one player message's outcome: passed when Reasons is empty.
@@ -135,6 +159,16 @@ func newReport(results []ScenarioResult, opts Options) Report {
 		if res.Passed {
 			s.Passed++
 		}
+		if isBaseline(res.File) {
+			res.OfflineBaseline = true
+			if s.OfflineBaseline == nil {
+				s.OfflineBaseline = &Group{}
+			}
+			s.OfflineBaseline.Scenarios++
+			if res.Passed {
+				s.OfflineBaseline.Passed++
+			}
+		}
 		for j := range res.Steps {
 			st := &res.Steps[j]
 			if st.Reasons == nil {
@@ -191,6 +225,9 @@ func newReport(results []ScenarioResult, opts Options) Report {
 		return a.Version - b.Version
 	})
 	s.PassRate = ratio(s.Passed, s.Scenarios)
+	if g := s.OfflineBaseline; g != nil {
+		g.PassRate = ratio(g.Passed, g.Scenarios)
+	}
 	s.ToolPrecision = ratio(sc.toolsCalledExpected, sc.toolsCalled)
 	s.ToolRecall = ratio(sc.toolsFound, sc.toolsExpected)
 	s.FactCoverage = ratio(sc.factsFound, sc.facts)
@@ -254,6 +291,9 @@ func (r Report) WriteText(w io.Writer) error {
 			mark = "FAIL"
 		}
 		fmt.Fprintf(&b, "%s  %s", mark, sc.Name)
+		if sc.OfflineBaseline {
+			b.WriteString("  [offline baseline]")
+		}
 		if sc.File != "" {
 			fmt.Fprintf(&b, "  (%s:%d)", sc.File, sc.Line)
 		}
@@ -273,6 +313,9 @@ func (r Report) WriteText(w io.Writer) error {
 	}
 	s := r.Summary
 	fmt.Fprintf(&b, "\n%d/%d scenarios passed (%.1f%%), %d turns, %d degraded\n", s.Passed, s.Scenarios, s.PassRate*100, s.Turns, s.DegradedTurns)
+	if g := s.OfflineBaseline; g != nil {
+		fmt.Fprintf(&b, "of them offline baseline (eval/offline, the offline responder's set): %d/%d passed (%.1f%%)\n", g.Passed, g.Scenarios, g.PassRate*100)
+	}
 	fmt.Fprintf(&b, "tool precision %.3f, tool recall %.3f, fact coverage %.3f\n", s.ToolPrecision, s.ToolRecall, s.FactCoverage)
 	fmt.Fprintf(&b, "tokens per turn: %.1f prompt, %.1f completion", s.PromptTokensPerTurn, s.CompletionTokensPerTurn)
 	if s.EstimatedCostUSD != nil {

@@ -61,6 +61,9 @@ type Options struct {
 	// in-process mode); otherwise max_rounds cannot be checked and is
 	// reported as not measured.
 	RoundsMeasured bool
+	// WebhookSecret signs the player states of player: steps (the
+	// server's WEBHOOK_SECRET); without it such steps fail.
+	WebhookSecret string
 }
 
 // Runner runs scenarios; it is safe for one Run at a time.
@@ -125,11 +128,32 @@ type session struct {
 
 func (r *Runner) scenario(ctx context.Context, sc scenario.Scenario) ScenarioResult {
 	res := ScenarioResult{Name: sc.Name, File: sc.File, Line: sc.Line, Passed: true, Steps: []StepResult{}}
-	sess, err := r.open(ctx, sc.Locale)
+	playerID := ""
+	var err error
+	if hasPlayer(sc) {
+		playerID, err = newPlayerID()
+	}
+	var sess session
+	if err == nil {
+		sess, err = r.open(ctx, sc.Locale, playerID)
+	}
 	var screen *scenario.Screen
+	var playerErr error
 	for _, st := range sc.Steps {
 		if st.Screen != nil {
 			screen = st.Screen
+			continue
+		}
+		if len(st.Player) > 0 {
+			if err == nil {
+				playerErr = r.pushPlayer(ctx, playerID, st.Player)
+			}
+			continue
+		}
+		if playerErr != nil {
+			sr := StepResult{Say: st.Say, Line: st.Line, Reasons: []string{"player: " + playerErr.Error()}}
+			res.Passed = false
+			res.Steps = append(res.Steps, sr)
 			continue
 		}
 		var sr StepResult
@@ -149,10 +173,13 @@ func (r *Runner) scenario(ctx context.Context, sc scenario.Scenario) ScenarioRes
 	return res
 }
 
-func (r *Runner) open(ctx context.Context, locale string) (session, error) {
+func (r *Runner) open(ctx context.Context, locale, playerID string) (session, error) {
 	body := map[string]string{}
 	if locale != "" {
 		body["locale"] = locale
+	}
+	if playerID != "" {
+		body["player_id"] = playerID
 	}
 	var out struct {
 		SessionID    string `json:"session_id"`

@@ -1,5 +1,7 @@
 package gamedata
 
+import "strings"
+
 // DefaultSeed is the seed of the committed sample game (data/game.json);
 // regenerating with it must reproduce the committed files byte for byte.
 const DefaultSeed int64 = 20261121
@@ -119,4 +121,43 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// effectNames are the effects' labels for players in the game's other
+// locales (English is Effect.Label).
+//
+//nolint:misspell // French and German words, not misspelt English
+var effectNames = map[string]map[string]string{
+	"fr": {
+		"decrease_def": "Baisse de DÉF", "decrease_atk": "Baisse d'ATQ", "decrease_spd": "Baisse de VIT",
+		"weaken": "Affaiblissement", "stun": "Étourdissement", "freeze": "Gel", "provoke": "Provocation",
+		"poison": "Poison", "burn": "Brûlure", "block_buffs": "Blocage des buffs",
+		"turn_meter_reduce": "Réduction de la jauge de tour", "heal": "Soin", "shield": "Bouclier",
+		"revive": "Résurrection", "cleanse": "Purification", "block_debuffs": "Blocage des debuffs",
+		"speed_up": "Hausse de VIT", "increase_atk": "Hausse d'ATQ", "increase_def": "Hausse de DÉF",
+		"turn_meter_fill": "Remplissage de la jauge de tour", "extra_turn": "Tour supplémentaire",
+		"counterattack": "Contre-attaque",
+	},
+	"de": {
+		"decrease_def": "VERT senken", "decrease_atk": "ANG senken", "decrease_spd": "GES senken",
+		"weaken": "Schwächung", "stun": "Betäubung", "freeze": "Einfrieren", "provoke": "Provokation",
+		"poison": "Gift", "burn": "Verbrennung", "block_buffs": "Buffs blockieren",
+		"turn_meter_reduce": "Zugleiste senken", "heal": "Heilung", "shield": "Schild",
+		"revive": "Wiederbeleben", "cleanse": "Reinigung", "block_debuffs": "Debuffs blockieren",
+		"speed_up": "GES erhöhen", "increase_atk": "ANG erhöhen", "increase_def": "VERT erhöhen",
+		"turn_meter_fill": "Zugleiste füllen", "extra_turn": "Extrazug", "counterattack": "Gegenangriff",
+	},
+}
+
+// EffectLabel is effect key k's name for players in locale: the locale's
+// label, else the English one, else k with spaces for underscores. Every
+// effect key that reaches a player or an LLM goes through it.
+func EffectLabel(k, locale string) string {
+	if n := effectNames[locale][k]; n != "" {
+		return n
+	}
+	if e, ok := EffectByKey(k); ok {
+		return e.Label
+	}
+	return strings.ReplaceAll(k, "_", " ")
 }

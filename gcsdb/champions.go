@@ -3,6 +3,7 @@ package gcsdb
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -205,6 +206,9 @@ type ChampionFilter struct {
 	MinStats               map[string]int64 // by StatKeys key
 	SortBy                 string           // a SortKeys value; "" means rarity
 	Limit                  int
+	// IDs, when not nil, keeps only these champions (the player's roster);
+	// an empty non-nil list matches none.
+	IDs []int64
 }
 
 // ErrBadSort means a sort key outside SortKeys.
@@ -233,6 +237,14 @@ func (g *Game) FindChampions(ctx context.Context, f ChampionFilter) ([]ChampionS
 			where = append(where, "c."+k+" >= ?")
 			params = append(params, v)
 		}
+	}
+	if f.IDs != nil {
+		ids, err := json.Marshal(f.IDs)
+		if err != nil {
+			return nil, 0, fmt.Errorf("gcsdb: find champions: %w", err)
+		}
+		where = append(where, "c.id IN (SELECT value FROM json_each(?))")
+		params = append(params, string(ids))
 	}
 	sortBy := f.SortBy
 	if sortBy == "" {

@@ -247,10 +247,10 @@ func counterReason(f gamedata.CounterFacts, affinity string, boss BossRef, weak,
 		why = append(why, "strong against "+boss.Name)
 	}
 	if weak != "" {
-		why = append(why, "skills apply "+sortedList(weak)+" (boss weakness)")
+		why = append(why, "skills apply "+effectLabels(weak)+" (boss weakness)")
 	}
 	if immune != "" {
-		why = append(why, "note: boss is immune to "+sortedList(immune))
+		why = append(why, "note: boss is immune to "+effectLabels(immune))
 	}
 	switch f.Advantage {
 	case 1:
@@ -262,9 +262,14 @@ func counterReason(f gamedata.CounterFacts, affinity string, boss BossRef, weak,
 }
 
 // sortedList turns "b,a" into "a, b".
-func sortedList(csv string) string {
+// effectLabels is a comma-separated list of effect keys as players read
+// them ("Decrease DEF, Stun"), in key order.
+func effectLabels(csv string) string {
 	xs := strings.Split(csv, ",")
 	sort.Strings(xs)
+	for i, x := range xs {
+		xs[i] = gamedata.EffectLabel(strings.TrimSpace(x), "en")
+	}
 	return strings.Join(xs, ", ")
 }
 
@@ -524,4 +529,49 @@ func (g *Game) Mastery(ctx context.Context, id int64) (m Mastery, ok bool, err e
 		return m, false, err
 	}
 	return m, true, nil
+}
+
+// CountersAmong is Counters restricted to the champions in owned (the
+// player's roster), best first, up to limit, with how many of the boss's
+// counters are owned and the best-ranked counter that is not (nil when
+// the player owns every one).
+func (g *Game) CountersAmong(ctx context.Context, bossID int64, owned []int64, limit int) ([]RankedCounter, BossRef, int, *RankedCounter, error) {
+	_, boss, _, err := g.Counters(ctx, bossID, 1)
+	if err != nil {
+		return nil, BossRef{}, 0, nil, err
+	}
+	g.mu.Lock()
+	all, ok := g.ranked[bossID]
+	g.mu.Unlock()
+	if !ok {
+		// The ranking was dropped by a data version change in between.
+		if all, err = g.rankCounters(ctx, boss); err != nil {
+			return nil, BossRef{}, 0, nil, err
+		}
+	}
+	have := make(map[int64]bool, len(owned))
+	for _, id := range owned {
+		have[id] = true
+	}
+	limit = min(max(limit, 1), MaxCounters)
+	var list []RankedCounter
+	var other *RankedCounter
+	total := 0
+	for i, c := range all {
+		if !have[c.ID] {
+			if other == nil {
+				other = &all[i]
+			}
+			continue
+		}
+		total++
+		if len(list) < limit {
+			list = append(list, c)
+		}
+	}
+	if other != nil {
+		o := *other
+		other = &o
+	}
+	return list, boss, total, other, nil
 }

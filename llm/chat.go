@@ -24,6 +24,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		return Response{}, invalidRequest(opChat, err)
 	}
 	var out Response
+	ctx = withCacheKey(ctx, c.cacheKeyOf(req))
 	n, err := c.retry(ctx, opChat, func(actx context.Context) (bool, error) {
 		resp, err := c.api.CreateChatCompletion(actx, oreq)
 		if err != nil {

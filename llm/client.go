@@ -59,6 +59,9 @@ type Options struct {
 	HTTPClient *http.Client
 	// Logger receives one warning per retry; nil discards.
 	Logger *slog.Logger
+	// NoCacheKey leaves Request.CacheKey out of the requests, for an
+	// OpenAI-compatible server that refuses unknown fields.
+	NoCacheKey bool
 }
 
 // Client calls an OpenAI-compatible API with retries, per-attempt timeouts and
@@ -73,6 +76,7 @@ type Client struct {
 	maxBackoff  time.Duration
 	log         *slog.Logger
 	secret      string
+	noCacheKey  bool
 	// sleep waits between attempts; tests replace it to record the waits.
 	sleep func(ctx context.Context, d time.Duration) error
 	// schemas remembers tool parameter schemas already checked: the same
@@ -104,6 +108,15 @@ func (m *schemaMemo) valid(doc []byte) bool {
 	m.seen[string(doc)] = struct{}{}
 	m.mu.Unlock()
 	return true
+}
+
+// cacheKeyOf is the key the attempts of req carry: none when keys are off
+// or the key is too long to be accepted.
+func (c *Client) cacheKeyOf(req Request) string {
+	if c.noCacheKey || len(req.CacheKey) > maxCacheKey {
+		return ""
+	}
+	return req.CacheKey
 }
 
 // New checks opts and builds a Client; it makes no request.
@@ -139,7 +152,7 @@ func New(opts Options) (*Client, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	hc.Transport = retryAfterTransport{next: next}
+	hc.Transport = retryAfterTransport{next: cacheKeyTransport{next: next}}
 	cfg.HTTPClient = hc
 
 	c := &Client{
@@ -152,6 +165,7 @@ func New(opts Options) (*Client, error) {
 		maxBackoff:  orDefault(opts.MaxBackoff, DefaultMaxBackoff),
 		log:         opts.Logger,
 		sleep:       sleepCtx,
+		noCacheKey:  opts.NoCacheKey,
 	}
 	if c.maxAttempts == 0 {
 		c.maxAttempts = DefaultMaxAttempts

@@ -25,6 +25,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onText StreamHandler) 
 	oreq.Stream = true
 	oreq.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	var out Response
+	ctx = withCacheKey(ctx, c.cacheKeyOf(req))
 	n, err := c.retry(ctx, opStream, func(actx context.Context) (bool, error) {
 		r, sent, err := streamOnce(actx, c.api, oreq, onText)
 		out = r

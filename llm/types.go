@@ -34,6 +34,11 @@ type Request struct {
 	Messages []Message
 	// Tools are offered to the model; nil means no tools (a final answer).
 	Tools []tool.Spec
+	// CacheKey, when set, is sent as the provider's prompt cache key
+	// (OpenAI's prompt_cache_key): requests with the same key and prefix
+	// are routed to the same prompt cache. At most 64 characters; a longer
+	// key is not sent. Not sent when Options.NoCacheKey is set.
+	CacheKey string
 }
 
 // Usage is the token count of one call.

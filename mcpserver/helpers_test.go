@@ -93,7 +93,7 @@ func newHarness(t testing.TB, s setup) *harness {
 	}
 	h := &harness{exec: exec, reg: reg, store: store, rules: rules, obs: &recorder{}}
 	h.srv, err = mcpserver.New(
-		mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Observer: h.obs, Logger: logger},
+		mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Observer: h.obs, Logger: logger, Players: store},
 		mcpserver.Options{Offered: func(sp tool.Spec) bool { return s.sqlTools || sp.Category != tool.CategorySQL }, Version: "test"},
 	)
 	if err != nil {

@@ -23,6 +23,7 @@ const (
 	SessionScreenURI   = sessionPrefix + "{session_id}/screen"
 	SessionCacheURI    = sessionPrefix + "{session_id}/cache"
 	SessionHistoryURI  = sessionPrefix + "{session_id}/history"
+	SessionPlayerURI   = sessionPrefix + "{session_id}/player"
 	jsonMIME           = "application/json"
 	maxSessionIDLength = 64
 )
@@ -40,6 +41,7 @@ func (s *Server) addResources(srv *mcp.Server) {
 		{SessionScreenURI, "session-screen", "Session screen", "The screen a chat session's player is on (name, data, rendered context), with the session's locale and exchange."},
 		{SessionCacheURI, "session-cache", "Session tool cache", "A chat session's cached tool results: tool, parameters, exchanges left, hits and the result as the LLM sees it."},
 		{SessionHistoryURI, "session-history", "Session history", "A chat session's history window: the player's messages and the assistant's replies with the tools used."},
+		{SessionPlayerURI, "session-player", "Session player state", "The state the game server pushed for the session's player (roster, progress), as the session's rules, tools and prompt read it; null when the session has no player or the player no state."},
 	} {
 		srv.AddResourceTemplate(&mcp.ResourceTemplate{
 			URITemplate: t.uri, Name: t.name, Title: t.title, Description: t.desc, MIMEType: jsonMIME,
@@ -79,7 +81,7 @@ func parseSessionURI(uri string) (id, view string, ok bool) {
 		return "", "", false
 	}
 	switch view {
-	case "screen", "cache", "history":
+	case "screen", "cache", "history", "player":
 		return id, view, true
 	}
 	return "", "", false
@@ -169,6 +171,8 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 			})
 		}
 		return jsonResource(uri, out)
+	case "player":
+		return s.readPlayer(ctx, uri, meta, sv)
 	default: // history
 		msgs, err := s.deps.Sessions.History(ctx, id)
 		if err != nil {
@@ -179,6 +183,33 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		}
 		return jsonResource(uri, historyView{Session: sv, Messages: msgs})
 	}
+}
+
+// playerView is a session's player state resource.
+type playerView struct {
+	Session   sessionView     `json:"session"`
+	UpdatedAt *time.Time      `json:"updated_at,omitempty"`
+	Version   string          `json:"version,omitempty"`
+	State     json.RawMessage `json:"state"`
+}
+
+// readPlayer shows the state of the session's own player only: the player
+// id comes from the stored session, never from the request.
+func (s *Server) readPlayer(ctx context.Context, uri string, meta memory.Meta, sv sessionView) (*mcp.ReadResourceResult, error) {
+	out := playerView{Session: sv, State: json.RawMessage(`null`)}
+	if meta.PlayerID == "" || s.deps.Players == nil {
+		return jsonResource(uri, out)
+	}
+	ps, err := s.deps.Players.PlayerState(ctx, meta.PlayerID)
+	switch {
+	case errors.Is(err, memory.ErrNotFound):
+		return jsonResource(uri, out)
+	case err != nil:
+		return nil, s.storeError(ctx, uri, err)
+	}
+	at := ps.UpdatedAt
+	out.UpdatedAt, out.Version, out.State = &at, ps.Version, ps.State
+	return jsonResource(uri, out)
 }
 
 // llmView is a cached envelope without internal_info, which never leaves

@@ -57,7 +57,7 @@ func TestCatalogueAndRulesResources(t *testing.T) {
 				tmpls = append(tmpls, rt.URITemplate)
 			}
 			slices.Sort(tmpls)
-			if want := []string{mcpserver.SessionCacheURI, mcpserver.SessionHistoryURI, mcpserver.SessionScreenURI}; !slices.Equal(tmpls, want) {
+			if want := []string{mcpserver.SessionCacheURI, mcpserver.SessionHistoryURI, mcpserver.SessionPlayerURI, mcpserver.SessionScreenURI}; !slices.Equal(tmpls, want) {
 				t.Errorf("templates = %v, want %v", tmpls, want)
 			}
 

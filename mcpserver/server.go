@@ -41,6 +41,12 @@ type Sessions interface {
 	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
 }
 
+// Players reads the state the game server pushed for a player;
+// *memory.Store satisfies it. A player without state is memory.ErrNotFound.
+type Players interface {
+	PlayerState(ctx context.Context, playerID string) (memory.PlayerState, error)
+}
+
 // Rules are the running screen rules; *screens.Engine satisfies it.
 type Rules interface {
 	Document() []byte
@@ -61,6 +67,9 @@ type Deps struct {
 	Rules    Rules
 	Observer Observer
 	Logger   *slog.Logger
+	// Players serves each session's player state resource; nil shows
+	// every session without one.
+	Players Players
 }
 
 // Options tune the server.

@@ -36,7 +36,7 @@ func TestClaimSettleForget(t *testing.T) {
 			t.Fatal(err)
 		}
 		claim("never-claimed", memory.UseFirst)
-		for _, k := range scanPrefix(t, e.rdb, e.prefix) {
+		for _, k := range redistest.Keys(t, e.rdb, e.prefix) {
 			if ttl, err := e.rdb.PTTL(ctx, k).Result(); err != nil || ttl <= 0 || ttl > time.Minute {
 				t.Errorf("key %s: PTTL %s, %v; want the claim's minute", k, ttl, err)
 			}

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/memory"
 )
@@ -64,7 +62,7 @@ func TestEveryKeyExpires(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		keys := scanPrefix(t, e.rdb, e.prefix)
+		keys := redistest.Keys(t, e.rdb, e.prefix)
 		if len(keys) < 8 {
 			t.Fatalf("only %d keys written: %v", len(keys), keys)
 		}
@@ -78,35 +76,6 @@ func TestEveryKeyExpires(t *testing.T) {
 			}
 		}
 	})
-}
-
-// scanPrefix lists every key under prefix, on each master of a cluster.
-func scanPrefix(t *testing.T, rdb redis.UniversalClient, prefix string) []string {
-	t.Helper()
-	ctx := context.Background()
-	var keys []string
-	scan := func(c redis.Cmdable) error {
-		it := c.Scan(ctx, 0, prefix+":*", 1000).Iterator()
-		for it.Next(ctx) {
-			keys = append(keys, it.Val())
-		}
-		return it.Err()
-	}
-	var err error
-	if cc, ok := rdb.(*redis.ClusterClient); ok {
-		var mu = make(chan struct{}, 1)
-		err = cc.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error {
-			mu <- struct{}{}
-			defer func() { <-mu }()
-			return scan(c)
-		})
-	} else {
-		err = scan(rdb)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keys
 }
 
 // TestTurnRenewsPlayerIndex: the player's index lives as long as the

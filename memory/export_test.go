@@ -11,3 +11,9 @@ func SetRenewClock(s *Store, ticks <-chan time.Time, renewed chan<- error) {
 
 // RenewalDone is closed when l's renewal has ended.
 func RenewalDone(l Lease) <-chan struct{} { return l.(*Lock).kept }
+
+// PayloadKey is the key of the shared payload of result computed from
+// game data version dataVersion.
+func PayloadKey(s *Store, dataVersion string, result []byte) string {
+	return s.payloadKey(payloadID(dataVersion, result))
+}

@@ -40,6 +40,9 @@ type Lock struct {
 	// player is the session's player, when the lock was taken with its
 	// meta, so the turn's write renews the player's index.
 	player string
+	// chain is the history's last chain as the lock's load decoded it, so
+	// the turn's messages can be stored as deltas after it.
+	chain chain
 
 	stopOnce sync.Once
 	stop     chan struct{} // closed to end the renewal
@@ -143,8 +146,12 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	}
 	keys := append(s.keys(id), l.key)
 	var res []any
+	var praw, pid string
+	var pfetched bool
+	var payloads map[string]*redis.StringCmd
 	err = s.poll(ctx, wait, func() (bool, error) {
-		v, err := s.script.lockBegin.Run(ctx, s.rdb, keys, s.ttlMillis(), s.opts.HistoryMax, l.owner, s.opts.LockTTL.Milliseconds(), flag).Result()
+		v, raw, player, fetched, pls, err := s.loadRound(ctx, s.script.lockBegin, true, id, keys, s.ttlMillis(), s.historyKept(), l.owner, s.opts.LockTTL.Milliseconds(), flag)
+		praw, pid, pfetched, payloads = raw, player, fetched, pls
 		if errors.Is(err, redis.Nil) {
 			return false, ErrNotFound
 		}
@@ -160,11 +167,13 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	if err != nil {
 		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, redisErr(err))
 	}
-	t, err := s.parseTurn(ctx, id, res)
+	t, c, err := s.parseTurnChain(ctx, id, res, payloads)
+	l.chain = c
 	if err != nil {
 		_ = l.Release(context.WithoutCancel(ctx))
 		return Turn{}, nil, err
 	}
+	s.attachPlayer(ctx, &t, praw, pid, pfetched)
 	l.player = t.Meta.PlayerID
 	l.keep(ctx)
 	return t, l, nil

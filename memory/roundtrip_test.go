@@ -20,19 +20,30 @@ func (c *tripCounter) DialHook(next redis.DialHook) redis.DialHook { return next
 
 func (c *tripCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.n.Add(1)
+		if !handshake(cmd) {
+			c.n.Add(1)
+		}
 		return next(ctx, cmd)
 	}
 }
 
 func (c *tripCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		c.n.Add(1)
+		if len(cmds) == 0 || !handshake(cmds[0]) {
+			c.n.Add(1)
+		}
 		return next(ctx, cmds)
 	}
 }
 
 var _ redis.Hook = (*tripCounter)(nil)
+
+// handshake reports whether cmd is part of a new connection's handshake
+// (HELLO, CLIENT ...), which the client sends on its own when it dials.
+func handshake(cmd redis.Cmder) bool {
+	name := cmd.Name()
+	return name == "hello" || name == "client"
+}
 
 func countedStore(tb testing.TB, srv redistest.Backend) (*memory.Store, *tripCounter) {
 	tb.Helper()

@@ -29,7 +29,8 @@ return 1
 
 // beginSrc advances the exchange counter, drops expired cache entries,
 // refreshes every TTL and returns what a turn needs, in one round trip.
-// KEYS: session keys. ARGV: ttl_ms, history_max.
+// KEYS: session keys. ARGV: ttl_ms, history_kept (the window and chainMax
+// more messages).
 // Returns nil for an unknown session, else {meta, history, cache, hits}.
 const beginSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
@@ -76,16 +77,31 @@ end
 // finishSrc appends messages (trimmed to the window), stores cache entries,
 // counts hits on entries that still exist, records tool versions assigned
 // to the session (meta fields "version:<tool>") and refreshes every TTL.
+// Messages come as pairs (after, whole) when the write follows a chain
+// (sum is the SHA-1 of the list's last element it saw, see chain): the
+// "after" forms when the list's last element is still that one, else the
+// whole ones; with sum empty, one form each.
 // KEYS: session keys.
-// ARGV: ttl_ms, history_max, n_msgs, msg..., n_puts, (key, json, expires_after, hits)...,
-// n_hits, key..., [n_versions, (tool, version)...] (absent: none).
+// ARGV: ttl_ms, history_kept, n_msgs, [sum, msg... | (after, whole)...] (when n_msgs > 0),
+// n_puts, (key, json, expires_after, hits)..., n_hits, key...,
+// [n_versions, (tool, version)...] (absent: none).
 // Returns nil for an unknown session.
 const finishSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local i = 3
 local n = tonumber(ARGV[i]); i = i + 1
-for _ = 1, n do redis.call('RPUSH', KEYS[2], ARGV[i]); i = i + 1 end
-if n > 0 then redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1) end
+if n > 0 then
+  local sum = ARGV[i]; i = i + 1
+  if sum == '' then
+    for _ = 1, n do redis.call('RPUSH', KEYS[2], ARGV[i]); i = i + 1 end
+  else
+    local last = redis.call('LINDEX', KEYS[2], -1)
+    local pick = 1
+    if last and redis.sha1hex(last) == sum then pick = 0 end
+    for _ = 1, n do redis.call('RPUSH', KEYS[2], ARGV[i + pick]); i = i + 2 end
+  end
+  redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
+end
 n = tonumber(ARGV[i]); i = i + 1
 for _ = 1, n do
   local k = ARGV[i]

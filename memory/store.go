@@ -58,9 +58,12 @@ const maxLockPoll = 50 * time.Millisecond
 
 // Store keeps chat sessions in Redis, shared by every gameassist instance.
 // Keys of a session are "<prefix>:{<id>}:<part>" with parts meta (hash),
-// history (list of Message JSON), cache (hash key → CacheEntry JSON), hits
-// (hash key → count), cexp (sorted set key → last exchange served) and lock;
-// "<prefix>:active" is a sorted set of session ids by last write.
+// history (list of Message JSON, zstd-compressed when smaller, see
+// encodeMessage), cache (hash key → entry reference naming a shared
+// payload, see payload.go), hits (hash key → count), cexp (sorted set key →
+// last exchange served), exchanges and lock; "<prefix>:pl:<id>" are the
+// shared payloads of cached results and "<prefix>:active" is a sorted set of
+// session ids by last write.
 type Store struct {
 	rdb    redis.UniversalClient
 	opts   Options
@@ -70,6 +73,12 @@ type Store struct {
 	// outcome (tests replace both).
 	ticker  func(time.Duration) (<-chan time.Time, func())
 	renewed func(error)
+	// known remembers each session's player id and refs the shared
+	// payloads it referenced (see loadRound).
+	known players
+	refs  refMemo
+	// z compresses stored messages and payloads.
+	z zcodec
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
@@ -112,16 +121,25 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts(), ticker: defaultTicker}, nil
+	z, err := newZcodec()
+	if err != nil {
+		return nil, fmt.Errorf("memory: new: %w", err)
+	}
+	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts(), ticker: defaultTicker, z: z}, nil
 }
 
 // Turn is what a chat turn starts from.
 type Turn struct {
 	// Meta.Exchange is the exchange this turn runs as.
-	Meta    Meta
+	Meta Meta
+	// History is the stored history, oldest first; its messages up to
+	// SummarizedThrough(Meta, History) have no Context and no Shown.
 	History []Message
 	// Cache holds the entries served at this exchange, oldest first.
 	Cache []CacheEntry
+	// Player is the state of the session's player, nil when the session
+	// has no player id or the player has no state.
+	Player *PlayerState
 }
 
 // Finish is what a chat turn leaves behind.
@@ -173,6 +191,10 @@ func (s *Store) activeKey() string { return s.opts.Prefix + ":active" }
 
 func (s *Store) ttlMillis() int64 { return s.opts.SessionTTL.Milliseconds() }
 
+// historyKept is how many messages a session's history list keeps: the
+// window and chainMax more, so the window's first chain is whole.
+func (s *Store) historyKept() int { return s.opts.HistoryMax + chainMax }
+
 // notFound is the error for an id that cannot name a stored session.
 func notFound(op, id string) error {
 	return fmt.Errorf("memory: %s %q: %w", op, id, ErrNotFound)
@@ -203,14 +225,19 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 	if m.CreatedAt.IsZero() {
 		m.CreatedAt = s.opts.Now()
 	}
+	// The meta keeps "id" although its key names the session: earlier
+	// versions refuse a meta without it (rolling upgrades). An empty player
+	// id is not stored.
 	args := []any{
 		s.ttlMillis(),
 		"id", m.ID,
-		"player_id", m.PlayerID,
 		"locale", m.Locale,
 		"token_hash", m.TokenHash,
 		"created_at", m.CreatedAt.UTC().Format(time.RFC3339Nano),
 		"exchange", 0,
+	}
+	if m.PlayerID != "" {
+		args = append(args, "player_id", m.PlayerID)
 	}
 	if m.Screen != nil {
 		b, err := json.Marshal(m.Screen)
@@ -228,6 +255,7 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 	}
 	s.touch(ctx, m.ID)
 	s.indexPlayer(ctx, m)
+	s.known.put(m.ID, m.PlayerID)
 	return nil
 }
 
@@ -271,6 +299,7 @@ func (s *Store) Session(ctx context.Context, id string) (Meta, error) {
 	if err != nil {
 		return Meta{}, wrap("session", id, err)
 	}
+	s.known.put(id, m.PlayerID)
 	return m, nil
 }
 
@@ -281,50 +310,97 @@ func (s *Store) BeginTurn(ctx context.Context, id string) (Turn, error) {
 	if !validID(id) {
 		return Turn{}, notFound("begin turn", id)
 	}
-	res, err := s.script.begin.Run(ctx, s.rdb, s.keys(id), s.ttlMillis(), s.opts.HistoryMax).Slice()
+	v, _, _, _, payloads, err := s.loadRound(ctx, s.script.begin, false, id, s.keys(id), s.ttlMillis(), s.historyKept())
 	if err != nil {
 		return Turn{}, wrap("begin turn", id, err)
 	}
-	return s.parseTurn(ctx, id, res)
+	res, ok := v.([]any)
+	if !ok {
+		return Turn{}, fmt.Errorf("memory: begin turn %s: script returned %T", id, v)
+	}
+	return s.parseTurn(ctx, id, res, payloads)
 }
 
-// parseTurn decodes beginSrc's answer.
-func (s *Store) parseTurn(ctx context.Context, id string, res []any) (Turn, error) {
+// parseTurn decodes beginSrc's answer; payloads are the shared payload
+// reads the load's pipeline made (by id), the others are read now.
+func (s *Store) parseTurn(ctx context.Context, id string, res []any, payloads map[string]*redis.StringCmd) (Turn, error) {
+	t, _, err := s.parseTurnChain(ctx, id, res, payloads)
+	return t, err
+}
+
+// parseTurnChain is parseTurn that also returns the history's last chain.
+func (s *Store) parseTurnChain(ctx context.Context, id string, res []any, payloads map[string]*redis.StringCmd) (Turn, chain, error) {
 	if len(res) != 4 {
-		return Turn{}, fmt.Errorf("memory: begin turn %s: script returned %d parts", id, len(res))
+		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: script returned %d parts", id, len(res))
 	}
 	var err error
 	parts := make([][]string, len(res))
 	for i, r := range res {
 		if parts[i], err = strs(r); err != nil {
-			return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+			return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 		}
 	}
 	meta, err := parseMeta(pairs(parts[0]))
 	if err != nil {
-		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
-	history, err := parseHistory(parts[1])
+	summary := 0
+	if meta.Summary != nil {
+		summary = meta.Summary.Through
+	}
+	history, c, err := s.z.decodeHistory(parts[1], s.opts.HistoryMax, summary)
 	if err != nil {
-		return Turn{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
-	hits := pairs(parts[3])
-	raw := pairs(parts[2])
+	cache, err := s.loadEntries(ctx, id, pairs(parts[2]), pairs(parts[3]), payloads, true)
+	if err != nil {
+		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+	}
+	slices.SortFunc(cache, func(a, b CacheEntry) int {
+		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
+	})
+	return Turn{Meta: meta, History: history, Cache: cache}, c, nil
+}
+
+// loadEntries decodes a session's cache hash (key → stored value) with
+// its hit counts and fills the references from their shared payloads
+// (payloads: those already read). For a turn (forTurn), reading renews
+// the payloads' TTL, a damaged entry is left out (a miss) and the payloads
+// the entries reference are remembered for the session's next load; for
+// the admin view, a damaged entry is an error. Either way an entry whose
+// payload is gone is left out, a miss.
+func (s *Store) loadEntries(ctx context.Context, id string, raw, hits map[string]string, payloads map[string]*redis.StringCmd, forTurn bool) ([]CacheEntry, error) {
 	cache := make([]CacheEntry, 0, len(raw))
+	var pending []pendingEntry
+	refs := make([]string, 0, len(raw))
 	for key, js := range raw {
-		e, err := parseEntry(key, js, hits[key])
+		e, payload, err := parseEntry(key, js, hits[key])
+		if err != nil && !forTurn {
+			return nil, err
+		}
 		if err != nil {
 			// A damaged entry costs only a re-run of its tool; keep the
 			// session usable.
 			s.log.WarnContext(ctx, "memory: skip damaged cache entry", "session", id, "key", key, "err", err)
 			continue
 		}
-		cache = append(cache, e)
+		if payload == "" {
+			cache = append(cache, e)
+			continue
+		}
+		pending = append(pending, pendingEntry{entry: e, payload: payload})
+		if !slices.Contains(refs, payload) {
+			refs = append(refs, payload)
+		}
 	}
-	slices.SortFunc(cache, func(a, b CacheEntry) int {
-		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
-	})
-	return Turn{Meta: meta, History: history, Cache: cache}, nil
+	filled, err := s.fillPayloads(ctx, id, pending, payloads, forTurn)
+	if err != nil {
+		return nil, err
+	}
+	if forTurn {
+		s.refs.set(id, refs)
+	}
+	return append(cache, filled...), nil
 }
 
 // FinishTurn appends the turn's messages, stores its new cache entries and
@@ -333,16 +409,34 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if !validID(id) {
 		return notFound("finish turn", id)
 	}
-	args := make([]any, 0, 5+len(f.Messages)+4*len(f.Put)+len(f.Hits))
-	args = append(args, s.ttlMillis(), s.opts.HistoryMax, len(f.Messages))
-	for _, m := range f.Messages {
-		b, err := json.Marshal(m)
+	release, err := s.heldLock("finish turn", id, f.Release)
+	if err != nil {
+		return err
+	}
+	args := make([]any, 0, 6+2*len(f.Messages)+4*len(f.Put)+len(f.Hits))
+	args = append(args, s.ttlMillis(), s.historyKept(), len(f.Messages))
+	if len(f.Messages) > 0 {
+		var c chain
+		if release != nil {
+			c = release.chain
+		}
+		whole, after, err := s.z.encodeMessages(f.Messages, c)
 		if err != nil {
 			return fmt.Errorf("memory: finish turn %s: encode message: %w", id, err)
 		}
-		args = append(args, string(b))
+		if after == nil {
+			args = append(args, "")
+			for _, w := range whole {
+				args = append(args, w)
+			}
+		} else {
+			args = append(args, c.last)
+			for i := range whole {
+				args = append(args, after[i], whole[i])
+			}
+		}
 	}
-	args, err := appendPuts(args, f.Put)
+	args, pls, err := s.appendPuts(args, f.Put)
 	if err != nil {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
@@ -350,14 +444,10 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if args, err = appendVersions(args, f.Versions); err != nil {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
-	release, err := s.heldLock("finish turn", id, f.Release)
-	if err != nil {
-		return err
-	}
 	if f.Screen != nil {
-		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, release)
+		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, pls, release)
 	}
-	return s.writeAndRelease(ctx, "finish turn", id, args, release)
+	return s.writeAndRelease(ctx, "finish turn", id, args, pls, release)
 }
 
 // PutCache stores cache entries for a session outside a turn. Entries need
@@ -366,33 +456,37 @@ func (s *Store) PutCache(ctx context.Context, id string, entries ...CacheEntry) 
 	if !validID(id) {
 		return notFound("put cache", id)
 	}
-	args, err := appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, entries)
+	args, pls, err := s.appendPuts([]any{s.ttlMillis(), s.historyKept(), 0}, entries)
 	if err != nil {
 		return fmt.Errorf("memory: put cache %s: %w", id, err)
 	}
-	return s.write(ctx, "put cache", id, append(args, 0))
+	return s.writeAndRelease(ctx, "put cache", id, append(args, 0), pls, nil)
 }
 
-func appendPuts(args []any, entries []CacheEntry) ([]any, error) {
+// appendPuts adds finishSrc's cache arguments (the count, then key,
+// reference, last exchange and hits of each entry) and returns the shared
+// payloads the references name, to be written in the same pipeline.
+func (s *Store) appendPuts(args []any, entries []CacheEntry) ([]any, []payloadWrite, error) {
+	pls := make([]payloadWrite, 0, len(entries))
 	args = append(args, len(entries))
 	for _, e := range entries {
 		switch {
 		case e.Key == "":
-			return nil, fmt.Errorf("cache entry for %s without key", e.Tool)
+			return nil, nil, fmt.Errorf("cache entry for %s without key", e.Tool)
 		case e.Duration <= 0:
-			return nil, fmt.Errorf("cache entry %s: duration %d, want > 0", e.Key, e.Duration)
+			return nil, nil, fmt.Errorf("cache entry %s: duration %d, want > 0", e.Key, e.Duration)
 		case e.CachedAt < 0:
-			return nil, fmt.Errorf("cache entry %s: negative exchange %d", e.Key, e.CachedAt)
+			return nil, nil, fmt.Errorf("cache entry %s: negative exchange %d", e.Key, e.CachedAt)
 		}
-		hits := e.Hits
-		e.Hits = 0 // counted in the hits hash
-		b, err := json.Marshal(e)
+		ref, pl, err := s.encodeEntry(e)
 		if err != nil {
-			return nil, fmt.Errorf("encode cache entry %s: %w", e.Key, err)
+			return nil, nil, err
 		}
-		args = append(args, e.Key, string(b), e.ExpiresAfter(), hits)
+		pls = append(pls, pl)
+		// Hits are counted in the hits hash.
+		args = append(args, e.Key, ref, e.ExpiresAfter(), e.Hits)
 	}
-	return args, nil
+	return args, pls, nil
 }
 
 // appendHits adds finishSrc's hit arguments: the count, then the keys.
@@ -426,16 +520,12 @@ func appendVersions(args []any, versions map[string]int) ([]any, error) {
 // maxToolName bounds a tool name recorded with its version.
 const maxToolName = 200
 
-// write runs finishSrc and marks the session active in one pipeline.
-func (s *Store) write(ctx context.Context, op, id string, args []any) error {
-	return s.writeAndRelease(ctx, op, id, args, nil)
-}
-
-// writeAndRelease is write that also releases lock (when not nil) in the
-// same pipeline, after the write.
-func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, lock *Lock) error {
+// writeAndRelease writes the shared payloads pls, runs finishSrc, marks
+// the session active and releases lock (when not nil), in one pipeline.
+func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, pls []payloadWrite, lock *Lock) error {
 	keys := s.keys(id)
 	pipe := s.rdb.Pipeline()
+	s.queuePayloadWrites(ctx, pipe, pls)
 	res := s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	active := s.markActive(ctx, pipe, id, lock)
 	var unlock *redis.Cmd
@@ -467,6 +557,7 @@ func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, 
 	if err != nil {
 		return wrap(op, id, err)
 	}
+	s.refs.add(id, payloadIDs(pls))
 	if err := active.Err(); err != nil {
 		s.log.WarnContext(ctx, "memory: mark session active", "session", id, "err", err)
 	}
@@ -506,8 +597,9 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 		return err
 	}
 	var args []any
+	var pls []payloadWrite
 	if len(w.Put) > 0 || len(w.Hits) > 0 || len(w.Versions) > 0 {
-		if args, err = appendPuts([]any{s.ttlMillis(), s.opts.HistoryMax, 0}, w.Put); err != nil {
+		if args, pls, err = s.appendPuts([]any{s.ttlMillis(), s.historyKept(), 0}, w.Put); err != nil {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 		args = appendHits(args, w.Hits)
@@ -515,13 +607,14 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 	}
-	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, release)
+	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, pls, release)
 }
 
-// saveScreen runs finishSrc with args (when not nil), sets the session's
-// screen and releases release (when not nil), in one round trip. A turn's
-// write (op "finish turn") also marks the session active.
-func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, release *Lock) error {
+// saveScreen writes the shared payloads pls, runs finishSrc with args
+// (when not nil), sets the session's screen and releases release (when not
+// nil), in one round trip. A turn's write (op "finish turn") also marks
+// the session active.
+func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, pls []payloadWrite, release *Lock) error {
 	val, event := "", ""
 	if sc != nil {
 		b, err := json.Marshal(sc)
@@ -540,6 +633,7 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *S
 	keys := s.keys(id)
 	pipe := s.rdb.Pipeline()
 	var fin, unlock *redis.Cmd
+	s.queuePayloadWrites(ctx, pipe, pls)
 	if args != nil {
 		fin = s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	}
@@ -579,6 +673,7 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *S
 	if err != nil {
 		return wrap(op, id, err)
 	}
+	s.refs.add(id, payloadIDs(pls))
 	if active != nil {
 		if err := active.Err(); err != nil {
 			s.log.WarnContext(ctx, "memory: mark session active", "session", id, "err", err)
@@ -644,13 +739,9 @@ func (s *Store) Cache(ctx context.Context, id string) ([]CacheEntry, error) {
 	if exists.Val() == 0 {
 		return nil, notFound("cache", id)
 	}
-	out := make([]CacheEntry, 0, len(entries.Val()))
-	for key, js := range entries.Val() {
-		e, err := parseEntry(key, js, hits.Val()[key])
-		if err != nil {
-			return nil, fmt.Errorf("memory: cache %s: %w", id, err)
-		}
-		out = append(out, e)
+	out, err := s.loadEntries(ctx, id, entries.Val(), hits.Val(), nil, false)
+	if err != nil {
+		return nil, fmt.Errorf("memory: cache %s: %w", id, err)
 	}
 	slices.SortFunc(out, func(a, b CacheEntry) int { return strings.Compare(a.Key, b.Key) })
 	return out, nil
@@ -672,11 +763,15 @@ func (s *Store) CacheEntry(ctx context.Context, id, key string) (CacheEntry, err
 	if err := hits.Err(); err != nil && !errors.Is(err, redis.Nil) {
 		return CacheEntry{}, wrap("cache entry", id+" "+key, err)
 	}
-	e, err := parseEntry(key, entry.Val(), hits.Val())
+	es, err := s.loadEntries(ctx, id, map[string]string{key: entry.Val()}, map[string]string{key: hits.Val()}, nil, false)
 	if err != nil {
 		return CacheEntry{}, fmt.Errorf("memory: cache entry %s %s: %w", id, key, err)
 	}
-	return e, nil
+	if len(es) == 0 {
+		// Its shared payload is gone: the entry is a miss.
+		return CacheEntry{}, fmt.Errorf("memory: cache entry %s %s: %w", id, key, ErrNotFound)
+	}
+	return es[0], nil
 }
 
 // DeleteCache removes one cache entry, or returns ErrNotFound.
@@ -759,7 +854,7 @@ func (s *Store) History(ctx context.Context, id string) ([]Message, error) {
 	if exists.Val() == 0 {
 		return nil, notFound("history", id)
 	}
-	h, err := parseHistory(list.Val())
+	h, _, err := s.z.decodeHistory(list.Val(), s.opts.HistoryMax, 0)
 	if err != nil {
 		return nil, fmt.Errorf("memory: history %s: %w", id, err)
 	}
@@ -825,32 +920,6 @@ func parseMeta(f map[string]string) (Meta, error) {
 		}
 	}
 	return m, nil
-}
-
-func parseHistory(raw []string) ([]Message, error) {
-	out := make([]Message, len(raw))
-	for i, r := range raw {
-		if err := json.Unmarshal([]byte(r), &out[i]); err != nil {
-			return nil, fmt.Errorf("stored message %d: %w", i, err)
-		}
-	}
-	return out, nil
-}
-
-func parseEntry(key, js, hits string) (CacheEntry, error) {
-	var e CacheEntry
-	if err := json.Unmarshal([]byte(js), &e); err != nil {
-		return CacheEntry{}, fmt.Errorf("stored cache entry %s: %w", key, err)
-	}
-	e.Key = key
-	if hits != "" {
-		n, err := strconv.Atoi(hits)
-		if err != nil {
-			return CacheEntry{}, fmt.Errorf("stored hits of %s: %w", key, err)
-		}
-		e.Hits = n
-	}
-	return e, nil
 }
 
 // strs converts a script's array reply of bulk strings.

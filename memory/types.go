@@ -1,7 +1,10 @@
 // Package memory keeps each chat session in Redis: its meta (player, locale,
 // token hash, exchange counter, current screen), its history window and its
 // per-session tool-result cache whose entries expire by exchange count. Every
-// key of a session carries the same hash tag, so Redis Cluster works unchanged.
+// key of a session carries the same hash tag, so Redis Cluster works
+// unchanged; the cached results themselves are payloads shared by the
+// sessions that cache them, in keys of their own that no session script
+// touches.
 package memory
 
 import (
@@ -109,6 +112,23 @@ type Message struct {
 	// SummaryThrough is the last exchange the summary in a user message's
 	// prompt covered (0: no summary).
 	SummaryThrough int `json:"summary_through,omitempty"`
+	// About lists, in order, the entities an assistant reply was about, as
+	// the offline responder recorded them (opaque kind and id pairs), so a
+	// later turn on any instance can resolve "she" or "the first one".
+	About []Subject `json:"about,omitempty"`
+	// Tokens is the message's token count as the prompt budget counts it
+	// (Context and the delimited Content of a user message, less the tool
+	// descriptions its data block carries), computed once when the message
+	// is written; 0 for a message written before counts were stored,
+	// which its reader counts itself.
+	Tokens int `json:"tk,omitempty"`
+}
+
+// Subject is an entity an exchange was about: an opaque kind and id that
+// the session stores and hands back unchanged.
+type Subject struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
 }
 
 // Shown is what a user message's data block told the model.
@@ -116,6 +136,9 @@ type Shown struct {
 	// Screen, when set, is the screen context the block gave ("" for none:
 	// the player left the screen it named before).
 	Screen *string `json:"screen,omitempty"`
+	// Player, when set, is the player block the data block gave ("" for
+	// none: the player state is no longer known).
+	Player *string `json:"player,omitempty"`
 	// Results are the cached tool results the block holds, in full or as
 	// one line.
 	Results []ShownResult `json:"results,omitempty"`

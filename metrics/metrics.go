@@ -86,6 +86,7 @@ type Metrics struct {
 	activeFn    atomic.Pointer[func() float64]
 	sessions    prometheus.Counter
 	rateLimited *prometheus.CounterVec
+	feedback    *prometheus.CounterVec
 
 	// toolCache maps a bounded toolKey to its *toolChildren.
 	toolCache sync.Map
@@ -182,6 +183,10 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 			Name: "gameassist_rate_limited_total",
 			Help: "Requests refused by a rate limit, by scope.",
 		}, []string{"scope"}),
+		feedback: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gameassist_feedback_total",
+			Help: "Players' ratings of answers, by rating (up, down); a rating that replaces one counts again.",
+		}, []string{"rating"}),
 
 		tools:      newLabelGuard(o.toolNames, maxTools, LabelUnknown),
 		categories: newLabelGuard(nil, maxCategories, LabelUnknown),
@@ -207,6 +212,8 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 	m.llmError = m.llmCalls.WithLabelValues("error")
 	m.llmPrompt = m.llmTokens.WithLabelValues("prompt")
 	m.llmCompletion = m.llmTokens.WithLabelValues("completion")
+	m.feedback.WithLabelValues("up")
+	m.feedback.WithLabelValues("down")
 
 	active := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "gameassist_active_sessions",
@@ -217,7 +224,7 @@ func New(reg prometheus.Registerer, opts ...Option) (*Metrics, error) {
 		m.httpRequests, m.httpDuration,
 		m.toolCalls, m.toolDuration, m.cacheHits, m.cacheMisses, m.duplicates, m.truncated, m.tokensSaved,
 		m.llmCalls, m.llmDuration, m.llmTokens, m.turns,
-		active, m.sessions, m.rateLimited,
+		active, m.sessions, m.rateLimited, m.feedback,
 	}
 	for i, c := range collectors {
 		if err := reg.Register(c); err != nil {
@@ -405,6 +412,18 @@ func (m *Metrics) ObserveSessionCreated() {
 		return
 	}
 	m.sessions.Inc()
+}
+
+// ObserveFeedback records one player's rating, "up" or "down"; anything
+// else is counted as LabelUnknown.
+func (m *Metrics) ObserveFeedback(rating string) {
+	if m == nil {
+		return
+	}
+	if rating != "up" && rating != "down" {
+		rating = LabelUnknown
+	}
+	m.feedback.WithLabelValues(rating).Inc()
 }
 
 // ObserveRateLimited records one request refused by the rate limit of scope

@@ -533,3 +533,21 @@ func TestToolVersionLabel(t *testing.T) {
 		t.Fatalf("versions over the cap: other = %v", got.value)
 	}
 }
+
+func TestObserveFeedback(t *testing.T) {
+	m, reg := newTest(t)
+	if got := find(t, reg, "gameassist_feedback_total", "rating", "down"); got.value != 0 {
+		t.Errorf("feedback{down} before any = %v, want a 0 series", got.value)
+	}
+	m.ObserveFeedback("up")
+	m.ObserveFeedback("down")
+	m.ObserveFeedback("down")
+	m.ObserveFeedback("<script>")
+	for rating, want := range map[string]float64{"up": 1, "down": 2, LabelUnknown: 1} {
+		if got := find(t, reg, "gameassist_feedback_total", "rating", rating); got.value != want {
+			t.Errorf("feedback{rating=%s} = %v, want %v", rating, got.value, want)
+		}
+	}
+	var none *Metrics
+	none.ObserveFeedback("up")
+}

@@ -27,6 +27,9 @@ func BenchmarkAnswer(b *testing.B) {
 	var qs []offline.Request
 	for _, s := range loadScenarios(b, "../eval/offline") {
 		var sc *screens.Screen
+		// A conversation's questions are answered with the exchanges
+		// before them, as the session holds them.
+		conv := &conversation{}
 		for _, st := range s.Steps {
 			if st.Screen != nil {
 				raw, err := json.Marshal(st.Screen.Data)
@@ -34,9 +37,11 @@ func BenchmarkAnswer(b *testing.B) {
 					b.Fatal(err)
 				}
 				sc = &screens.Screen{Name: st.Screen.Name, Data: raw}
+				conv.screenAt = conv.tick()
 				continue
 			}
-			req := offline.Request{Message: st.Say, Locale: s.Locale}
+			req := offline.Request{Message: st.Say, Locale: s.Locale, History: slices.Clone(conv.history), ScreenAt: conv.screenAt}
+			w.askIn(b, conv, s.Locale, sc, st.Say)
 			if sc != nil {
 				req.Screen, req.ScreenData = sc.Name, sc.Data
 				plan, err := w.rules.Plan(context.Background(), *sc, s.Locale)

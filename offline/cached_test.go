@@ -57,7 +57,7 @@ func TestAnswersFromCachedResults(t *testing.T) {
 		{name: "gear for a champion", msg: "what gear should Kaelith wear?", want: []string{"Kaelith"}},
 		{name: "gear for a role", msg: "what's the best gear set for a support champion?", want: []string{"**"}},
 		{name: "find sorted", msg: "which void supports are the fastest?", want: []string{"SPD"}},
-		{name: "effect", msg: "which champions can stun?", want: []string{"stun"}},
+		{name: "effect", msg: "which champions can stun?", want: []string{"Stun"}},
 		{name: "lore", msg: "Kaelith's story", want: []string{"Kaelith"}},
 		{name: "how to beat", msg: "how do I beat the spider queen", want: []string{"Spider Queen"}},
 		{name: "knowledge", msg: "how does affinity work?", want: []string{"Magic"}},

@@ -22,7 +22,7 @@ func TestRenderChainResult(t *testing.T) {
 	out := tool.Outcome{Name: "boss_briefing", Status: tool.StatusSuccess, Result: tool.Result{Status: tool.StatusSuccess, Data: data}}
 	renderTools(&b, Plan{Intent: IntentTools}, []tool.Outcome{out})
 	got := b.String()
-	want := "**boss**\nname: Fire Knight\nhp: 26900\n**counters**\n- name: Kaelith; reason: decreases DEF\n- name: Sylva; reason: heals\n"
+	want := "**boss**\n**Fire Knight**\n- hp: 26900\n**counters**\n- name: Kaelith; reason: decreases DEF\n- name: Sylva; reason: heals\n"
 	if got != want {
 		t.Fatalf("rendered\n%q\nwant\n%q", got, want)
 	}

@@ -48,10 +48,14 @@ func TestEvalSet(t *testing.T) {
 	}
 	locales := map[string]int{}
 	withScreen, passed, total := 0, 0, 0
+	// Conversations (scenarios of several questions) are held to their
+	// own threshold too: their follow-ups lean on the steps before.
+	convPassed, convTotal := 0, 0
 	var fails []string
 	for _, s := range scs {
 		locales[s.Locale]++
 		var sc *screens.Screen
+		conv := &conversation{}
 		for _, st := range s.Steps {
 			if st.Screen != nil {
 				raw, err := json.Marshal(st.Screen.Data)
@@ -59,6 +63,7 @@ func TestEvalSet(t *testing.T) {
 					t.Fatal(err)
 				}
 				sc = &screens.Screen{Name: st.Screen.Name, Data: raw}
+				conv.screenAt = conv.tick()
 				withScreen++
 				continue
 			}
@@ -66,7 +71,11 @@ func TestEvalSet(t *testing.T) {
 				t.Fatalf("%s: a step with neither screen nor say+expect", s.Name)
 			}
 			total++
-			a := w.ask(t, s.Locale, sc, st.Say)
+			isConv := says(s) > 1
+			if isConv {
+				convTotal++
+			}
+			a := w.askIn(t, conv, s.Locale, sc, st.Say)
 			var reasons []string
 			called := map[string]bool{}
 			for _, o := range a.Outcomes {
@@ -92,6 +101,9 @@ func TestEvalSet(t *testing.T) {
 			}
 			if len(reasons) == 0 {
 				passed++
+				if isConv {
+					convPassed++
+				}
 			} else {
 				fails = append(fails, fmt.Sprintf("%s [%s] %q (%s): %s\n%s", s.Name, s.Locale, st.Say, a.Plan.Intent, strings.Join(reasons, "; "), a.Text))
 			}
@@ -114,6 +126,25 @@ func TestEvalSet(t *testing.T) {
 	if rate < 0.9 {
 		t.Errorf("offline eval: %.1f%% right, want at least 90%%", 100*rate)
 	}
+	if convTotal < 40 {
+		t.Errorf("%d conversation steps, want at least 40", convTotal)
+	}
+	convRate := float64(convPassed) / float64(max(convTotal, 1))
+	t.Logf("offline eval conversations: %d/%d right (%.1f%%)", convPassed, convTotal, 100*convRate)
+	if convRate < 0.9 {
+		t.Errorf("offline eval conversations: %.1f%% right, want at least 90%%", 100*convRate)
+	}
+}
+
+// says counts the questions of a scenario.
+func says(s scenario.Scenario) int {
+	n := 0
+	for _, st := range s.Steps {
+		if st.Say != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // screenRan reports whether the screen's rules already ran o's call.

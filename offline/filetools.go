@@ -74,8 +74,28 @@ func (r *Responder) planTools(p *Plan, message string) bool {
 			continue
 		}
 		args, bonus, ok := fillArgs(spec, message)
+		var err error
 		if !ok || reg.ValidateArgs(spec.Name, args) != nil {
 			continue
+		}
+		if lk := spec.Lookup; lk != nil {
+			var m map[string]any
+			if json.Unmarshal(args, &m) != nil {
+				continue
+			}
+			if n, ok := m[lk.Param].(string); ok && !slices.ContainsFunc(lk.Names, func(x string) bool { return strings.EqualFold(x, n) }) {
+				// Not one of its names ("the Barn"): a list filtered
+				// by the rows' values instead.
+				delete(m, lk.Param)
+				if args, err = json.Marshal(m); err != nil {
+					continue
+				}
+			}
+			if _, named := m[lk.Param]; !named && !listQuestion(message, lk.Kind) {
+				// A lookup without its name lists everything: only for
+				// a question asking for the list.
+				continue
+			}
 		}
 		cands = append(cands, cand{name: spec.Name, args: args, score: score + bonus})
 	}
@@ -84,6 +104,9 @@ func (r *Responder) planTools(p *Plan, message string) bool {
 	}
 	best := slices.MaxFunc(cands, func(a, b cand) int { return a.score - b.score })
 	p.Intent = IntentTools
+	if spec, ok := reg.Spec(best.name); ok {
+		p.toolDesc = spec.Description
+	}
 	p.Calls = []tool.Call{{Name: best.name, Arguments: best.args}}
 	// The documents answer when the tool finds nothing.
 	if _, ok := reg.Resolve(toolSearch); ok {
@@ -146,6 +169,12 @@ func fillArgs(spec tool.Spec, message string) (json.RawMessage, int, bool) {
 					break
 				}
 			}
+		case prop.Type == "string" && !required && nameParam(n) && name != "" && capitalised:
+			// An optional name or query parameter: a question naming
+			// something ("the Sheep") looks it up rather than listing
+			// everything.
+			args[n] = name
+			bonus += 2
 		case prop.Type == "string" && required:
 			if name != "" {
 				args[n] = name
@@ -165,6 +194,17 @@ func fillArgs(spec tool.Spec, message string) (json.RawMessage, int, bool) {
 		return nil, 0, false
 	}
 	return b, bonus, true
+}
+
+// nameParam reports a parameter that names or searches for a thing.
+func nameParam(n string) bool {
+	n = strings.ToLower(n)
+	for _, w := range []string{"name", "query", "search", "title", "term", "keyword"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // mentionedName returns the longest run of capitalised words of message
@@ -208,8 +248,17 @@ func mentionedName(message string, spec tool.Spec) (string, bool) {
 // of a row, or up to ten rows one per line); when the tool found nothing,
 // the documents' passages answer instead.
 func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
+	if p.studioMiss != nil && !namedInPassages(outs, p.studioMiss.Name) {
+		writeMiss(b, *p.studioMiss, p.Locale)
+		return
+	}
+	if p.studioAsk != nil {
+		writeAsk(b, *p.studioAsk, p.Locale)
+		return
+	}
 	var search []tool.Outcome
 	found := false
+	row := rowView{lookup: p.lookup, asked: lookedUp(p), capital: capitalisedWords(p.message), locale: p.Locale}
 	for _, o := range outs {
 		if o.Name == toolSearch {
 			search = append(search, o)
@@ -218,7 +267,7 @@ func renderTools(b *strings.Builder, p Plan, outs []tool.Outcome) {
 		if !o.Result.OK() {
 			continue
 		}
-		found = writeData(b, o) || found
+		found = writeData(b, o, p.text, describedAs(p.text, p.toolDesc), row) || found
 	}
 	if found {
 		return
@@ -277,7 +326,7 @@ func scalar(v any) string {
 }
 
 // writeData writes one tool's data and reports whether there was any.
-func writeData(b *strings.Builder, o tool.Outcome) bool {
+func writeData(b *strings.Builder, o tool.Outcome, text, described string, rv rowView) bool {
 	switch v := untypedData(o.Result).(type) {
 	case nil:
 		return false
@@ -285,10 +334,16 @@ func writeData(b *strings.Builder, o tool.Outcome) bool {
 		if ids, ok := chainSteps(v); ok {
 			return writeChain(b, o.Result, ids)
 		}
-		writeRow(b, v, rowKeys(o.Result, v), "\n")
+		writeOneRow(b, v, rowKeys(o.Result, v), text, described, rv)
 	case []any:
 		if len(v) == 0 {
 			return false
+		}
+		v = rowsNaming(v, rv.capital)
+		if m, ok := v[0].(map[string]any); ok && len(v) == 1 {
+			// One row found: answered as a row.
+			writeOneRow(b, m, rowKeys(o.Result, m), text, described, rv)
+			return true
 		}
 		for i, x := range v {
 			if i == 10 {
@@ -356,13 +411,161 @@ func writeChain(b *strings.Builder, r tool.Result, ids []string) bool {
 			continue
 		}
 		var step strings.Builder
-		if !writeData(&step, tool.Outcome{Result: tool.Result{Status: tool.StatusSuccess, Data: data}}) {
+		if !writeData(&step, tool.Outcome{Result: tool.Result{Status: tool.StatusSuccess, Data: data}}, "", "", rowView{}) {
 			continue
 		}
 		fmt.Fprintf(b, "**%s**\n%s", strings.ReplaceAll(id, "_", " "), step.String())
 		found = true
 	}
 	return found
+}
+
+// describedAs returns the words the tool's description puts next to a
+// word of the question: "mana cost" in the description makes a question
+// about the cost one about mana.
+func describedAs(text, desc string) string {
+	asked := contentWords(text)
+	dw := tokens(desc)
+	var out []string
+	for i, w := range dw {
+		w = strings.TrimSuffix(w, "s")
+		if len(w) < 3 || !slices.Contains(asked, w) {
+			continue
+		}
+		if i > 0 && !toolStopWords[dw[i-1]] {
+			out = append(out, dw[i-1])
+		}
+		if i+1 < len(dw) && !toolStopWords[dw[i+1]] {
+			out = append(out, dw[i+1])
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// rowView is what a lookup says about the rows it answers: its
+// declaration (name column, sentences) and the name asked for.
+type rowView struct {
+	lookup *tool.Lookup
+	asked  string
+	// capital are the question's capitalised words: a list keeps the
+	// rows with one of them as a value ("which animals live in the Barn?").
+	capital map[string]bool
+	// locale is the session's: its framing words only.
+	locale string
+}
+
+// rowsNaming keeps the rows having a value the question gives with a
+// capital (a whole value, any case); all of them when none has.
+func rowsNaming(rows []any, capital map[string]bool) []any {
+	if len(capital) == 0 {
+		return rows
+	}
+	var kept []any
+	for _, x := range rows {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return rows
+		}
+		for _, val := range m {
+			vt := tokens(scalar(val))
+			if len(vt) > 0 && !slices.ContainsFunc(vt, func(w string) bool { return !capital[w] }) {
+				kept = append(kept, x)
+				break
+			}
+		}
+	}
+	if len(kept) == 0 {
+		return rows
+	}
+	return kept
+}
+
+// writeOneRow answers with one row: a sentence naming the field the
+// question asks about ("A **Melon** sells for 250 coins.", or "The base
+// price of **Melon** is 250."), else the row's name and its fields as a
+// list, ids left out.
+func writeOneRow(b *strings.Builder, m map[string]any, keys []string, text, described string, rv rowView) {
+	nameKey, name := rowName(m, keys, rv.lookup, rv.asked)
+	if field, ok := askedField(m, keys, nameKey, text, described); ok {
+		value := tool.Clip(scalar(m[field]), 300)
+		label := strings.ReplaceAll(field, "_", " ")
+		switch tmpl := sentenceOf(rv.lookup, field); {
+		case tmpl != "":
+			sentence := strings.ReplaceAll(tmpl, "{value}", value)
+			sentence = strings.ReplaceAll(sentence, "{name}", bold(tool.Clip(name, 100)))
+			b.WriteString(upperFirst(strings.TrimSpace(sentence)) + "\n")
+		case name != "" && rv.locale == "fr":
+			b.WriteString(bold(tool.Clip(name, 100)) + " — " + label + " : " + value + ".\n")
+		case name != "" && rv.locale == "de":
+			b.WriteString(bold(tool.Clip(name, 100)) + " — " + label + ": " + value + ".\n")
+		case name != "":
+			b.WriteString("The " + label + " of " + bold(tool.Clip(name, 100)) + " is " + value + ".\n")
+		default:
+			b.WriteString(upperFirst(label) + ": " + value + ".\n")
+		}
+		return
+	}
+	if name != "" {
+		b.WriteString(bold(tool.Clip(name, 100)) + "\n")
+	}
+	for _, k := range keys {
+		v := scalar(m[k])
+		if v == "" || k == nameKey || isIDKey(k) {
+			continue
+		}
+		fmt.Fprintf(b, "- %s: %s\n", strings.ReplaceAll(k, "_", " "), tool.Clip(v, 300))
+	}
+}
+
+// sentenceOf returns the lookup's sentence for a column, "" if none.
+func sentenceOf(lk *tool.Lookup, field string) string {
+	if lk == nil {
+		return ""
+	}
+	return lk.Sentences[field]
+}
+
+// askedField returns the column of a row the question asks about: the
+// column whose words the question uses, else one the tool's description
+// names next to a word of the question (described); never the row's name
+// or an id.
+func askedField(m map[string]any, keys []string, nameKey, text, described string) (string, bool) {
+	asked := contentWords(text)
+	near := contentWords(described)
+	if len(asked) == 0 {
+		return "", false
+	}
+	best, bestScore := "", 0
+	for _, k := range keys {
+		lk := strings.ToLower(k)
+		if k == nameKey || isIDKey(k) || lk == "name" || lk == "title" || strings.HasSuffix(lk, "_name") || scalar(m[k]) == "" {
+			continue
+		}
+		// Words the question uses count first; words the description
+		// puts next to them ("mana cost") only when none does; a column
+		// with fewer other words wins a tie ("yields" over "yield value").
+		cw := contentWords(k)
+		hits, nearHits := 0, 0
+		for _, w := range cw {
+			switch {
+			case slices.Contains(asked, w):
+				hits++
+			case slices.Contains(near, w):
+				nearHits++
+			}
+		}
+		score := 0
+		switch {
+		case hits > 0:
+			score = 20*hits - len(cw)
+		case nearHits > 0:
+			score = 10*nearHits - len(cw)
+		}
+		if score > bestScore {
+			best, bestScore = k, score
+		}
+	}
+	return best, best != ""
 }
 
 // rowKeys returns the keys of a row in the order the tool wrote them.
@@ -397,7 +600,7 @@ func writeRow(b *strings.Builder, m map[string]any, keys []string, sep string) {
 	first := true
 	for _, k := range keys {
 		s := scalar(m[k])
-		if s == "" {
+		if s == "" || isIDKey(k) {
 			continue
 		}
 		if !first {
@@ -434,4 +637,21 @@ func (r *Responder) toolsHelp(p Plan) string {
 		b.WriteString("- The screen you're on: \"How do I use this screen?\"")
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// namedInPassages reports whether a search's passages name name (its
+// words in a row, any case).
+func namedInPassages(outs []tool.Outcome, name string) bool {
+	nt := tokens(name)
+	for _, o := range outs {
+		if o.Name != toolSearch || !o.Result.OK() {
+			continue
+		}
+		for _, ps := range textPassages(o.Result) {
+			if containsRun(tokens(ps.Title+" "+ps.Text), nt) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gameassist/gameassist/tool"
@@ -59,6 +60,57 @@ func FuzzAnswer(f *testing.F) {
 			if !json.Valid(c.Arguments) {
 				t.Fatalf("call %s with invalid arguments %s", c.Name, c.Arguments)
 			}
+		}
+	})
+}
+
+// FuzzConversation feeds a hostile first message, a hostile follow-up and
+// hostile recorded subjects (kinds and ids as a tampered session could
+// hold them) to the responder over named entities: it always answers,
+// and no call it makes is refused by the tool's schema.
+func FuzzConversation(f *testing.F) {
+	for _, s := range []struct{ first, next, kind, id string }{
+		{"tell me about Kaelith", "and her skills?", "champion", "1001"},
+		{"compare Kaelith and Sylva", "which one is tankier?", "champion", "1002"},
+		{"who counters the Fire Knight?", "is the first one good against it?", "boss", "5001"},
+		{"Kaelith vs Sylva", "the second one's gear", "champion", "-1"},
+		{"", "et lequel des deux ?", "boss", "99999999999999999999"},
+		{"x", "und beide gegen den Fire Knight?", "\x00", "1001"},
+		{"is Kaelith good against the Fire Knight?", "what about Sylva?", "gear_set", "abc"},
+	} {
+		f.Add(s.first, s.next, s.kind, s.id)
+	}
+	w := newWorld(f)
+	r, err := New(w.exec, Options{Names: w.names})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var refused []string
+	run := func(ctx context.Context, calls []tool.Call) []tool.Outcome {
+		outs := make([]tool.Outcome, len(calls))
+		for i, c := range calls {
+			res := w.exec.Execute(ctx, c)
+			if !res.OK() && strings.HasPrefix(res.Message, "Invalid arguments") {
+				refused = append(refused, c.Name+" "+string(c.Arguments))
+			}
+			outs[i] = tool.Outcome{Name: c.Name, Arguments: c.Arguments, Source: tool.SourceExecuted, Status: res.Status, Result: res}
+		}
+		return outs
+	}
+	f.Fuzz(func(t *testing.T, first, next, kind, id string) {
+		refused = refused[:0]
+		ctx := context.Background()
+		a := r.Answer(ctx, Request{Message: first, Locale: "en"}, run)
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		hist := []Exchange{{Message: first, About: append(a.About, Subject{Kind: kind, ID: id}), At: at}}
+		for _, loc := range []string{"en", "fr", "de"} {
+			b := r.Answer(ctx, Request{Message: next, Locale: loc, History: hist, ScreenAt: at.Add(-time.Second)}, run)
+			if strings.TrimSpace(b.Text) == "" || !utf8.ValidString(b.Text) {
+				t.Fatalf("bad answer to %q after %q: %q", next, first, b.Text)
+			}
+		}
+		if len(refused) > 0 {
+			t.Fatalf("calls refused by their schema: %v", refused)
 		}
 	})
 }

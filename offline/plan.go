@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gameassist/gameassist/gcsdb"
+	"github.com/gameassist/gameassist/player"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -33,6 +35,7 @@ const (
 	IntentPatchNotes Intent = "patch_notes" // what changed
 	IntentScreenHelp Intent = "screen_help" // how the current screen works
 	IntentKnowledge  Intent = "knowledge"   // a game question naming no entity: search the docs
+	IntentClarify    Intent = "clarify"     // a reference to nothing, or to several: ask which one
 )
 
 // Tool names the responder calls.
@@ -83,8 +86,34 @@ type Plan struct {
 	Team []Entity
 	// Unknown is the name an unknown-name question asks about.
 	Unknown *UnknownName
+	// Roster is the session player's roster, for the roster questions;
+	// HasState reports whether the session has a player state at all.
+	Roster   []player.Owned
+	HasState bool
+	// Clarify is set when the message refers back to a subject it cannot
+	// pin down: the answer asks which one.
+	Clarify *clarify
+	// Price is the price of the offer on the screen (offer verdicts).
+	Price string
+	// Latest reports a question about the newest patch.
+	Latest bool
+	// toolDesc is the description of the studio's tool the plan chose.
+	toolDesc string
+	// text is the question text the intent was read from.
+	text string
+	// FollowUp reports that the entities came from the conversation.
+	FollowUp bool
 	// names are the game's names as read for this answer.
 	names entities
+	// lookup is the studio's lookup tool's declaration, when a lookup
+	// answers.
+	lookup *tool.Lookup
+	// studioMiss is a name the studio's game lacks.
+	studioMiss *studioMiss
+	// message is the player's message as written.
+	message string
+	// studioAsk asks which thing of a kind "this" means.
+	studioAsk *studioMiss
 }
 
 // plan reads req and chooses the tool calls that answer it.
@@ -97,7 +126,21 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	names := r.entities(ctx)
 	ents := names.Resolve(strings.Join(toks, " "))
 	sc := screenContext(req, names)
-	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names}
+	p := Plan{Screen: req.Screen, Locale: localeOf(req.Locale), names: names, message: req.Message}
+	// A studio's lookups answer when the sample game's names say nothing
+	// (its own game, or a tools file beside the sample game).
+	if len(ents) == 0 && r.planStudio(&p, req, text) {
+		return p
+	}
+	namedEnts := ents
+	fu, isFollowUp := resolveFollowUp(req, toks, text, ents, names, sc)
+	if isFollowUp {
+		if fu.clarify != nil {
+			p.Intent, p.Clarify = IntentClarify, fu.clarify
+			return p
+		}
+		ents, text, p.FollowUp = fu.ents, fu.text, true
+	}
 	unknown, partial, named := names.unknownName(req.Message)
 	if named && r.glossary.Covers(unknown.Name) {
 		// A game term of the glossary ("Zugleiste": German capitalises
@@ -118,6 +161,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	// real ones is ("is Kaelith good against Zorblax?" asks about a boss).
 	named = named && gameQuestion &&
 		(len(ents) == 0 || len(partial) > 0 || unknown.Kind != "" && len(ofKind(ents, unknown.Kind)) == 0)
+	p.text = text
 	champs, bosses := ofKind(ents, KindChampion), ofKind(ents, KindBoss)
 	factions, dungeons, sets := ofKind(ents, KindFaction), ofKind(ents, KindDungeon), ofKind(ents, KindGearSet)
 	deictic := has(text, wordsDeictic)
@@ -137,6 +181,14 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	c := caller{r: r, p: &p, priors: req.Context}
 
 	switch {
+	case len(champs) == 0 && r.planPlayer(ctx, &p, text, func() (Entity, bool) {
+		if bs := fill(KindBoss, bosses, true); len(bs) > 0 {
+			return bs[0], true
+		}
+		return Entity{}, false
+	}, sc.team(), c):
+		// Who to bring, is my team good enough, who to level, what is
+		// missing: answered from the player's roster.
 	case len(ents) == 0 && has(text, wordsGreeting) && len(toks) <= 6 && !gameWords:
 		p.Intent = IntentGreeting
 	case named:
@@ -147,6 +199,13 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 				c.add(name, map[string]any{"limit": maxFacts})
 			}
 		}
+	case has(text, wordsPatch) && len(ents) == 0 && has(text, wordsLatest) && c.r.names[toolListDocs]:
+		p.Intent, p.Latest = IntentPatchNotes, true
+		args := map[string]any{"filters": map[string]any{"category": "patch_notes"}}
+		if c.r.params[toolListDocs]["limit"] {
+			args["limit"] = 200
+		}
+		c.add(toolListDocs, args)
 	case has(text, wordsPatch):
 		p.Intent = IntentPatchNotes
 		q := strings.TrimSpace(req.Message)
@@ -178,6 +237,18 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		d := fill(KindDungeon, dungeons, true)[0]
 		p.Entities = []Entity{d}
 		c.entity(toolDungeon, d)
+	case len(bosses) == 0 && has(text, wordsOffer) && (has(text, wordsGood) || has(text, wordsCost)) && hasPrice(req) &&
+		len(fill(KindChampion, champs, true)) > 0:
+		p.Intent = IntentOfferVerdict
+		p.Price, _ = screenPrice(req.ScreenData)
+		ch := fill(KindChampion, champs, true)[0]
+		p.Entities = []Entity{ch}
+		c.entity(toolChampion, ch)
+	case len(bosses) == 0 && has(text, wordsGood) && len(fill(KindGearSet, sets, true)) > 0 && len(fill(KindChampion, champs, true)) > 0:
+		p.Intent = IntentSetVerdict
+		ch := fill(KindChampion, champs, true)[0]
+		p.Entities = []Entity{fill(KindGearSet, sets, true)[0], ch}
+		c.add(toolGear, map[string]any{"champion_name": ch.Name})
 	case has(text, wordsGear) && roleOf(text) != "" && len(champs) == 0:
 		p.Intent = IntentGear
 		p.Filters = map[string]any{"best_for": roleOf(text)}
@@ -189,7 +260,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		p.Intent = IntentFind
 		p.Filters = findFilters(text, factions)
 		c.add(toolFind, p.Filters)
-	case len(champs) >= 2 && (has(text, wordsCompare) || len(bosses) == 0):
+	case len(champs) >= 2 && len(bosses) == 0:
 		p.Intent = IntentCompare
 		p.Entities = champs
 		names := make([]string, 0, len(champs))
@@ -224,18 +295,27 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		b := fill(KindBoss, bosses, true)[0]
 		p.Team = sc.team()
 		p.Entities = []Entity{b}
-		c.entity(toolCounters, b)
+		c.ranking(b)
 	case len(champs) >= 1 && len(fill(KindBoss, bosses, has(text, wordsCounters))) >= 1:
 		p.Intent = IntentMatchup
 		b := fill(KindBoss, bosses, true)[0]
-		p.Entities = []Entity{champs[0], b}
-		c.entity(toolChampion, champs[0])
-		c.entity(toolCounters, b)
+		p.Entities = append(slices.Clone(champs[:min(len(champs), maxDetails)]), b)
+		if len(champs) == 1 {
+			// The champion's own data may name the boss (designer
+			// recommendation, strong against).
+			c.entity(toolChampion, champs[0])
+		}
+		c.ranking(b)
 	case (len(bosses) > 0 || deictic || len(ents) == 0) && has(text, wordsCounters) && len(fill(KindBoss, bosses, true)) > 0:
 		p.Intent = IntentCounters
 		b := fill(KindBoss, bosses, true)[0]
 		p.Entities = []Entity{b}
 		c.entity(toolCounters, b)
+	case len(bosses) == 0 && len(fill(KindChampion, champs, false)) == 1 && has(text, wordsGood) && !has(text, wordsCompare):
+		p.Intent = IntentVerdict
+		ch := fill(KindChampion, champs, false)[0]
+		p.Entities = []Entity{ch}
+		c.entity(toolChampion, ch)
 	case len(ents) > 0:
 		p.Intent = IntentDetails
 		p.Entities = ents
@@ -264,6 +344,8 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		q := tool.Clip(strings.TrimSpace(req.Message), 300)
 		c.add(toolFAQ, map[string]any{"query": q})
 		c.add(toolMechanics, map[string]any{"topic": q})
+	case (has(text, wordsAsk) || has(text, wordsList) || strings.HasSuffix(strings.TrimSpace(req.Message), "?")) && r.studioSearch(&p, req.Message):
+		// A studio's question no tool answers: its documents may.
 	case has(text, wordsAsk):
 		p.Intent = IntentHelp
 	case len(toks) > 0 && !has(text, wordsGreeting):
@@ -275,7 +357,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		p.Entities = ents
 	}
 	for _, e := range p.Entities {
-		if !contains1s(entityIDs(ents), e.ID) {
+		if !contains1s(entityIDs(ents), e.ID) || (fu.fromScreen && !contains1s(entityIDs(namedEnts), e.ID)) {
 			p.FromScreen = true
 		}
 	}
@@ -330,6 +412,22 @@ func (c caller) entity(name string, e Entity) {
 		toolDungeon: "dungeon_name", toolGearSet: "gear_set_name", toolCounters: "boss_name",
 	}[name]
 	c.add(name, map[string]any{param: e.Name})
+}
+
+// hasPrice reports a price on the player's screen.
+func hasPrice(req Request) bool {
+	_, ok := screenPrice(req.ScreenData)
+	return ok
+}
+
+// ranking plans boss b's whole counter ranking, for a verdict on where
+// champions stand in it.
+func (c caller) ranking(b Entity) {
+	args := map[string]any{"boss_name": b.Name}
+	if c.r.params[toolCounters]["limit"] {
+		args["limit"] = gcsdb.MaxCounters
+	}
+	c.add(toolCounters, args)
 }
 
 // details plans the details tool of e's kind.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gameassist/gameassist/gamedata"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/tool"
 	toolscache "github.com/gameassist/gameassist/tools_cache"
@@ -28,13 +29,16 @@ func (r *Responder) render(p Plan, outs []tool.Outcome) string {
 			return text
 		}
 	}
-	if !r.names[toolChampion] && (p.Intent == IntentHelp || p.Intent == IntentGreeting || len(outs) == 0) {
+	if !r.names[toolChampion] && p.Intent != IntentClarify && (p.Intent == IntentHelp || p.Intent == IntentGreeting || len(outs) == 0) {
 		// Not the sample game: offer only what its tools can answer.
 		return r.toolsHelp(p)
 	}
 	rd := renderer{p: p, l: newLang(p.Locale), by: map[string][]tool.Outcome{}}
 	for _, o := range outs {
 		rd.by[o.Name] = append(rd.by[o.Name], o)
+	}
+	if rp, ok := rd.renderPlayer(); ok {
+		return rp.String()
 	}
 	var rp reply
 	switch p.Intent {
@@ -46,6 +50,8 @@ func (r *Responder) render(p Plan, outs []tool.Outcome) string {
 		rp = rd.help(rd.l.t(mNotRecognised))
 	case IntentUnknownName:
 		rp = rd.unknown()
+	case IntentClarify:
+		rp = rd.clarifyText(rd.p.Clarify)
 	default:
 		if len(outs) == 0 {
 			rp = rd.help(rd.l.t(mNotRecognised))
@@ -67,9 +73,15 @@ func (rd renderer) intent() reply {
 		return rd.counters(rd.get(toolCounters))
 	case IntentMatchup:
 		if len(rd.p.Team) > 0 {
-			return rd.team(rd.get(toolCounters))
+			return rd.teamVerdict()
 		}
-		return rd.matchup()
+		return rd.verdicts()
+	case IntentVerdict:
+		return rd.champVerdict()
+	case IntentSetVerdict:
+		return rd.setVerdict()
+	case IntentOfferVerdict:
+		return rd.offerVerdict()
 	case IntentHowToBeat:
 		return rd.howTo()
 	case IntentCompare:
@@ -102,6 +114,9 @@ func (rd renderer) intent() reply {
 	case IntentLore:
 		return rd.docs(rd.get(toolLore), rd.l.t(mLoreLead, rd.name0()), "biograph", "lore", "history", "story")
 	case IntentPatchNotes:
+		if rd.p.Latest {
+			return rd.latestPatchReply()
+		}
 		return rd.docs(rd.get(toolPatchNotes), rd.l.t(mPatchLead))
 	case IntentScreenHelp:
 		return rd.docs(rd.get(toolUX), rd.l.t(mScreenLead, rd.screenTitle()), "use", "see", "tips")
@@ -307,7 +322,9 @@ func (rd renderer) counterName(c gcsdb.RankedCounter) string { return rd.display
 func (rd renderer) reason(why string) string {
 	parts := strings.Split(why, ";")
 	if rd.l.loc != "en" {
-		return strings.TrimSpace(parts[0])
+		// The ranking's reasons are English sentences: a French or
+		// German reply keeps to the names and ranks.
+		return ""
 	}
 	var keep []string
 	for _, p := range parts {
@@ -343,93 +360,6 @@ func boldAll(xs []string) []string {
 		out[i] = bold(x)
 	}
 	return out
-}
-
-// matchup answers "is champion good against boss".
-func (rd renderer) matchup() reply {
-	var champ, boss Entity
-	for _, e := range rd.p.Entities {
-		if e.Kind == KindChampion && champ.ID == "" {
-			champ = e
-		}
-		if e.Kind == KindBoss && boss.ID == "" {
-			boss = e
-		}
-	}
-	co, ok := rd.one(toolCounters)
-	if !ok || !co.Result.OK() {
-		if ok {
-			return rd.failed(co)
-		}
-		return reply{}
-	}
-	list, _ := dataAs[toolsgcs.CounterList](co.Result)
-	cs := list.Counters
-	hit := false
-	for _, c := range cs {
-		if idString(c.ID) == champ.ID || strings.EqualFold(c.Name, champ.Name) {
-			hit = true
-		}
-	}
-	if o, ok := rd.one(toolChampion); ok && !hit {
-		if c, ok := dataAs[gcsdb.Champion](o.Result); ok {
-			for _, b := range append(append([]gcsdb.Ref(nil), c.RecommendedAgainst...), c.StrongAgainst...) {
-				if idString(b.ID) == boss.ID || strings.EqualFold(b.Name, boss.Name) {
-					hit = true
-				}
-			}
-		}
-	}
-	cn, bn := champ.Display(rd.l.loc), boss.Display(rd.l.loc)
-	var rp reply
-	if hit {
-		rp.lead = rd.l.t(mMatchYes, cn, bn)
-	} else {
-		rp.lead = rd.l.t(mMatchNo, cn, bn, rd.l.and(boldAll(displayAll(cs, 3, rd.counterName))))
-	}
-	for i, c := range cs {
-		if i == 5 {
-			break
-		}
-		rp.facts = append(rp.facts, bold(rd.counterName(c)))
-	}
-	return rp
-}
-
-// team answers "is my team good against this boss".
-func (rd renderer) team(os []tool.Outcome) reply {
-	if len(os) == 0 {
-		return reply{}
-	}
-	if !os[0].Result.OK() {
-		return rd.failed(os[0])
-	}
-	list, _ := dataAs[toolsgcs.CounterList](os[0].Result)
-	boss := rd.bossName(list.Boss)
-	cs := list.Counters
-	in := map[string]bool{}
-	for _, c := range cs {
-		in[idString(c.ID)] = true
-	}
-	var good []string
-	var rp reply
-	for _, e := range rd.p.Team {
-		if in[e.ID] {
-			good = append(good, bold(e.Display(rd.l.loc)))
-		}
-	}
-	if len(good) == 0 {
-		rp.lead = rd.l.t(mTeamNone, boss, rd.l.and(boldAll(displayAll(cs, 3, rd.counterName))))
-	} else {
-		rp.lead = rd.l.t(mTeamLead, boss, rd.l.and(good))
-	}
-	for i, c := range cs {
-		if i == 5 {
-			break
-		}
-		rp.facts = append(rp.facts, bold(rd.counterName(c)))
-	}
-	return rp
 }
 
 // howTo renders the guide passage, then the counters.
@@ -473,6 +403,9 @@ func (rd renderer) compare(os []tool.Outcome) reply {
 	name := func(c toolsgcs.Compared) string { return rd.display(c.ID, c.Name, nil) }
 	var rp reply
 	rp.lead = rd.l.t(mCompareLead, rd.l.and(boldAll(displayAll(cmp.Champions, 5, name))))
+	if v := rd.compareVerdict(cmp); v != "" {
+		rp.lead = v
+	}
 	var leads []string
 	for _, k := range gcsdb.StatKeys() {
 		if w := cmp.StatWinners[k]; w != "" {
@@ -547,8 +480,19 @@ func (rd renderer) skillLine(s gcsdb.Skill) string {
 	if s.Cooldown != 0 {
 		line += " (" + rd.l.t(mCooldown, strconv.Itoa(s.Cooldown)) + ")"
 	}
-	if s.Description != "" {
-		line += ": " + cutSentences(s.Description, 200, 2)
+	// The description in the session's language; where a sentence has no
+	// form in it, the skill's effects by their localized labels instead
+	// of English text.
+	if desc, ok := gamedata.SkillText(s.Description, rd.l.loc); ok && desc != "" {
+		line += ": " + cutSentences(desc, 200, 2)
+	} else if !ok && len(s.Effects) > 0 {
+		labels := make([]string, 0, len(s.Effects))
+		for _, e := range s.Effects {
+			if l := gamedata.EffectLabel(e, rd.l.loc); !slices.Contains(labels, l) {
+				labels = append(labels, l)
+			}
+		}
+		line += ": " + strings.Join(labels, ", ")
 	}
 	return line
 }
@@ -743,7 +687,7 @@ func (rd renderer) effect(os []tool.Outcome) reply {
 	if len(cs) == 0 {
 		return reply{lead: rd.l.t(mFindNone)}
 	}
-	eff := strings.ReplaceAll(argString(os[0].Arguments, "effect"), "_", " ")
+	eff := gamedata.EffectLabel(argString(os[0].Arguments, "effect"), rd.l.loc)
 	name := func(c gcsdb.EffectHit) string { return rd.display(c.ID, c.Name, nil) }
 	rp := reply{lead: rd.l.t(mEffectLead, eff, rd.l.and(boldAll(displayAll(cs, 3, name))))}
 	for i, c := range cs {
@@ -905,10 +849,10 @@ func (rd renderer) details(o tool.Outcome) reply {
 		if b.Dungeon != nil {
 			rp.facts = append(rp.facts, l.t(mBossDungeon, rd.ref(*b.Dungeon)))
 		}
-		if ws := words(b.Weaknesses); len(ws) > 0 {
+		if ws := effectWordsOf(b.Weaknesses, l.loc); len(ws) > 0 {
 			rp.facts = append(rp.facts, l.t(mWeaknesses, strings.Join(ws, ", ")))
 		}
-		if ws := words(b.Immunities); len(ws) > 0 {
+		if ws := effectWordsOf(b.Immunities, l.loc); len(ws) > 0 {
 			rp.facts = append(rp.facts, l.t(mImmunities, strings.Join(ws, ", ")))
 		}
 		var phases []string
@@ -961,11 +905,12 @@ func (rd renderer) details(o tool.Outcome) reply {
 }
 
 // words lists identifiers as words ("decrease_def" is "decrease def").
-func words(xs []string) []string {
+// effectWordsOf names effect keys for players in locale.
+func effectWordsOf(xs []string, locale string) []string {
 	out := make([]string, 0, len(xs))
 	for _, x := range xs {
 		if x != "" {
-			out = append(out, strings.ReplaceAll(x, "_", " "))
+			out = append(out, gamedata.EffectLabel(x, locale))
 		}
 	}
 	return out

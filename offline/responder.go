@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/gameassist/gameassist/textsearch/glossary"
 	"github.com/gameassist/gameassist/tool"
@@ -51,9 +52,11 @@ type Options struct {
 // Responder answers messages from tool data alone. It is safe for
 // concurrent use.
 type Responder struct {
-	exec      Executor
-	log       *slog.Logger
-	names     map[string]bool // registered tool names
+	exec  Executor
+	log   *slog.Logger
+	names map[string]bool // registered tool names
+	// params holds each registered tool's declared argument names.
+	params    map[string]map[string]bool
 	gameNames Names
 	glossary  *glossary.Glossary
 }
@@ -68,10 +71,20 @@ func New(exec Executor, opts Options) (*Responder, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	names := map[string]bool{}
+	params := map[string]map[string]bool{}
 	for _, s := range exec.Registry().Specs(nil) {
 		names[s.Name] = true
+		var schema struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		if json.Unmarshal(s.Parameters, &schema) == nil {
+			params[s.Name] = map[string]bool{}
+			for k := range schema.Properties {
+				params[s.Name][k] = true
+			}
+		}
 	}
-	return &Responder{exec: exec, log: log, names: names, gameNames: opts.Names, glossary: opts.Glossary}, nil
+	return &Responder{exec: exec, log: log, names: names, params: params, gameNames: opts.Names, glossary: opts.Glossary}, nil
 }
 
 // Request is what the responder knows about a turn.
@@ -88,6 +101,12 @@ type Request struct {
 	// proactive results and other live cache entries. The responder reuses
 	// their calls verbatim, so the runner serves them from the cache.
 	Context []Prior
+	// ScreenAt is when the player reached Screen (zero: unknown).
+	ScreenAt time.Time
+	// History holds the session's recent exchanges, oldest first, with
+	// their subjects: follow-ups ("and her skills?", "the second one")
+	// resolve to them, or to the screen when it is newer.
+	History []Exchange
 }
 
 // Prior is a tool call the session already answered, with its result.
@@ -102,6 +121,9 @@ type Answer struct {
 	Text     string
 	Plan     Plan
 	Outcomes []tool.Outcome
+	// About are the subjects of the answer, in order, for the session to
+	// record with it.
+	About []Subject
 }
 
 // Answer plans the tools for req, runs them with run and writes the reply.
@@ -111,8 +133,11 @@ func (r *Responder) Answer(ctx context.Context, req Request, run RunFunc) Answer
 	var outs []tool.Outcome
 	if len(p.Calls) > 0 && run != nil {
 		outs = run(ctx, p.Calls)
+		if p.Latest {
+			outs = r.answerLatestPatch(ctx, p, outs, run)
+		}
 	}
-	return Answer{Text: r.render(p, outs), Plan: p, Outcomes: outs}
+	return Answer{Text: r.render(p, outs), Plan: p, Outcomes: outs, About: about(p, outs)}
 }
 
 // Plan reads message (said on screen, "" if unknown) and chooses the tool

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gameassist/gameassist/gcsdb"
 )
 
 // screenCtx is what the player's screen shows: its entities, from the
@@ -13,6 +15,9 @@ import (
 type screenCtx struct {
 	ents []Entity // primary kinds first (boss, dungeon, gear set, champion, faction)
 	pos  map[string]int
+	// implied are entities the screen's ones stand for without showing
+	// them: a dungeon screen's boss is "this boss".
+	implied []Entity
 }
 
 // kindRank orders the screen's entities: the one a screen is about first.
@@ -61,6 +66,13 @@ func screenContext(req Request, names entities) screenCtx {
 				e = full
 			}
 			add(e)
+			if _, shown := onScreen[e.ID]; shown && pr.Name == toolDungeon {
+				if d, ok := dataAs[gcsdb.Dungeon](pr.Result); ok && d.Boss != nil {
+					if b, ok := names.ByID(idString(d.Boss.ID)); ok && b.Kind == KindBoss {
+						sc.implied = append(sc.implied, b)
+					}
+				}
+			}
 		}
 	}
 	for _, id := range ids {
@@ -79,7 +91,7 @@ func screenContext(req Request, names entities) screenCtx {
 }
 
 func (sc screenCtx) first(kind Kind) (Entity, bool) {
-	for _, e := range sc.ents {
+	for _, e := range append(sc.ents, sc.implied...) {
 		if e.Kind == kind {
 			return e, true
 		}

@@ -152,7 +152,7 @@ func TestUnknownNameLeavesOtherQuestionsAlone(t *testing.T) {
 		{name: "Pfannkuchen", locale: "de", msg: "gib mir ein Rezept für Pfannkuchen", intent: offline.IntentOffTopic},
 		{name: "Wetter", locale: "de", msg: "Wie ist das Wetter in Berlin?", intent: offline.IntentOffTopic},
 		{name: "a message in capitals names nothing", locale: "en", msg: "WHO IS ZORBLAX?", intent: offline.IntentHelp},
-		{name: "an unknown word of no kind next to a real name", locale: "en", msg: "Is Kaelith good for Clan Wars?", intent: offline.IntentDetails, entity: "Kaelith", kind: gcsdb.KindChampion},
+		{name: "an unknown word of no kind next to a real name", locale: "en", msg: "Is Kaelith good for Clan Wars?", intent: offline.IntentVerdict, entity: "Kaelith", kind: gcsdb.KindChampion},
 		{name: "a mechanic in capitals", locale: "en", msg: "How does Decrease DEF work against the Fire Knight?", intent: offline.IntentCounters, entity: "Fire Knight", kind: gcsdb.KindBoss},
 		{name: "real dungeon", locale: "en", msg: "what do I get for clearing Twilight Maze?", intent: offline.IntentDetails, entity: "Twilight Maze", kind: gcsdb.KindDungeon},
 		{name: "real boss sharing the word", locale: "en", msg: "how do I beat the Shadow Twins?", intent: offline.IntentHowToBeat, entity: "Shadow Twins", kind: gcsdb.KindBoss},

@@ -126,7 +126,9 @@ var roleWords = []struct {
 	words []string
 }{
 	{"Support", phrases(`support|supports|healer|healers|soutien|soutiens|soigneur|soigneurs|unterstutzer|unterstutzung|heiler`)},
-	{"Attack", phrases(`attacker|attackers|dps|damage dealer|damage dealers|nuker|nukers|attaquant|attaquants|angreifer`)},
+	{"Attack", phrases(`attacker|attackers|dps|damage dealer|damage dealers|nuker|nukers|attaquant|attaquants|angreifer|
+		attack champion|attack champions|attack role|attack hero|attack heroes|champion attaque|champions attaque|
+		angriffs champion|angriffs champions|angriffschampion|angriffschampions`)},
 	{"Defense", phrases(`tank|tanks|defender|defenders|defense champion|defense champions|defenseur|defenseurs|verteidiger`)},
 	{"HP", phrases(`hp champion|hp champions|hp role|role hp|champions hp|lp champion`)},
 }
@@ -178,12 +180,29 @@ func effectOf(text string) string {
 }
 
 func roleOf(text string) string {
+	v, _ := roleMatch(text)
+	return v
+}
+
+// roleMatch returns the role text names and the phrase that named it.
+func roleMatch(text string) (value, phrase string) {
 	for _, r := range roleWords {
-		if has(text, r.words) {
-			return r.value
+		for _, p := range r.words {
+			if strings.Contains(text, " "+p+" ") {
+				return r.value, p
+			}
 		}
 	}
-	return ""
+	return "", ""
+}
+
+// withoutRole is text without the phrase that named a role, so "attack
+// champion" keeps its role and does not also ask for the attack stat.
+func withoutRole(text string) string {
+	if _, p := roleMatch(text); p != "" {
+		return strings.Replace(text, " "+p+" ", " ", 1)
+	}
+	return text
 }
 
 // isFind reports a filter or superlative question over champions: a
@@ -198,7 +217,7 @@ func isFind(text string) bool {
 	}
 	stat := false
 	for _, s := range statWords {
-		stat = stat || has(text, s.words)
+		stat = stat || has(withoutRole(text), s.words)
 	}
 	sup := has(text, wordsSuperlative)
 	return (sup && (stat || filters)) || (filters && has(text, wordsList))
@@ -226,7 +245,7 @@ func findFilters(text string, factions []Entity) map[string]any {
 		args["faction"] = factions[0].Name
 	}
 	for _, s := range statWords {
-		if has(text, s.words) {
+		if has(withoutRole(text), s.words) {
 			args["sort_by"] = s.key
 			break
 		}
@@ -237,3 +256,10 @@ func findFilters(text string, factions []Entity) map[string]any {
 	}
 	return args
 }
+
+// wordsGood ask for a judgement: "is X good", "X or Y", "worth it".
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsGood = phrases(`good|any good|decent|strong|worth|worth it|viable|better|best pick|good enough|
+	bon|bonne|bons|bonnes|fort|forte|vaut|vaut il|rentable|mieux|suffisant|suffisante|
+	gut|gute|guter|gutes|stark|starke|lohnt|lohnt sich|besser|reicht|ausreichend|taugt`)

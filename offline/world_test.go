@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gameassist/gameassist/internal/sampletools"
 	"github.com/gameassist/gameassist/memory"
@@ -83,8 +84,35 @@ func buildSampleWorld() (*sampleWorld, error) {
 // when they are the same call (source cache) or run (source executed).
 func (w *sampleWorld) ask(tb testing.TB, locale string, sc *screens.Screen, msg string) offline.Answer {
 	tb.Helper()
+	return w.askIn(tb, nil, locale, sc, msg)
+}
+
+// conversation is a session's exchanges as chat records them, on a
+// logical clock: each step is one second after the one before.
+type conversation struct {
+	history  []offline.Exchange
+	screenAt time.Time
+	clock    time.Time
+}
+
+// tick advances the conversation's clock and returns the new time.
+func (c *conversation) tick() time.Time {
+	if c.clock.IsZero() {
+		c.clock = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	}
+	c.clock = c.clock.Add(time.Second)
+	return c.clock
+}
+
+// askIn answers msg as ask does, within conversation c (nil: none), and
+// records the exchange in c.
+func (w *sampleWorld) askIn(tb testing.TB, c *conversation, locale string, sc *screens.Screen, msg string) offline.Answer {
+	tb.Helper()
 	ctx := context.Background()
 	req := offline.Request{Message: msg, Locale: locale}
+	if c != nil {
+		req.History, req.ScreenAt = c.history, c.screenAt
+	}
 	cached := map[string]tool.Result{}
 	if sc != nil {
 		req.Screen, req.ScreenData = sc.Name, sc.Data
@@ -121,5 +149,9 @@ func (w *sampleWorld) ask(tb testing.TB, locale string, sc *screens.Screen, msg 
 		}
 		return outs
 	}
-	return w.resp.Answer(ctx, req, run)
+	a := w.resp.Answer(ctx, req, run)
+	if c != nil {
+		c.history = append(c.history, offline.Exchange{Message: msg, About: a.About, At: c.tick()})
+	}
+	return a
 }

@@ -211,6 +211,7 @@ func (e *Engine) Plan(ctx context.Context, screen Screen, locale string) (Plan, 
 	if err != nil {
 		return Plan{}, err
 	}
+	withPlayer(ctx, data)
 	p := Plan{Screen: screen.Name}
 	r, ok := e.rules.Load().rules[screen.Name]
 	if !ok {
@@ -240,7 +241,7 @@ func (e *Engine) Plan(ctx context.Context, screen Screen, locale string) (Plan, 
 	}
 	for _, f := range r.required {
 		if v, ok := lookup(data, f.path); !ok || v == nil {
-			p.InjectionSkipped = fmt.Sprintf("required field %s is absent from the screen data", f.text)
+			p.InjectionSkipped = fmt.Sprintf("required field %s is absent from %s", f.text, f.source())
 			return p, nil
 		}
 	}
@@ -258,7 +259,7 @@ func (e *Engine) planData(dt dataTool, data map[string]any) PlannedCall {
 	pc := PlannedCall{Call: tool.Call{Name: dt.tool}, Role: RoleData}
 	v, ok := lookup(data, dt.field.path)
 	if !ok || v == nil {
-		pc.Skipped = fmt.Sprintf("field %s is absent from the screen data", dt.field.text)
+		pc.Skipped = fmt.Sprintf("field %s is absent from %s", dt.field.text, dt.field.source())
 		return pc
 	}
 	val, ok := convert(v, dt.kinds)

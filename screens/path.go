@@ -1,11 +1,14 @@
 package screens
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
 // field is a parsed json_field: the text as written in the rule (placeholders
@@ -18,6 +21,16 @@ type field struct {
 // parseField checks a dotted path such as "Slot.Champion.ConfigId" or
 // "Team.0": non-empty segments of letters, digits, '_' and '-'.
 func parseField(s string) (field, error) {
+	if rest, ok := strings.CutPrefix(s, PlayerRoot+"."); ok {
+		f, err := parseField(rest)
+		if err != nil {
+			return field{}, fmt.Errorf("%s: %w", PlayerRoot, err)
+		}
+		return field{text: s, path: append([]string{PlayerRoot}, f.path...)}, nil
+	}
+	if s == PlayerRoot {
+		return field{}, fmt.Errorf("path %s needs a path into the player state, e.g. %s.progress.chapter", PlayerRoot, PlayerRoot)
+	}
 	if s == "" {
 		return field{}, errors.New("path is empty")
 	}
@@ -39,6 +52,31 @@ func parseField(s string) (field, error) {
 		}
 	}
 	return field{text: s, path: segs}, nil
+}
+
+// PlayerRoot starts a json_field or placeholder that reads the session's
+// player state instead of the screen data: "$player.progress.chapter".
+const PlayerRoot = "$player"
+
+// isPlayerField reports whether f reads the player state.
+func (f field) isPlayerField() bool { return len(f.path) > 0 && f.path[0] == PlayerRoot }
+
+// source names where f is read from, for skip reasons.
+func (f field) source() string {
+	if f.isPlayerField() {
+		return "the player state"
+	}
+	return "the screen data"
+}
+
+// withPlayer puts the player state of ctx under PlayerRoot in decoded
+// screen data; a "$player" key the screen itself sent is dropped, so a
+// client cannot pose as the player state.
+func withPlayer(ctx context.Context, data map[string]any) {
+	delete(data, PlayerRoot)
+	if p, ok := tool.PlayerFrom(ctx); ok {
+		data[PlayerRoot] = p.Data()
+	}
 }
 
 // lookup walks decoded screen data (maps, slices, json.Number, string, bool,

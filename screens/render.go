@@ -107,7 +107,12 @@ func compileTemplate(s string, declared map[string]bool) (*template, error) {
 // declared name wins over the _translated reading.
 func placeholder(name string, declared map[string]bool) (part, error) {
 	target, translated := name, false
-	if !declared[name] {
+	if strings.HasPrefix(name, PlayerRoot+".") && !declared[name] {
+		// The player state needs no declaration: its paths are checked
+		// here, and a value missing from a state renders as unknown.
+		base, ok := strings.CutSuffix(name, translatedSuffix)
+		target, translated = base, ok
+	} else if !declared[name] {
 		base, ok := strings.CutSuffix(name, translatedSuffix)
 		if !ok || !declared[base] {
 			return part{}, fmt.Errorf("placeholder {%s} refers to no declared field (declare it in required_fields or as a data tool's json_field)", tool.Clip(name, 100))

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/stats"
 )
@@ -42,7 +40,7 @@ func TestOnlyKnownToolsGetKeys(t *testing.T) {
 		if len(rep.Tools) != 2 || find(rep.Tools, stats.UnknownToolName).Calls != 4 || find(rep.Tools, "gcs_get_champion_details").Calls != 1 {
 			t.Fatalf("tools = %+v, want the known tool and one %s row of 4 calls", rep.Tools, stats.UnknownToolName)
 		}
-		for _, k := range scanPrefix(t, rdb, prefix) {
+		for _, k := range redistest.Keys(t, rdb, prefix) {
 			for _, made := range []string{"get_weather", "gcs_db_querry", "tool_0001", "tool_0002"} {
 				if strings.Contains(k, made) {
 					t.Errorf("key %s names the made-up tool %s", k, made)
@@ -74,7 +72,7 @@ func TestEveryStatsKeyExpires(t *testing.T) {
 		if err := r.RecordTurn(ctx, time.Second); err != nil {
 			t.Fatal(err)
 		}
-		keys := scanPrefix(t, rdb, prefix)
+		keys := redistest.Keys(t, rdb, prefix)
 		if len(keys) < 7 {
 			t.Fatalf("only %d keys written: %v", len(keys), keys)
 		}
@@ -88,33 +86,4 @@ func TestEveryStatsKeyExpires(t *testing.T) {
 			}
 		}
 	})
-}
-
-// scanPrefix lists every key under prefix, on each master of a cluster.
-func scanPrefix(t *testing.T, rdb redis.UniversalClient, prefix string) []string {
-	t.Helper()
-	ctx := context.Background()
-	var keys []string
-	scan := func(c redis.Cmdable) error {
-		it := c.Scan(ctx, 0, prefix+":*", 1000).Iterator()
-		for it.Next(ctx) {
-			keys = append(keys, it.Val())
-		}
-		return it.Err()
-	}
-	var err error
-	if cc, ok := rdb.(*redis.ClusterClient); ok {
-		one := make(chan struct{}, 1)
-		err = cc.ForEachMaster(ctx, func(_ context.Context, c *redis.Client) error {
-			one <- struct{}{}
-			defer func() { <-one }()
-			return scan(c)
-		})
-	} else {
-		err = scan(rdb)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keys
 }

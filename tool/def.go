@@ -46,6 +46,11 @@ type Def[A any] struct {
 	// widget's chips); unset locales fall back to English, then to a name
 	// derived from Name.
 	DisplayNames DisplayNames
+	// Player binds boolean parameters to the session's player state; Run
+	// reads the values with Bound.
+	Player []PlayerParam
+	// Personal marks a result that depends on the player state otherwise.
+	Personal bool
 	// Run answers one call with decoded arguments. Bad arguments the schema
 	// cannot express are a Refuse error (or a Failure result); a backend
 	// failure is any other error.
@@ -58,6 +63,7 @@ func (d *Def[A]) Spec() Spec {
 		Name: d.Name, Description: d.Description, Category: d.Category, Parameters: d.Schema,
 		CacheDuration: d.CacheFor, Aliases: d.Aliases, Timeout: d.Timeout,
 		Version: d.Version, Instruction: d.Instruction, Paging: d.Paging, DisplayNames: d.DisplayNames,
+		Player: d.Player, Personal: d.Personal,
 	}
 }
 

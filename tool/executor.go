@@ -156,6 +156,7 @@ func (e *Executor) execute(ctx context.Context, call Call, steps Steps) Result {
 	if steps == nil {
 		steps = e.runSteps
 	}
+	ctx = bindPlayer(ctx, ent.spec, args)
 	r, attempts := e.run(ctx, ent, args, steps)
 	info.Attempts = attempts
 	r.InternalInfo = info

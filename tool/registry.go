@@ -151,6 +151,9 @@ func (s *registryState) add(group string, tools []Tool) error {
 		if err != nil {
 			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
 		}
+		if err := CheckPlayerParams(spec); err != nil {
+			return fmt.Errorf("tool: register %s: %w", spec.Name, err)
+		}
 		if s.joins(group, spec) {
 			s.promote(spec.Name)
 		}

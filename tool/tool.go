@@ -69,6 +69,30 @@ type Spec struct {
 	// DisplayNames are the tool's names for players by locale; see
 	// DisplayName for the fallbacks.
 	DisplayNames DisplayNames `json:"display_names,omitempty"`
+	// Player binds boolean parameters to the session's player state (see
+	// PlayerParam): the executor hands the tool the bound values.
+	Player []PlayerParam `json:"player,omitempty"`
+	// Personal marks a tool whose result depends on the player state in
+	// another way (a spoiler gate, a chain reading $player).
+	Personal bool `json:"-"`
+	// Lookup says how the tool finds one thing by name (a studio's tools
+	// file declares or implies it), for readers without an LLM; nil when
+	// it finds nothing by name.
+	Lookup *Lookup `json:"-"`
+}
+
+// Lookup is what a tool looks up by name: the kind of thing, the argument
+// that names it, the result column holding a row's name, every name the
+// game has of that kind, and sentences for columns ("{name} sells for
+// {value} gold.").
+type Lookup struct {
+	Kind   string
+	Param  string
+	Column string
+	Names  []string
+	// Sentences maps a result column to its sentence, with {name} and
+	// {value} in it.
+	Sentences map[string]string
 }
 
 // Tool is one callable capability over the game's data.

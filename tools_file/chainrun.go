@@ -59,6 +59,7 @@ func (c *Chain) Spec() tool.Spec {
 		Name: c.def.Name, Description: c.def.Description, Category: c.def.Category,
 		Parameters: c.def.Parameters, CacheDuration: c.cacheFor, Aliases: c.def.Aliases,
 		Instruction: c.def.LLMInstruction, DisplayNames: c.def.DisplayNames, Version: c.def.Version,
+		Personal: c.def.ReadsPlayer,
 	}
 }
 
@@ -140,7 +141,11 @@ type stepRun struct {
 // steps reading its data are skipped. The result's cache duration is the
 // smallest of the steps' results'; a failed optional step makes it 0.
 func (c *Chain) Compose(ctx context.Context, args json.RawMessage, steps tool.Steps) (tool.Result, error) {
-	params, err := decodeData(args)
+	decoded, err := decodeData(args)
+	params := inputs{params: decoded}
+	if p, ok := tool.PlayerFrom(ctx); ok {
+		params.player = p.Data()
+	}
 	if err != nil {
 		return tool.Failure("Invalid arguments for "+c.def.Name+".", "arguments are not valid JSON",
 			"Call "+c.def.Name+" again with arguments that match its parameter schema."), nil
@@ -246,7 +251,7 @@ func (c *Chain) Compose(ctx context.Context, args json.RawMessage, steps tool.St
 // prepare resolves step i's arguments. It returns why the step cannot run
 // ("" when it can), and whether that is because of a failure (which keeps
 // the chain's result out of the cache) rather than an absent value.
-func (c *Chain) prepare(i int, params any, runs []stepRun) (tool.Call, string, bool) {
+func (c *Chain) prepare(i int, params inputs, runs []stepRun) (tool.Call, string, bool) {
 	s := c.steps[i]
 	for _, a := range s.after {
 		dep := runs[a].report
@@ -287,7 +292,7 @@ func (c *Chain) prepare(i int, params any, runs []stepRun) (tool.Call, string, b
 
 // fill replaces the references nested in v by their values; missing names
 // the first one without a value.
-func (c *Chain) fill(v any, params any, runs []stepRun) (any, string) {
+func (c *Chain) fill(v any, params inputs, runs []stepRun) (any, string) {
 	switch x := v.(type) {
 	case Ref:
 		val, ok := c.lookup(x, params, runs)
@@ -319,9 +324,19 @@ func (c *Chain) fill(v any, params any, runs []stepRun) (any, string) {
 	return v, ""
 }
 
+// inputs are what step arguments read besides earlier steps: the chain's
+// arguments and the session's player state (nil: none).
+type inputs struct {
+	params any
+	player any
+}
+
 // lookup reads a reference's value; a JSON null counts as no value.
-func (c *Chain) lookup(r Ref, params any, runs []stepRun) (any, bool) {
-	src := params
+func (c *Chain) lookup(r Ref, params inputs, runs []stepRun) (any, bool) {
+	src := params.params
+	if r.Player {
+		src = params.player
+	}
 	if r.Step != "" {
 		src = nil
 		for i := range runs {

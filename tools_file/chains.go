@@ -54,6 +54,9 @@ type ChainDef struct {
 	Steps      []StepDef
 	// Line is where the definition starts in the file.
 	Line int
+	// ReadsPlayer is set when a step reads $player: the chain's result
+	// then depends on the session's player state.
+	ReadsPlayer bool
 }
 
 // StepDef is one step of a chain.
@@ -83,6 +86,8 @@ type Ref struct {
 	Path screens.Path
 	// Whole is set when Path is empty.
 	Whole bool
+	// Player is set for $player.<path>: the session's player state.
+	Player bool
 }
 
 type chainYAML struct {
@@ -289,6 +294,10 @@ func parseChain(file string, index int, n ast.Node) (ChainDef, []error) {
 		s := &d.Steps[i]
 		after := map[string]bool{}
 		walkRefs(s.Arguments, "arguments", func(where string, r Ref) {
+			if r.Player {
+				d.ReadsPlayer = true
+				return
+			}
 			if r.Step == "" {
 				if r.Whole {
 					for _, p := range declared {
@@ -420,8 +429,8 @@ func parseStep(file, chain string, index int, n ast.Node) (StepDef, []error) {
 	switch {
 	case !stepIDPattern.MatchString(y.ID):
 		bad("id %q must match %s", tool.Clip(y.ID, 40), stepIDPattern)
-	case y.ID == "params" || y.ID == "steps":
-		bad("id %q is reserved ($params reads the chain's arguments; data.steps lists the steps)", y.ID)
+	case y.ID == "params" || y.ID == "steps" || y.ID == "player":
+		bad("id %q is reserved ($params reads the chain's arguments, $player the player state; data.steps lists the steps)", y.ID)
 	}
 	if y.Tool == "" {
 		bad("tool is required")
@@ -492,14 +501,19 @@ func parseValue(v any, where string, depth int, problems *[]string) any {
 	return v
 }
 
-// parseRef reads "$params", "$params.<path>", "$<step>.data" or
-// "$<step>.data.<path>".
+// parseRef reads "$params", "$params.<path>", "$<step>.data",
+// "$<step>.data.<path>" or "$player.<path>".
 func parseRef(s string) (Ref, error) {
 	body := s[1:]
 	head, rest, more := strings.Cut(body, ".")
 	r := Ref{Text: s}
-	usage := fmt.Errorf("%q is not a reference: write $params.<name>, $<step>.data.<path>, or $$ for a literal $", tool.Clip(s, 80))
+	usage := fmt.Errorf("%q is not a reference: write $params.<name>, $<step>.data.<path>, $player.<path>, or $$ for a literal $", tool.Clip(s, 80))
 	switch {
+	case head == "player":
+		if !more {
+			return Ref{}, usage
+		}
+		r.Player = true
 	case head == "params":
 		if !more {
 			r.Whole = true

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -77,6 +78,13 @@ type Def struct {
 	MaxRows    int
 	// Line is where the definition starts in the file.
 	Line int
+	// Player binds boolean parameters to the session's player state
+	// (player: {flag: path}): the statement's :flag is then the JSON array
+	// of the values at path when the flag is true, NULL otherwise.
+	Player []tool.PlayerParam
+	// Names declares what the tool looks up by name (names:), nil when the
+	// file leaves it to be read from the statement.
+	Names *NamesDef
 }
 
 // fileYAML is the top level of a tools file. Chains are read by
@@ -88,18 +96,20 @@ type fileYAML struct {
 }
 
 type defYAML struct {
-	Name           string         `yaml:"name"`
-	Description    string         `yaml:"description"`
-	Category       string         `yaml:"category"`
-	CacheDuration  *int           `yaml:"cache_duration"`
-	LLMInstruction string         `yaml:"llm_instruction"`
-	Aliases        []string       `yaml:"aliases"`
-	DisplayName    any            `yaml:"display_name"`
-	Version        *int           `yaml:"version"`
-	Parameters     map[string]any `yaml:"parameters"`
-	Statement      string         `yaml:"statement"`
-	Result         string         `yaml:"result"`
-	MaxRows        *int           `yaml:"max_rows"`
+	Name           string            `yaml:"name"`
+	Description    string            `yaml:"description"`
+	Category       string            `yaml:"category"`
+	CacheDuration  *int              `yaml:"cache_duration"`
+	LLMInstruction string            `yaml:"llm_instruction"`
+	Aliases        []string          `yaml:"aliases"`
+	DisplayName    any               `yaml:"display_name"`
+	Version        *int              `yaml:"version"`
+	Parameters     map[string]any    `yaml:"parameters"`
+	Player         map[string]string `yaml:"player"`
+	Statement      string            `yaml:"statement"`
+	Result         string            `yaml:"result"`
+	MaxRows        *int              `yaml:"max_rows"`
+	Names          *namesYAML        `yaml:"names"`
 }
 
 // Problem is one thing wrong with a tools file, located by file, line and
@@ -320,6 +330,21 @@ func parseDef(file string, index int, n ast.Node) (Def, []error) {
 		bad("parameters: %v", err)
 	}
 	d.Parameters = params
+	for _, flag := range slices.Sorted(maps.Keys(y.Player)) {
+		d.Player = append(d.Player, tool.PlayerParam{Flag: flag, Path: y.Player[flag]})
+	}
+	if err := tool.CheckPlayerParams(tool.Spec{Name: d.Name, Parameters: d.Parameters, Player: d.Player}); err != nil {
+		bad("player: %v", err)
+	}
+	if y.Names != nil {
+		nd, err := parseNames(*y.Names, d.Parameters)
+		if err != nil {
+			errs = append(errs, &Problem{File: file, Line: namesLine(n, at), Tool: label, Err: fmt.Errorf("names: %w", err)})
+		} else {
+			nd.Line = namesLine(n, at)
+		}
+		d.Names = nd
+	}
 	return d, errs
 }
 

@@ -30,6 +30,8 @@ type SQLTool struct {
 	def    Def
 	db     *sql.DB
 	params []string
+	// lookup is what the tool looks up by name, nil if nothing.
+	lookup *tool.Lookup
 	// head is the last query's row header, reused while the statement's
 	// columns stay the same (they do unless the database's schema changes).
 	head atomic.Pointer[header]
@@ -48,6 +50,7 @@ func (t *SQLTool) Spec() tool.Spec {
 		Name: t.def.Name, Description: t.def.Description, Category: t.def.Category,
 		Parameters: t.def.Parameters, CacheDuration: t.def.CacheDuration, Aliases: t.def.Aliases,
 		Instruction: t.def.LLMInstruction, Version: t.def.Version, DisplayNames: t.def.DisplayNames,
+		Player: t.def.Player, Lookup: t.lookup,
 	}
 }
 
@@ -66,6 +69,7 @@ func (t *SQLTool) Call(ctx context.Context, args json.RawMessage) (tool.Result, 
 	if !ok {
 		return res, nil
 	}
+	t.bindPlayer(ctx, bound)
 	rows, err := t.db.QueryContext(ctx, t.def.Statement, bound...)
 	if err != nil {
 		return tool.Result{}, backendError(t.def.Name, err)
@@ -107,6 +111,28 @@ func (t *SQLTool) bind(args json.RawMessage) ([]any, tool.Result, bool) {
 		out[i] = sql.Named(p, v)
 	}
 	return out, tool.Result{}, true
+}
+
+// bindPlayer replaces the statement's player-bound flags by the values the
+// executor read from the player state, as JSON text for json_each; a flag
+// that is not set, or set without a player state, is NULL.
+func (t *SQLTool) bindPlayer(ctx context.Context, bound []any) {
+	for _, pp := range t.def.Player {
+		i := slices.Index(t.params, pp.Flag)
+		if i < 0 {
+			continue
+		}
+		var v any
+		if vals, known, set := tool.Bound(ctx, pp.Flag); set && known {
+			if vals == nil {
+				vals = []any{}
+			}
+			if b, err := json.Marshal(vals); err == nil {
+				v = string(b)
+			}
+		}
+		bound[i] = sql.Named(pp.Flag, v)
+	}
 }
 
 // sqlValue converts a decoded JSON value to what SQLite binds: integers as

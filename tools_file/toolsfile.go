@@ -165,7 +165,22 @@ func Build(ctx context.Context, file string, data []byte, db *sql.DB, builtins B
 			bad(err)
 			continue
 		}
-		set.Tools = append(set.Tools, &SQLTool{def: d, db: db, params: params})
+		var cols []string
+		badNames := func(err error) {
+			problems = append(problems, &Problem{File: file, Line: d.Names.Line, Tool: d.Name, Err: err})
+		}
+		if d.Names != nil {
+			if cols, err = resultColumns(ctx, db, d.Statement, params); err != nil {
+				badNames(err)
+				continue
+			}
+		}
+		lookup, err := buildLookup(ctx, db, d, cols)
+		if err != nil {
+			badNames(err)
+			continue
+		}
+		set.Tools = append(set.Tools, &SQLTool{def: d, db: db, params: params, lookup: lookup})
 	}
 	chains, errs := parseChains(file, data, set.Tools, builtins)
 	problems = append(problems, errs...)

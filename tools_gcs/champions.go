@@ -125,6 +125,8 @@ type FindArgs struct {
 	MinACC   *int64  `json:"min_acc"`
 	SortBy   *string `json:"sort_by"`
 	Limit    *int    `json:"limit"`
+	// OwnedOnly keeps the player's own champions (bound to the roster).
+	OwnedOnly *bool `json:"owned_only"`
 }
 
 // ChampionList is the data of the champion searches: a page of champions
@@ -134,6 +136,8 @@ type ChampionList struct {
 	Returned  int                     `json:"returned"`
 	SortBy    string                  `json:"sort_by"`
 	Total     int                     `json:"total"`
+	// OwnedOnly is set when only the player's own champions were searched.
+	OwnedOnly bool `json:"owned_only,omitempty"`
 }
 
 // Entities implements tool.Entities: the champions in order.
@@ -154,7 +158,7 @@ func summaryRefs(cs []gcsdb.ChampionSummary) []tool.EntityRef {
 
 func (g *gcs) findChampions() tool.Tool {
 	const name = "gcs_find_champions"
-	return def(g, name,
+	return bindOwned(rosterBinding, def(g, name,
 		tool.DisplayNames{"en": "Champion search", "fr": "Recherche de champions", "de": "Championsuche"},
 		0, statsInstruction,
 		"Search champions by faction, rarity, affinity, role and minimum base stats, sorted by a stat. "+
@@ -186,6 +190,10 @@ func (g *gcs) findChampions() tool.Tool {
 			if f.Limit < 1 || f.Limit > 50 {
 				return tool.Failure("limit must be between 1 and 50.", "limit out of range", "Call again with a limit from 1 to 50."), nil
 			}
+			ids, scoped, asked := owned(ctx)
+			if scoped {
+				f.IDs = ids
+			}
 			list, total, err := g.game.FindChampions(ctx, f)
 			if errors.Is(err, gcsdb.ErrBadSort) {
 				return tool.Failure("Unknown sort_by "+quoted(f.SortBy)+".", "sort_by must be a stat or name or rarity",
@@ -194,14 +202,21 @@ func (g *gcs) findChampions() tool.Tool {
 			if err != nil {
 				return tool.Result{}, backendErr("find champions", err)
 			}
-			data := ChampionList{Champions: list, Returned: len(list), SortBy: f.SortBy, Total: total}
+			data := ChampionList{Champions: list, Returned: len(list), SortBy: f.SortBy, Total: total, OwnedOnly: scoped}
+			note := ""
+			switch {
+			case scoped:
+				note = " Only the player's own champions are listed."
+			case asked:
+				note = unknownRoster
+			}
 			if total == 0 {
-				r := tool.Success("No champion matches these filters.", data)
+				r := tool.Success("No champion matches these filters."+note, data)
 				r.LLMInstruction = "Tell the player nothing matches and suggest relaxing a filter (for example a lower minimum stat)."
 				return r, nil
 			}
-			return tool.Success(fmt.Sprintf("%d champions match; showing %d sorted by %s.", total, len(list), f.SortBy), data), nil
-		})
+			return tool.Success(fmt.Sprintf("%d champions match; showing %d sorted by %s.", total, len(list), f.SortBy)+note, data), nil
+		}))
 }
 
 // CompareArgs are the arguments of gcs_compare_characters.
@@ -481,6 +496,15 @@ type GearAdvice struct {
 	Champion        gcsdb.Ref                  `json:"champion"`
 	Recommendations []gcsdb.GearRecommendation `json:"recommendations"`
 	Role            string                     `json:"role"`
+	// OwnedOnly is set when only sets the player owns are recommended.
+	OwnedOnly bool `json:"owned_only,omitempty"`
+}
+
+// GearArgs are the arguments of gcs_recommend_gear.
+type GearArgs struct {
+	ChampionName string `json:"champion_name"`
+	// OwnedOnly keeps the sets the player owns (bound to the player state).
+	OwnedOnly *bool `json:"owned_only"`
 }
 
 // Entities implements tool.Entities: the champion, then the gear sets.
@@ -494,11 +518,11 @@ func (a GearAdvice) Entities() []tool.EntityRef {
 
 func (g *gcs) recommendGear() tool.Tool {
 	const name = "gcs_recommend_gear"
-	return def(g, name,
+	return bindOwned(gearBinding, def(g, name,
 		tool.DisplayNames{"en": "Gear advice", "fr": "Conseils d'équipement", "de": "Ausrüstungstipps"},
 		0, "Recommend these sets with their reasons; name the dungeons to farm exactly as given.",
 		"Gear sets that suit one champion (by name), each with the reason and where to farm it.",
-		func(ctx context.Context, a ChampionArgs) (tool.Result, error) {
+		func(ctx context.Context, a GearArgs) (tool.Result, error) {
 			id, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)
 			if err != nil {
 				return tool.Result{}, err
@@ -512,9 +536,30 @@ func (g *gcs) recommendGear() tool.Tool {
 				return tool.Result{}, backendErr("gear sets", err)
 			}
 			msg := fmt.Sprintf("Gear recommendations for %s (%s).", cname, role)
+			ids, scoped, asked := owned(ctx)
+			if scoped {
+				have := map[int64]bool{}
+				for _, id := range ids {
+					have[id] = true
+				}
+				mine := recs[:0:0]
+				for _, rec := range recs {
+					if have[rec.ID] {
+						mine = append(mine, rec)
+					}
+				}
+				recs = mine
+				msg = fmt.Sprintf("Gear recommendations for %s (%s) among the sets the player owns.", cname, role)
+			}
 			if len(recs) == 0 {
 				msg = fmt.Sprintf("No gear set is aimed at %s champions like %s.", role, cname)
+				if scoped {
+					msg = fmt.Sprintf("The player owns no gear set aimed at %s champions like %s.", role, cname)
+				}
 			}
-			return tool.Success(msg, GearAdvice{Champion: gcsdb.Ref{ID: id, Name: cname}, Role: role, Recommendations: nonNil(recs)}), nil
-		})
+			if asked && !scoped {
+				msg += unknownRoster
+			}
+			return tool.Success(msg, GearAdvice{Champion: gcsdb.Ref{ID: id, Name: cname}, Role: role, Recommendations: nonNil(recs), OwnedOnly: scoped}), nil
+		}))
 }

@@ -18,9 +18,10 @@ type BossArgs struct {
 
 // CountersArgs are the arguments of gcs_find_counters_for_boss.
 type CountersArgs struct {
-	BossName *string `json:"boss_name"`
-	BossID   *int64  `json:"boss_id"`
-	Limit    *int    `json:"limit"`
+	BossName  *string `json:"boss_name"`
+	BossID    *int64  `json:"boss_id"`
+	Limit     *int    `json:"limit"`
+	OwnedOnly *bool   `json:"owned_only"`
 }
 
 // FactionArgs are the arguments of gcs_get_faction_details.
@@ -124,6 +125,10 @@ type CounterList struct {
 	Boss     gcsdb.BossRef         `json:"boss"`
 	Counters []gcsdb.RankedCounter `json:"counters"`
 	Total    int                   `json:"total"`
+	// OwnedOnly is set when Counters are the player's own, best first;
+	// BestNotOwned is then the best counter the player lacks.
+	OwnedOnly    bool                 `json:"owned_only,omitempty"`
+	BestNotOwned *gcsdb.RankedCounter `json:"best_not_owned,omitempty"`
 }
 
 // Entities implements tool.Entities: the boss, then the counters best first.
@@ -148,7 +153,7 @@ func (l CounterList) Summary() string {
 
 func (g *gcs) countersForBoss() tool.Tool {
 	const name = "gcs_find_counters_for_boss"
-	return def(g, name,
+	return bindOwned(rosterBinding, def(g, name,
 		tool.DisplayNames{"en": "Counters", "fr": "Contres", "de": "Konter"},
 		0, "Present the counters in this order with their reasons; do not add champions that are not listed.",
 		"Champions that counter a boss (by name or id), ranked, each with the reason: recommended counter, "+
@@ -165,6 +170,23 @@ func (g *gcs) countersForBoss() tool.Tool {
 			if err != nil {
 				return tool.Result{}, err
 			}
+			if ids, scoped, _ := owned(ctx); scoped {
+				list, boss, total, other, err := g.game.CountersAmong(ctx, id, ids, limit)
+				if err != nil {
+					return tool.Result{}, backendErr("counters", err)
+				}
+				msg := fmt.Sprintf("The player owns %d counters of %s; showing the best %d.", total, boss.Name, len(list))
+				if total == 0 {
+					msg = "The player owns no known counter of " + boss.Name + "."
+				}
+				if other != nil {
+					msg += " The best counter they do not own is " + other.Name + "."
+				}
+				r := tool.Success(msg, CounterList{Boss: boss, Total: total, Counters: nonNil(list), OwnedOnly: true, BestNotOwned: other})
+				r.LLMInstruction = "Recommend the player's own counters first, in this order with their reasons; then name best_not_owned as the one to get, saying they do not own it."
+				return r, nil
+			}
+			_, _, asked := owned(ctx)
 			list, boss, total, err := g.game.Counters(ctx, id, limit)
 			if err != nil {
 				return tool.Result{}, backendErr("counters", err)
@@ -173,6 +195,9 @@ func (g *gcs) countersForBoss() tool.Tool {
 			if total == 0 {
 				msg = "No champion is known to counter " + boss.Name + "."
 			}
+			if asked {
+				msg += unknownRoster
+			}
 			return tool.Success(msg, CounterList{Boss: boss, Total: total, Counters: nonNil(list)}), nil
-		})
+		}))
 }

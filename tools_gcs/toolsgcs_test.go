@@ -281,7 +281,7 @@ func TestEntityTools(t *testing.T) {
 		{name: "boss did you mean", tool: "gcs_get_boss_details", args: `{"boss_name": "Drowned Kong"}`, ok: false, want: []string{"Drowned King"}},
 		{
 			name: "counters", tool: "gcs_find_counters_for_boss", args: `{"boss_name": "Drowned King"}`, ok: true,
-			want: []string{`"counters":[{"id":1001`, "recommended counter #1", "recommended counter #2", "strong against Drowned King", "poison (boss weakness)", "immune to stun", "Force is weak against Magic"},
+			want: []string{`"counters":[{"id":1001`, "recommended counter #1", "recommended counter #2", "strong against Drowned King", "Poison (boss weakness)", "immune to Stun", "Force is weak against Magic"},
 		},
 		{
 			name: "counters by id with limit", tool: "gcs_find_counters_for_boss", args: `{"boss_id": 5002, "limit": 1}`, ok: true,

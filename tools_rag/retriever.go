@@ -2,11 +2,13 @@ package toolsrag
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -27,6 +29,8 @@ type DocumentInfo struct {
 	Entity   string `json:"entity,omitempty"`
 	EntityID int    `json:"entity_id,omitempty"`
 	Locale   string `json:"locale"`
+	// UnlocksAt is the document's spoiler gate (0: none).
+	UnlocksAt int `json:"-"`
 }
 
 // RetrieverOptions tunes the retriever; zero values take the defaults.
@@ -40,6 +44,9 @@ type RetrieverOptions struct {
 	// Glossary adds the documents' terms for the game words of other
 	// languages a query holds (see package glossary); nil adds none.
 	Glossary *glossary.Glossary
+	// ProgressPath is where the player state holds the progress that
+	// unlocks gated documents (default progress.chapter).
+	ProgressPath string
 }
 
 // Retriever answers RAG queries over one store with one embedder; the RAG
@@ -65,6 +72,9 @@ func NewRetriever(emb Embedder, store Store, logger *slog.Logger, opts Retriever
 	}
 	if opts.Locale == "" {
 		opts.Locale = "en"
+	}
+	if opts.ProgressPath == "" {
+		opts.ProgressPath = DefaultProgressPath
 	}
 	return &Retriever{emb: emb, store: store, log: logger, opts: opts}, nil
 }
@@ -105,7 +115,7 @@ func (r *Retriever) Search(ctx context.Context, text string, f vectorstore.Filte
 	if len(vecs) != 1 {
 		return nil, fmt.Errorf("toolsrag: embed query: got %d vectors", len(vecs))
 	}
-	hits, err := r.store.Search(ctx, vectorstore.Query{Vector: vecs[0], Text: text, Filter: f, Limit: k})
+	hits, err := r.store.Search(ctx, vectorstore.Query{Vector: vecs[0], Text: text, Filter: r.gate(ctx, f), Limit: k})
 	if err != nil {
 		return nil, storeErr("search", err)
 	}
@@ -114,7 +124,7 @@ func (r *Retriever) Search(ctx context.Context, text string, f vectorstore.Filte
 
 // Chunks returns the chunks passing f in document order (limit 0: all).
 func (r *Retriever) Chunks(ctx context.Context, f vectorstore.Filter, limit int) ([]chunk.Chunk, error) {
-	pts, err := r.store.List(ctx, f, limit)
+	pts, err := r.store.List(ctx, r.gate(ctx, f), limit)
 	if err != nil {
 		return nil, storeErr("list", err)
 	}
@@ -140,23 +150,63 @@ func (r *Retriever) Documents(ctx context.Context, keep func(DocumentInfo) bool)
 		all = make([]DocumentInfo, 0, len(pts))
 		for _, p := range pts {
 			c := p.Chunk
-			all = append(all, DocumentInfo{DocID: c.DocID, Title: c.Title, Category: c.Category, Entity: c.Entity, EntityID: c.EntityID, Locale: c.Locale})
+			all = append(all, DocumentInfo{DocID: c.DocID, Title: c.Title, Category: c.Category, Entity: c.Entity, EntityID: c.EntityID, Locale: c.Locale, UnlocksAt: c.UnlocksAt})
 		}
 		slices.SortFunc(all, func(a, b DocumentInfo) int { return strings.Compare(a.DocID, b.DocID) })
 		r.mu.Lock()
 		r.catalog, r.catalogAt = all, time.Now()
 		r.mu.Unlock()
 	}
-	if keep == nil {
-		return slices.Clone(all), nil
-	}
+	unlocked := r.Unlocked(ctx)
 	var out []DocumentInfo
 	for _, d := range all {
-		if keep(d) {
+		if d.UnlocksAt <= unlocked && (keep == nil || keep(d)) {
 			out = append(out, d)
 		}
 	}
 	return out, nil
+}
+
+// DefaultProgressPath is where the sample game's player state holds the
+// chapter reached.
+const DefaultProgressPath = "progress.chapter"
+
+// Unlocked is how far the player of ctx's session has progressed: the
+// whole number at the progress path of their state, 0 without a state or
+// a number there. Documents whose unlocks_at is above it are never
+// retrieved for the session (the spoiler gate).
+func (r *Retriever) Unlocked(ctx context.Context) int {
+	p, ok := tool.PlayerFrom(ctx)
+	if !ok {
+		return 0
+	}
+	vals := tool.PlayerValues(p, r.opts.ProgressPath)
+	if len(vals) != 1 {
+		return 0
+	}
+	var f float64
+	switch v := vals[0].(type) {
+	case json.Number:
+		x, err := v.Float64()
+		if err != nil {
+			return 0
+		}
+		f = x
+	case float64:
+		f = v
+	default:
+		return 0
+	}
+	if f < 0 || math.IsNaN(f) {
+		return 0
+	}
+	return int(min(math.Floor(f), float64(math.MaxInt32)))
+}
+
+// gate adds the spoiler gate of ctx's session to f.
+func (r *Retriever) gate(ctx context.Context, f vectorstore.Filter) vectorstore.Filter {
+	f.Gate, f.Unlocked = true, r.Unlocked(ctx)
+	return f
 }
 
 // LoadGlossary reads the glossary at the root of a content directory

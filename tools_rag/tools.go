@@ -54,7 +54,7 @@ func DefaultSearchConfigs() map[string]SearchConfig {
 			RequiredSections: []string{"Overview", "Strategy", "Guide", "Rewards"}, QueryHint: "guide strategy stages rewards",
 		},
 		"db_get_ux_details":      {BaseFilters: cat("ux"), SimilarityChunks: 4},
-		"db_get_lore_details":    {BaseFilters: cat("champion", "boss", "faction", "dungeon"), SimilarityChunks: 5},
+		"db_get_lore_details":    {BaseFilters: cat("champion", "boss", "faction", "dungeon", "lore"), SimilarityChunks: 5},
 		"rag_search_faq":         {BaseFilters: cat("faq"), SimilarityChunks: 4},
 		"rag_get_game_mechanics": {BaseFilters: cat("mechanics"), SimilarityChunks: 5},
 		"rag_search_patch_notes": {BaseFilters: cat("patch_notes"), SimilarityChunks: 5},
@@ -144,7 +144,7 @@ func NewTools(retriever *Retriever, logger *slog.Logger, opts ToolsOptions) ([]t
 		searchDef[QueryArgs](b, "db_get_lore_details",
 			tool.DisplayNames{"en": "Lore", "fr": "Histoire", "de": "Hintergrund"},
 			"query", "lore", 3,
-			"Search the game's lore (champions, bosses, factions, dungeons) for a person, place or event."),
+			"Search the game's lore and story (champions, bosses, factions, dungeons) for a person, place or event."),
 		searchDef[QueryArgs](b, "rag_search_faq",
 			tool.DisplayNames{"en": "FAQ", "fr": "FAQ", "de": "FAQ"},
 			"query", "faq", 0, "Search the frequently asked questions."),
@@ -192,7 +192,10 @@ func ragDefWith[A any](b *builder, name string, names tool.DisplayNames, cache i
 		b.err = fmt.Errorf("toolsrag: %w", err)
 	}
 	return &tool.Def[A]{
-		Name: name, Description: desc, Category: tool.CategoryRAG, CacheFor: cache, Instruction: instr,
+		// Personal: what a search may return depends on the player's
+		// progress (documents gated by unlocks_at).
+		Personal: true,
+		Name:     name, Description: desc, Category: tool.CategoryRAG, CacheFor: cache, Instruction: instr,
 		Schema: params, DisplayNames: names, Run: run,
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gameassist/gameassist/textsearch/embed"
 	"github.com/gameassist/gameassist/tool"
@@ -106,7 +107,7 @@ type Options struct {
 type Selector struct {
 	specs    []tool.Spec
 	pos      map[string]int
-	vecs     [][][]float32 // per spec: description vector, then one per example
+	idx      *index // per spec: description vector, then one per example
 	emb      *embed.Hashing
 	core     []string
 	max      int
@@ -114,6 +115,34 @@ type Selector struct {
 	deferred bool
 	names    []entityName // longest first
 	kinds    map[string][]string
+	// recent remembers the scores of recent texts: a turn scores its
+	// message on each of its LLM calls.
+	recent scoredMemo
+}
+
+// scoredMemo remembers scored's answers by text, at most scoredMemoSize,
+// forgotten all at once when full. Answers are shared: read only.
+type scoredMemo struct {
+	mu sync.Mutex
+	m  map[string][]scoredTool
+}
+
+const scoredMemoSize = 512
+
+func (m *scoredMemo) get(text string) ([]scoredTool, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	sc, ok := m.m[text]
+	return sc, ok
+}
+
+func (m *scoredMemo) put(text string, sc []scoredTool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil || len(m.m) >= scoredMemoSize {
+		m.m = make(map[string][]scoredTool, scoredMemoSize)
+	}
+	m.m[text] = sc
 }
 
 // entityName is one lower-cased entity name and its kind.
@@ -150,6 +179,7 @@ func New(specs []tool.Spec, opts Options) (*Selector, error) {
 		return nil, fmt.Errorf("toolselect: %w", err)
 	}
 	s := &Selector{emb: emb, max: opts.Max, all: opts.Mode == ModeAll, deferred: opts.Mode == ModeDeferred, pos: map[string]int{}}
+	var vecs [][][]float32
 	for _, sp := range specs {
 		if sp.Name == FindToolsName || sp.Name == UseToolName {
 			return nil, errors.New("toolselect: a registered tool is named " + sp.Name)
@@ -160,8 +190,9 @@ func New(specs []tool.Spec, opts Options) (*Selector, error) {
 		for _, ex := range opts.Examples[sp.Name] {
 			v = append(v, emb.Vector(ex))
 		}
-		s.vecs = append(s.vecs, v)
+		vecs = append(vecs, v)
 	}
+	s.idx = newIndex(emb.Dim(), vecs)
 	for _, c := range opts.Core {
 		if _, ok := s.pos[c]; ok {
 			s.core = append(s.core, c)
@@ -450,19 +481,21 @@ type scoredTool struct {
 	score float32
 }
 
-// scored is rank with the similarities.
+// scored is rank with the similarities. The answer is shared with later
+// calls for the same text: read only.
 func (s *Selector) scored(text string) []scoredTool {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	q := s.emb.Vector(text)
+	if sc, ok := s.recent.get(text); ok {
+		return sc
+	}
 	bonus := s.entityBonus(text)
+	buf := s.idx.get()
+	defer s.idx.put(buf)
+	s.idx.score(s.emb.Vector(text), buf)
 	var sc []scoredTool
-	for i, vs := range s.vecs {
-		best := float32(0)
-		for _, v := range vs {
-			best = max(best, dot(q, v))
-		}
+	for i, best := range buf.best {
 		best += bonus[s.specs[i].Name]
 		if best > 0 {
 			sc = append(sc, scoredTool{i, best})
@@ -477,6 +510,7 @@ func (s *Selector) scored(text string) []scoredTool {
 		}
 		return 0
 	})
+	s.recent.put(text, sc)
 	return sc
 }
 
@@ -530,14 +564,6 @@ func wordIndex(text, word string) int {
 
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
-}
-
-func dot(a, b []float32) float32 {
-	var d float32
-	for i := range a {
-		d += a[i] * b[i]
-	}
-	return d
 }
 
 // FindToolsSpec is the schema of find_tools.

@@ -343,3 +343,15 @@ func TestDemoScreensHaveRules(t *testing.T) {
 		}
 	}
 }
+
+// The demo page's widget opens its sessions for the demo player, whose
+// state the server pushes at start with --demo-player.
+func TestDemoPageUsesTheDemoPlayer(t *testing.T) {
+	b, err := fs.ReadFile(files, "static/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `src="widget.js" data-player-id="demo"`) {
+		t.Fatal("index.html does not load the widget for player demo")
+	}
+}

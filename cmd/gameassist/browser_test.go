@@ -217,7 +217,7 @@ const readWidget = `(() => {
   const r = document.getElementById('gameassist-widget').shadowRoot;
   const last = [...r.querySelectorAll('.msg.assistant')].pop();
   return {
-    bubbles: [...r.querySelectorAll('.msg.assistant .text')].map((n) => n.textContent),
+    bubbles: [...r.querySelectorAll('.msg.assistant:not(.greeting) .text')].map((n) => n.textContent),
     users: [...r.querySelectorAll('.msg.user .text')].map((n) => n.textContent),
     chips: last ? [...last.querySelectorAll('.chip')].map((n) => n.dataset.tool) : [],
     chip_text: last ? Object.fromEntries([...last.querySelectorAll('.chip')].map((n) => [n.dataset.tool, n.textContent])) : {},
@@ -285,7 +285,8 @@ func TestBrowserWidgetAndInspector(t *testing.T) {
 	}
 	// Chips show the registry's display names, never raw tool names.
 	names := displayNames(t, f)
-	checkChips(t, reply.ToolCalls, view, names, "en", "Looking up · ")
+	// Every chip is marked done: its result arrived.
+	checkChips(t, reply.ToolCalls, view, names, "en", "✓ ")
 
 	// The host game changes screen through the JS API; the next answer uses it.
 	b.run(t, "boss-screen-answer",
@@ -338,7 +339,7 @@ func TestBrowserWidgetAndInspector(t *testing.T) {
 	if len(fr.ToolCalls) == 0 {
 		t.Fatalf("French answer without tools: %q", fr.Reply)
 	}
-	checkChips(t, fr.ToolCalls, view, names, "fr", "Recherche · ")
+	checkChips(t, fr.ToolCalls, view, names, "fr", "✓ ")
 	if !slices.ContainsFunc(fr.ToolCalls, func(o outcome) bool { return names[o.Name]["fr"] != names[o.Name]["en"] }) {
 		t.Errorf("no French chip differs from the English one; the test cannot tell the locales apart: %+v", fr.ToolCalls)
 	}
@@ -422,7 +423,7 @@ func inspectAdmin(t *testing.T, b *browser, f *fixture, ts *httptest.Server, ses
 	var cacheRows int
 	b.run(t, "admin-open-session",
 		chromedp.Click(`#sessions-table tbody button.link`, chromedp.ByQuery),
-		poll(`!document.getElementById('cache-view').hidden && document.querySelectorAll('#session-history li').length === 6`),
+		poll(`!document.getElementById('cache-view').hidden && document.querySelectorAll('#session-history > li').length === 6`),
 		jsEval(`document.querySelectorAll('#cache-table tbody button.danger').length`, &cacheRows),
 	)
 	if cacheRows == 0 {

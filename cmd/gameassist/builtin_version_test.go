@@ -85,6 +85,7 @@ func (p *championLLM) last() (offered, result string) {
 // reload with a file without the version makes the built-in unversioned
 // again, and chat still works.
 func TestFileVersionOfBuiltinInChat(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	const name = "gcs_get_champion_details"
 	redistest.Each(t, backends, func(t *testing.T, rs redistest.Backend) {
 		toolsFile := filepath.Join(t.TempDir(), "tools.yaml")

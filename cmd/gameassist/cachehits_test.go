@@ -19,6 +19,7 @@ import (
 // session in its own Redis, every entry still live: the two must match
 // exactly.
 func TestCacheHitsAgreeWithStats(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	redistest.EachFresh(t, testCacheHitsAgreeWithStats)
 }
 

@@ -41,7 +41,26 @@ type chainEnvelope struct {
 func (c chainEnvelope) steps(t *testing.T) map[string]chainStep {
 	t.Helper()
 	var list []chainStep
-	if err := json.Unmarshal(c.Data["steps"], &list); err != nil {
+	// The model reads a list of objects as a table: columns, then rows.
+	var table struct {
+		Columns []string            `json:"columns"`
+		Rows    [][]json.RawMessage `json:"rows"`
+	}
+	raw := c.Data["steps"]
+	if json.Unmarshal(raw, &table) == nil && len(table.Columns) > 0 {
+		var objs []map[string]json.RawMessage
+		for _, row := range table.Rows {
+			o := map[string]json.RawMessage{}
+			for i, col := range table.Columns {
+				if i < len(row) && string(row[i]) != "null" {
+					o[col] = row[i]
+				}
+			}
+			objs = append(objs, o)
+		}
+		raw, _ = json.Marshal(objs)
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
 		t.Fatalf("steps: %v: %s", err, c.Data["steps"])
 	}
 	out := map[string]chainStep{}
@@ -135,16 +154,23 @@ func TestBossBriefingChain(t *testing.T) {
 	// request (a background summary) gets text. Each turn has its own call id.
 	var turnNo atomic.Int64
 	callID := func() string { return fmt.Sprintf("call_brief_%d", turnNo.Load()) }
-	offers := func(req openai.ChatCompletionRequest) bool {
+	native := func(req openai.ChatCompletionRequest) bool {
 		return slices.ContainsFunc(req.Tools, func(tl openai.Tool) bool { return tl.Function != nil && tl.Function.Name == "boss_briefing" })
+	}
+	// Offered as a schema, or described in the conversation and called
+	// through use_tool (the default).
+	offers := func(req openai.ChatCompletionRequest) bool {
+		return native(req) || llmtest.Describes(req, "boss_briefing")
 	}
 	fake.SetResponder(func(req openai.ChatCompletionRequest) llmtest.Reply {
 		last := req.Messages[len(req.Messages)-1]
 		switch {
 		case last.Role == openai.ChatMessageRoleTool && last.ToolCallID == callID():
 			return llmtest.Text("The Fire Knight burns; bring your counters.")
-		case last.Role == openai.ChatMessageRoleUser && offers(req):
+		case last.Role == openai.ChatMessageRoleUser && native(req):
 			return llmtest.ToolCalls(llmtest.Call{ID: callID(), Name: "boss_briefing", Arguments: args})
+		case last.Role == openai.ChatMessageRoleUser && offers(req):
+			return llmtest.ToolCalls(llmtest.Call{ID: callID(), Name: llmtest.UseTool, Arguments: `{"name":"boss_briefing","arguments":` + args + `}`})
 		}
 		return llmtest.Text("ok")
 	})

@@ -30,7 +30,7 @@ func TestCommands(t *testing.T) {
 		{name: "migrate --sample again is idempotent", args: []string{"migrate", "-sample", "-db", dbPath}, wantOut: "data version"},
 		{name: "migrate without --sample reports", args: []string{"migrate", "-db", dbPath}, wantOut: "holds the sample game"},
 		{name: "ingest of the embedded content", args: []string{"ingest"}, wantOut: "the embedded sample content"},
-		{name: "ingest into the embedded index", args: []string{"ingest", "-content", content}, wantOut: "Documents:290"},
+		{name: "ingest into the embedded index", args: []string{"ingest", "-content", content}, wantOut: "Documents:294"},
 		{name: "ingest of a missing dir", args: []string{"ingest", "-content", filepath.Join(t.TempDir(), "none")}, wantErr: "none"},
 		{name: "chat with a bad screen", args: []string{"chat", "-screen", "{nope"}, wantErr: "not valid JSON"},
 		{name: "bench with no sessions", args: []string{"bench", "-sessions", "0"}, wantErr: "positive"},

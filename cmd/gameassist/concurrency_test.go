@@ -14,6 +14,7 @@ import (
 // TestConcurrentTurnsOneSession sends 16 turns of one session at once:
 // the session lock serializes them, so each exchange 1..16 is used once.
 func TestConcurrentTurnsOneSession(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	redistest.Each(t, backends, testConcurrentTurnsOneSession)
 }
 

@@ -16,6 +16,7 @@ import (
 // every admin view of it, on a single Redis and on a Redis Cluster. It has
 // its own Redis: it reads global stats.
 func TestHappyPath(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	redistest.EachFresh(t, testHappyPath)
 }
 

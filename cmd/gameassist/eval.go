@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -30,6 +32,7 @@ Runs scenario files (YAML, schemas/eval_scenario.json; a directory means its
 or one wired in-process exactly as 'serve' wires it from the environment.
 --record/--replay store or serve the LLM's answers (in-process only).
 Exit status 1 when the pass rate is under --min-pass.
+'gameassist eval export -h' writes scenarios from players' ratings.
 
 `
 
@@ -139,6 +142,9 @@ func loadScenarios(files []string) ([]scenario.Scenario, error) {
 }
 
 func runEval(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "export" {
+		return runEvalExport(ctx, args[1:], getenv, stdout, stderr)
+	}
 	f, err := parseEvalFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -162,6 +168,7 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 	var tr *cassette.Transport
 	if f.server != "" {
 		opts.BaseURL = f.server
+		opts.WebhookSecret = cfg.WebhookSecret
 		if err := preflight(ctx, &http.Client{Timeout: 10 * time.Second}, f.server, true); err != nil {
 			return err
 		}
@@ -169,6 +176,14 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 			fmt.Fprintln(stderr, "eval: max_rounds is not checked against a remote server (its LLM calls are not visible)")
 		}
 	} else {
+		if cfg.WebhookSecret == "" {
+			// player: steps push states signed like the game server's.
+			b := make([]byte, 16)
+			if _, err := rand.Read(b); err != nil {
+				return fmt.Errorf("eval: webhook secret: %w", err)
+			}
+			cfg.WebhookSecret = hex.EncodeToString(b)
+		}
 		a, t, err := startInProcess(ctx, cfg, f, stderr)
 		if err != nil {
 			return err
@@ -185,6 +200,7 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		opts.HTTPClient = &http.Client{Transport: ht, Timeout: 5 * time.Minute}
 		opts.RoundsMeasured = true
+		opts.WebhookSecret = cfg.WebhookSecret
 		if err := preflight(ctx, opts.HTTPClient, inProcessURL, f.replay == "" && cfg.LLMEnabled()); err != nil {
 			return err
 		}
@@ -228,7 +244,7 @@ func runEval(ctx context.Context, args []string, getenv func(string) string, std
 		if err := rep.WriteHTML(&b); err != nil {
 			return err
 		}
-		if err := os.WriteFile(f.html, b.Bytes(), 0o600); err != nil {
+		if err := writeReadable(f.html, b.Bytes()); err != nil {
 			return fmt.Errorf("eval: --html: %w", err)
 		}
 	}

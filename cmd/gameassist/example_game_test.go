@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goccy/go-yaml"
 	_ "github.com/mattn/go-sqlite3"
 
 	"github.com/gameassist/gameassist/internal/openapitest"
@@ -29,17 +31,23 @@ var exampleDir = filepath.Join("..", "..", "examples", "cards")
 // dump, as `sqlite3 cards.db < cards.sql` does.
 func buildExampleDB(tb testing.TB) string {
 	tb.Helper()
-	dump, err := os.ReadFile(filepath.Join(exampleDir, "cards.sql"))
+	return buildGameDB(tb, filepath.Join(exampleDir, "cards.sql"))
+}
+
+// buildGameDB loads a game's SQL dump into a new SQLite file.
+func buildGameDB(tb testing.TB, sqlFile string) string {
+	tb.Helper()
+	dump, err := os.ReadFile(sqlFile)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	path := filepath.Join(tb.TempDir(), "runebound.db")
+	path := filepath.Join(tb.TempDir(), "game.db")
 	db, err := sql.Open("sqlite3", "file:"+path+"?mode=rwc")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if _, err := db.Exec(string(dump)); err != nil {
-		tb.Fatalf("load cards.sql: %v", err)
+		tb.Fatalf("load %s: %v", sqlFile, err)
 	}
 	if err := db.Close(); err != nil {
 		tb.Fatal(err)
@@ -465,7 +473,7 @@ func TestExampleGameOffline(t *testing.T) {
 		want          []string
 		forbid        []string
 	}{
-		{name: "a card by name", message: "What does Stone Golem cost?", wantTool: "cards_get_card", want: []string{"Stone Golem", "mana: 5", "Guard"}},
+		{name: "a card by name", message: "What does Stone Golem cost?", wantTool: "cards_get_card", want: []string{"The mana of **Stone Golem** is 5."}, forbid: []string{"card id:"}},
 		{name: "a keyword", message: "what does the keyword Lifesteal do?", wantTool: "cards_get_keyword", want: []string{"heals your champion"}},
 		{name: "cards by element and cost", message: "show me ember cards under 3 mana", wantTool: "cards_search", want: []string{"Ember Imp", "Cinder Archer"}, forbid: []string{"Ashen Drake"}},
 		{name: "documents when no tool fits", message: "which starter deck should I pick?", wantTool: "rag_semantic_search", want: []string{"Ember Rush"}},
@@ -505,4 +513,108 @@ func TestToolsReloadWithoutFile(t *testing.T) {
 	}
 	resp, body = f.do(t, request{method: http.MethodPost, path: "/admin/tools/reload", invalid: true})
 	expectError(t, resp, body, http.StatusUnauthorized)
+}
+
+// TestExampleGameEvalSet answers the example game's evaluation set
+// (eval/offline-cards) with no LLM through the chat API, one session per
+// scenario, and requires at least 80% of the questions right: the expected
+// tools called and every fact in the reply, no forbidden text.
+func TestExampleGameEvalSet(t *testing.T) {
+	env, _ := exampleEnv(t, nil)
+	runStudioEval(t, env, "../../eval/offline-cards/cards.yaml", "example game")
+}
+
+// TestStudioGameEvalSet answers eval/offline-willowmere over a second studio
+// game (offline/testdata/willowmere: other tables, column names, tools and
+// documents than the example's) with no LLM through the chat API.
+func TestStudioGameEvalSet(t *testing.T) {
+	dir := filepath.Join("..", "..", "offline", "testdata", "willowmere")
+	env := map[string]string{
+		"ADDR":                    "127.0.0.1:0",
+		"REDIS_URL":               redisSrv.URL(),
+		"GCS_DB_PATH":             buildGameDB(t, filepath.Join(dir, "willowmere.sql")),
+		"CONTENT_DIR":             filepath.Join(dir, "docs"),
+		"SCREEN_RULES":            filepath.Join(dir, "rules.json"),
+		"TOOLS_FILE":              filepath.Join(dir, "tools.yaml"),
+		"ADMIN_TOKEN":             testAdminToken,
+		"CHAT_RATE_PER_MINUTE":    "100000",
+		"SESSION_RATE_PER_MINUTE": "100000",
+		"LOG_LEVEL":               "info",
+	}
+	runStudioEval(t, env, "../../eval/offline-willowmere/willowmere.yaml", "willowmere")
+}
+
+// runStudioEval serves env with no LLM and answers every scenario of
+// setFile, one session each; at least 10 questions and 80% right.
+func runStudioEval(t *testing.T, env map[string]string, setFile, label string) {
+	t.Helper()
+	s := serveExample(t, env)
+	type step struct {
+		Screen map[string]any `yaml:"screen"`
+		Say    string         `yaml:"say"`
+		Expect *struct {
+			Tools  []string `yaml:"tools"`
+			Facts  []string `yaml:"facts"`
+			Forbid []string `yaml:"forbid"`
+		} `yaml:"expect"`
+	}
+	type scenario struct {
+		Name   string `yaml:"name"`
+		Locale string `yaml:"locale"`
+		Steps  []step `yaml:"steps"`
+	}
+	raw, err := os.ReadFile(setFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw), yaml.Strict())
+	passed, total := 0, 0
+	for {
+		var sc scenario
+		if err := dec.Decode(&sc); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			t.Fatal(err)
+		}
+		ss := s.session(t, sc.Locale)
+		var screen map[string]any
+		for _, st := range sc.Steps {
+			if st.Screen != nil {
+				screen = st.Screen
+				continue
+			}
+			if st.Say == "" || st.Expect == nil {
+				t.Fatalf("%s: a step with neither screen nor say+expect", sc.Name)
+			}
+			total++
+			r := s.chat(t, ss, st.Say, screen)
+			var reasons []string
+			for _, tn := range st.Expect.Tools {
+				if _, ok := findCall(r.ToolCalls, tn); !ok {
+					reasons = append(reasons, tn+" not called")
+				}
+			}
+			for _, f := range st.Expect.Facts {
+				if !strings.Contains(r.Reply, f) {
+					reasons = append(reasons, "missing "+f)
+				}
+			}
+			for _, f := range st.Expect.Forbid {
+				if strings.Contains(r.Reply, f) {
+					reasons = append(reasons, "forbidden "+f)
+				}
+			}
+			if len(reasons) == 0 {
+				passed++
+			} else {
+				t.Logf("%s %q: %s\n%s", sc.Name, st.Say, strings.Join(reasons, "; "), r.Reply)
+			}
+		}
+	}
+	rate := float64(passed) / float64(max(total, 1))
+	t.Logf("%s eval: %d/%d right (%.1f%%)", label, passed, total, 100*rate)
+	if total < 10 || rate < 0.8 {
+		t.Errorf("%s eval: %d/%d right, want at least 10 questions and 80%%", label, passed, total)
+	}
 }

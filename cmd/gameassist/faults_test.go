@@ -14,6 +14,7 @@ import (
 // readiness reports Redis; once Redis is back (empty) the same server
 // serves again.
 func TestRedisDownAndBack(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	rs := redistest.Start(t)
 	f := newFixture(t, appSetup{redis: rs})
 	s := f.newSession(t)

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -485,10 +484,4 @@ func (f *fixture) afterFlush(tb testing.TB, what string, cond func() (bool, stri
 	if ok, state := cond(); !ok {
 		tb.Fatalf("%s: %s", what, state)
 	}
-}
-
-// isTimeout reports a client-side timeout of a request.
-func isTimeout(err error) bool {
-	var ne interface{ Timeout() bool }
-	return errors.As(err, &ne) && ne.Timeout()
 }

@@ -18,6 +18,7 @@ import (
 // Exchanges stay contiguous, no message is lost or doubled, the turn lock
 // holds across instances and a result cached by one is served by the other.
 func TestTwoInstancesOneSession(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	redistest.Each(t, backends, testTwoInstancesOneSession)
 }
 

@@ -81,6 +81,7 @@ func TestMCPAuth(t *testing.T) {
 // TestMCPRateLimit: /mcp is limited per client IP, wrong tokens included,
 // with Retry-After.
 func TestMCPRateLimit(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	rs := redistest.Start(t)
 	f := newFixture(t, appSetup{redis: rs, env: map[string]string{"MCP_TOKEN": testMCPToken, "MCP_RATE_PER_MINUTE": "2"}})
 	resp, body := f.do(t, mcpRequest("guess"))

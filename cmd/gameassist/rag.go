@@ -106,7 +106,7 @@ func openRAG(ctx context.Context, cfg config.Config, logger *slog.Logger, sample
 		closeStore()
 		return nil, err
 	}
-	retriever, err := toolsrag.NewRetriever(emb, store, logger, toolsrag.RetrieverOptions{Glossary: gloss})
+	retriever, err := toolsrag.NewRetriever(emb, store, logger, toolsrag.RetrieverOptions{Glossary: gloss, ProgressPath: cfg.ProgressPath})
 	if err != nil {
 		closeStore()
 		return nil, err

@@ -14,6 +14,7 @@ import (
 // with limits of 3 a minute: requests alternate between them and the
 // fourth is refused, whichever instance gets it.
 func TestRateLimitsAcrossInstances(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	rs := redistest.Start(t)
 	limits := map[string]string{"CHAT_RATE_PER_MINUTE": "3", "SESSION_RATE_PER_MINUTE": "3"}
 	a := newFixture(t, appSetup{redis: rs, env: limits})

@@ -99,6 +99,7 @@ func (p *probeLLM) lastOffered() string {
 // session but serves again after the rollback; stats, metrics and the
 // admin tool list carry the versions.
 func TestToolRollout(t *testing.T) {
+	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	redistest.EachFresh(t, testToolRollout)
 }
 

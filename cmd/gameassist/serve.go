@@ -21,6 +21,8 @@ import (
 	"github.com/gameassist/gameassist/api"
 	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/data"
+	"github.com/gameassist/gameassist/feedback"
 	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/mcpserver"
@@ -40,11 +42,16 @@ import (
 func runServe(ctx context.Context, args []string, cfg config.Config, logger *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (ADDR)")
+	demo := fs.Bool("demo-player", cfg.RedisURL == "", "push the sample game's demo player state for player id \"demo\" at start (default: on with the embedded Redis)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	logger.Info("starting gameassist", "config", cfg)
-	a, err := newApp(ctx, cfg, logger)
+	var opts []appOption
+	if *demo {
+		opts = append(opts, withDemoPlayer())
+	}
+	a, err := newApp(ctx, cfg, logger, opts...)
 	if err != nil {
 		return err
 	}
@@ -94,7 +101,13 @@ type appOptions struct {
 	// rolloutNow is the clock of the rollout weights' refresh (tests move
 	// it by hand); nil is time.Now.
 	rolloutNow func() time.Time
+	// demoPlayer pushes the sample game's demo player state at start.
+	demoPlayer bool
 }
+
+// withDemoPlayer pushes the sample game's demo player (player id "demo")
+// at start, when the sample game is served.
+func withDemoPlayer() appOption { return func(o *appOptions) { o.demoPlayer = true } }
 
 func withoutObservability() appOption { return func(o *appOptions) { o.noObservability = true } }
 
@@ -242,6 +255,12 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		return nil, err
 	}
 	a.store = store
+	if opt.demoPlayer && gcs.sample {
+		if _, _, err := store.PutPlayerState(ctx, data.DemoPlayerID, data.DemoPlayer(), time.Now(), cfg.PlayerStateTTL); err != nil {
+			return nil, fmt.Errorf("demo player: %w", err)
+		}
+		logger.Info("demo player state pushed: sessions created with player_id \"demo\" get personal answers", "player_id", data.DemoPlayerID)
+	}
 	limiter, err := ratelimit.New(rdb, "ga")
 	if err != nil {
 		return nil, err
@@ -269,6 +288,18 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	m.SetActiveSessionsFunc(activeSessionsGauge(bgCtx, store, logger))
 
+	fbStore, err := feedback.NewStore(rdb, feedback.Options{Prefix: "ga", Max: int64(cfg.FeedbackMax)})
+	if err != nil {
+		return nil, err
+	}
+	fbSvc, err := feedback.NewService(store, fbStore, opt.now)
+	if err != nil {
+		return nil, err
+	}
+	var fb api.FeedbackService = fbSvc
+	if tracing.Enabled() {
+		fb = tracedFeedback{FeedbackService: fbSvc, t: tracing}
+	}
 	offlineOpts := offline.Options{Glossary: rag.glossary, Logger: logger}
 	if game != nil {
 		// Not a typed nil: without the sample game the responder finds no names.
@@ -280,6 +311,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	deps := chat.Deps{
 		Store: store, Executor: exec, Fallback: offlineFallback{r: responder}, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
+		DisplayNames: names, Exchanges: tracedExchanges{next: store},
 	}
 	if opt.noObservability {
 		m = nil
@@ -304,7 +336,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		client, err := llm.New(llm.Options{
 			BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel,
 			EmbeddingsModel: cfg.EmbeddingsModel, Timeout: cfg.LLMTimeout, Logger: logger,
-			HTTPClient: opt.llmHTTP,
+			HTTPClient: opt.llmHTTP, NoCacheKey: !cfg.PromptCacheKey,
 		})
 		if err != nil {
 			return nil, err
@@ -322,6 +354,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		ToolSelection: cfg.ToolSelection, MaxToolsPerCall: cfg.MaxToolsPerCall, Model: cfg.OpenAIModel,
 		Entities:  entities,
 		LLMBudget: llmBudget(cfg), FallbackReserve: fallbackReserve, MaxToolCallsPerRound: cfg.MaxToolCallsPerRound,
+		ProgressPath: cfg.ProgressPath,
 	})
 	if err != nil {
 		return nil, err
@@ -332,7 +365,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		chatSvc = tracedChat{ChatService: svc, t: tracing}
 	}
 
-	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger}
+	mcpDeps := mcpserver.Deps{Executor: exec, Sessions: store, Rules: rules, Logger: logger, Players: store}
 	if a.observer != nil {
 		mcpDeps.Observer = a.observer
 	}
@@ -344,15 +377,15 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	srv, err := api.New(api.Deps{ //nolint:contextcheck // builds routes; handlers use their request's context
 		Executor:     exec,
 		OfferedToLLM: offered,
-		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files),
+		Chat:         chatSvc, Replay: store, Sessions: store, Rules: rules, Stats: recorder, Limiter: limiter, Tools: toolsReloader(files), Players: store,
 		Reloader: reloader{files: files, rules: rules},
-		Rollouts: rollouts,
-		Metrics:  m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
+		Rollouts: rollouts, Feedback: fb,
+		Metrics: m, Gatherer: promReg, Checks: checks, Logger: logger, MCP: a.mcp.Handler(),
 	}, api.Options{
 		AdminToken: cfg.AdminToken, WebhookSecret: cfg.WebhookSecret, AllowedOrigins: cfg.AllowedOrigins,
 		TrustedProxies:  cfg.TrustedProxies,
 		MaxMessageChars: cfg.MaxMessageChars, ChatRatePerMinute: cfg.ChatRatePerMinute,
-		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: requestTimeout(cfg),
+		SessionRatePerMinute: cfg.SessionRatePerMinute, RequestTimeout: requestTimeout(cfg), PlayerStateTTL: cfg.PlayerStateTTL,
 		WebhookTolerance: cfg.WebhookTolerance,
 		MCPToken:         cfg.MCPToken, MCPRatePerMinute: cfg.MCPRatePerMinute,
 	})
@@ -408,23 +441,10 @@ func (a *app) serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
 	a.log.Info("listening", "addr", ln.Addr().String())
 	a.log.Info(readyLine(a.cfg, ln.Addr()))
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	a.log.Info("shutting down: no new requests, in-flight turns may finish", "timeout", a.cfg.ShutdownTimeout)
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), a.cfg.ShutdownTimeout)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		// Turns still running after the timeout are cut: closing their
-		// connections cancels their contexts before the dependencies close.
-		_ = hs.Close()
-		return fmt.Errorf("serve: shutdown: %w", err)
+	if err := api.Serve(ctx, hs, ln, a.cfg.ShutdownTimeout, a.log); err != nil {
+		return err
 	}
 	a.log.Info("stopped")
 	return nil

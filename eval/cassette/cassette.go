@@ -203,12 +203,30 @@ func Endpoint(path string) string {
 }
 
 // Key is the hash a request is recorded under: method, endpoint and the
-// exact body bytes (headers, where credentials travel, are not part of it).
+// exact body bytes (headers, where credentials travel, are not part of it),
+// but for the prompt cache key the LLM client puts first in the body: a
+// per-session routing hint that differs in every run.
 func Key(method, endpoint string, body []byte) string {
 	h := sha256.New()
 	h.Write([]byte(method + " " + endpoint + "\n"))
-	h.Write(body)
+	h.Write(withoutCacheKey(body))
 	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// withoutCacheKey returns body without a leading "prompt_cache_key" member.
+func withoutCacheKey(body []byte) []byte {
+	const lead = `{"prompt_cache_key":`
+	if !bytes.HasPrefix(body, []byte(lead)) {
+		return body
+	}
+	dec := json.NewDecoder(bytes.NewReader(body[len(lead):]))
+	var key string
+	if dec.Decode(&key) != nil {
+		return body
+	}
+	rest := body[len(lead)+int(dec.InputOffset()):]
+	rest = bytes.TrimPrefix(rest, []byte(","))
+	return append([]byte("{"), rest...)
 }
 
 func (t *Transport) path(key string) string { return filepath.Join(t.dir, key+".json") }

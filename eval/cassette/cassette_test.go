@@ -181,3 +181,20 @@ func TestEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyIgnoresPromptCacheKey: a request recorded without a prompt cache
+// key is found again with any key, and nothing else of the body is ignored.
+func TestKeyIgnoresPromptCacheKey(t *testing.T) {
+	plain := []byte(`{"model":"m","messages":[]}`)
+	keyed := []byte(`{"prompt_cache_key":"ga-1\"x","model":"m","messages":[]}`)
+	other := []byte(`{"prompt_cache_key":"ga-2","model":"n","messages":[]}`)
+	if Key("POST", "chat/completions", plain) != Key("POST", "chat/completions", keyed) {
+		t.Error("the cache key changed the cassette key")
+	}
+	if Key("POST", "chat/completions", plain) == Key("POST", "chat/completions", other) {
+		t.Error("a different model found the same cassette")
+	}
+	if got := string(withoutCacheKey([]byte(`{"prompt_cache_key":"k"}`))); got != `{}` {
+		t.Errorf("withoutCacheKey of a body with nothing else = %s", got)
+	}
+}

@@ -44,8 +44,11 @@ type Scenario struct {
 // Step is a screen change or a player message (Say) with its expectations.
 type Step struct {
 	Screen *Screen `json:"screen,omitempty"`
-	Say    string  `json:"say,omitempty"`
-	Expect *Expect `json:"expect,omitempty"`
+	// Player is the player's state from this step on: the runner pushes it
+	// for the scenario's own player id before the next message.
+	Player json.RawMessage `json:"player,omitempty"`
+	Say    string          `json:"say,omitempty"`
+	Expect *Expect         `json:"expect,omitempty"`
 	// Line is where the step starts in its file.
 	Line int `json:"-"`
 }
@@ -388,7 +391,7 @@ func leaf(ve *jsonschema.ValidationError) ([]string, string) {
 		case *kind.OneOf:
 			msg = stepShape
 		case *kind.Required:
-			if slices.Contains(k.Missing, "say") || slices.Contains(k.Missing, "screen") {
+			if slices.Contains(k.Missing, "say") || slices.Contains(k.Missing, "screen") || slices.Contains(k.Missing, "player") {
 				msg = stepShape
 			}
 		}
@@ -397,7 +400,7 @@ func leaf(ve *jsonschema.ValidationError) ([]string, string) {
 }
 
 // stepShape explains the two kinds of step.
-const stepShape = "a step is either a screen (screen:) or a player message (say:), not both and not neither"
+const stepShape = "a step is either a screen (screen:), a player state (player:) or a player message (say:): exactly one of them"
 
 // rank orders leaf errors: deeper first; at one depth, an unknown field
 // says more than a missing one, which says more than a wrong type (the

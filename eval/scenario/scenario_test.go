@@ -138,6 +138,8 @@ func TestParseBad(t *testing.T) {
 		{"not a mapping", "- just\n- a list\n", 1, "", "object"},
 		{"empty file", "", 1, "", "no scenario"},
 		{"bad locale", "name: a\nlocale: english\nsteps:\n  - say: hi\n", 2, "locale", "pattern"},
+		{"player and say", "name: a\nsteps:\n  - player: {progress: {chapter: 1}}\n    say: hi\n", 3, "steps[0]", "player state (player:)"},
+		{"player not an object", "name: a\nsteps:\n  - player: [1001]\n", 3, "steps[0].player", "object"},
 	}
 	p := newParser(t)
 	for _, tt := range tests {
@@ -292,5 +294,16 @@ func TestToolRefMarshalRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, tc.ref) {
 			t.Fatalf("round trip of %s = %+v, %v", b, back, err)
 		}
+	}
+}
+
+func TestParsePlayerStep(t *testing.T) {
+	scs, err := newParser(t).Parse("p.yaml", []byte("name: a\nsteps:\n  - player: {progress: {chapter: 5}, roster: [{id: 1001}]}\n  - say: who should I bring?\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := scs[0].Steps[0]
+	if st.Say != "" || st.Screen != nil || !strings.Contains(string(st.Player), `"chapter":5`) {
+		t.Fatalf("player step = %+v (%s)", st, st.Player)
 	}
 }

@@ -202,3 +202,30 @@ func (v *Validator) validateResponse(in *openapi3filter.RequestValidationInput, 
 func documentedStatuses(op *openapi3.Operation) []string {
 	return slices.Sorted(maps.Keys(op.Responses.Map()))
 }
+
+// Operation is one documented operation: its method and path template, in
+// the document's spelling ("/admin/sessions/{id}").
+type Operation struct {
+	Method, Path string
+}
+
+func (o Operation) String() string { return o.Method + " " + o.Path }
+
+// Operations lists every operation of the document, sorted by path then
+// method, so a test can require a row for each (a new route without one
+// fails it).
+func (v *Validator) Operations() []Operation {
+	var ops []Operation
+	for path, item := range v.doc.Paths.Map() {
+		for method := range item.Operations() {
+			ops = append(ops, Operation{Method: method, Path: path})
+		}
+	}
+	slices.SortFunc(ops, func(a, b Operation) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Method, b.Method)
+	})
+	return ops
+}

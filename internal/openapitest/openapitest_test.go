@@ -379,8 +379,25 @@ func TestEveryOperationIsRoutable(t *testing.T) {
 			}
 		}
 	}
-	if n != 24 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET / + PUT and DELETE /admin/tools/{name}/rollout + POST /admin/reload
-		t.Errorf("%d operations, want 24", n)
+	if n != 29 { // 18 + POST /admin/tools/reload + GET /admin/sessions + GET / + PUT and DELETE /admin/tools/{name}/rollout + POST /admin/reload + PUT /v1/players/{player_id}/state + GET /admin/players/{player_id}/state + POST /v1/feedback, GET /admin/feedback and its scenario
+		t.Errorf("%d operations, want 29", n)
+	}
+	ops := v.Operations()
+	if len(ops) != n {
+		t.Fatalf("Operations lists %d, the document has %d", len(ops), n)
+	}
+	seen := map[Operation]bool{}
+	for i, op := range ops {
+		if v.doc.Paths.Find(op.Path) == nil || v.doc.Paths.Find(op.Path).GetOperation(op.Method) == nil {
+			t.Errorf("Operations lists %s, not in the document", op)
+		}
+		if seen[op] {
+			t.Errorf("Operations lists %s twice", op)
+		}
+		seen[op] = true
+		if i > 0 && (ops[i-1].Path > op.Path || ops[i-1].Path == op.Path && ops[i-1].Method > op.Method) {
+			t.Errorf("Operations not sorted at %s", op)
+		}
 	}
 }
 

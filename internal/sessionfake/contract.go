@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,6 +25,9 @@ type Sessions interface {
 	SaveSummary(ctx context.Context, id string, sm memory.Summary) (bool, error)
 	History(ctx context.Context, id string) ([]memory.Message, error)
 	Cache(ctx context.Context, id string) ([]memory.CacheEntry, error)
+	SaveExchange(ctx context.Context, id string, e memory.Exchange) error
+	Exchanges(ctx context.Context, id string, ns ...int) (map[int]memory.Exchange, error)
+	PutPlayerState(ctx context.Context, playerID string, state []byte, at time.Time, ttl time.Duration) (memory.PlayerState, bool, error)
 }
 
 // busyWait is how long the contract lets a lock attempt wait for a holder
@@ -267,6 +271,53 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 		}
 	})
 
+	t.Run("exchanges", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		x := memory.Exchange{Exchange: 1, Message: "hi", Reply: "hello", Model: "m", At: time.Unix(1_800_000_000, 0).UTC(),
+			Tools: []memory.ExchangeTool{{Name: "t", Arguments: json.RawMessage(`{"a":1}`), Source: "executed", Status: "success"}}}
+		if err := st.SaveExchange(ctx, "s", x); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.SaveExchange(ctx, "s", memory.Exchange{Exchange: 0}); err == nil {
+			t.Error("exchange 0 was recorded")
+		}
+		if err := st.SaveExchange(ctx, "nope", x); !errors.Is(err, memory.ErrNotFound) {
+			t.Errorf("an unknown session's exchange: %v, want ErrNotFound", err)
+		}
+		got, err := st.Exchanges(ctx, "s", 1, 2)
+		if err != nil || len(got) != 1 || got[1].Reply != "hello" || len(got[1].Tools) != 1 || string(got[1].Tools[0].Arguments) != `{"a":1}` {
+			t.Fatalf("Exchanges = %+v, %v", got, err)
+		}
+	})
+
+	t.Run("player state", func(t *testing.T) {
+		st := open(t)
+		pid := "player-" + strings.ReplaceAll(t.Name(), "/", "-")
+		if err := st.CreateSession(ctx, memory.Meta{ID: "s", PlayerID: pid, Locale: "en", TokenHash: "h"}); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Unix(1_800_000_000, 0).UTC()
+		if tr, l := begin(t, st, "s"); tr.Player != nil {
+			t.Fatalf("turn's player before any push = %+v, want nil", tr.Player)
+		} else {
+			_ = l.Release(ctx)
+		}
+		ps, applied, err := st.PutPlayerState(ctx, pid, []byte(`{"progress":{"chapter":2}}`), at, time.Hour)
+		if err != nil || !applied || ps.Version != memory.PlayerVersion([]byte(`{"progress":{"chapter":2}}`)) || !ps.UpdatedAt.Equal(at) {
+			t.Fatalf("first push = %+v, %t, %v", ps, applied, err)
+		}
+		ps, applied, err = st.PutPlayerState(ctx, pid, []byte(`{"progress":{"chapter":1}}`), at.Add(-time.Second), time.Hour)
+		if err != nil || applied || string(ps.State) != `{"progress":{"chapter":2}}` {
+			t.Fatalf("older push = %+v (%s), %t, %v; want the stored state, not applied", ps, ps.State, applied, err)
+		}
+		tr, l := begin(t, st, "s")
+		if tr.Player == nil || string(tr.Player.State) != `{"progress":{"chapter":2}}` || tr.Player.PlayerID != pid {
+			t.Fatalf("turn's player = %+v, want the pushed state", tr.Player)
+		}
+		_ = l.Release(ctx)
+	})
+
 	t.Run("summary only moves forward", func(t *testing.T) {
 		st := open(t)
 		create(t, st, "s")
@@ -285,4 +336,164 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 			t.Fatalf("stored summary %+v, %v", m.Summary, err)
 		}
 	})
+
+	t.Run("cached payload gone is a miss", func(t *testing.T) {
+		st := open(t)
+		ev, ok := st.(PayloadEvicter)
+		if !ok {
+			t.Fatalf("%T cannot drop its shared payloads", st)
+		}
+		create(t, st, "s")
+		create(t, st, "o")
+		_, l := begin(t, st, "s")
+		big := entry("big", 1, 5)
+		big.Result = json.RawMessage(`{"status":"success","data":"` + strings.Repeat("boss ", 50) + `"}`)
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Put: []memory.CacheEntry{big}, Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		// Another session caches the same result: one payload for both.
+		_, l = begin(t, st, "o")
+		if err := st.FinishTurn(ctx, "o", memory.Finish{Put: []memory.CacheEntry{big}, Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ev.EvictPayloads(ctx); err != nil {
+			t.Fatal(err)
+		}
+		missed := func(id string) (memory.Turn, memory.Lease) {
+			t.Helper()
+			turn, l := begin(t, st, id)
+			if len(turn.Cache) != 0 {
+				t.Errorf("session %s serves %d entries whose payload is gone", id, len(turn.Cache))
+			}
+			if c, err := st.Cache(ctx, id); err != nil || len(c) != 0 {
+				t.Errorf("Cache(%s) = %d entries, %v; want none", id, len(c), err)
+			}
+			return turn, l
+		}
+		turn, ls := missed("s")
+		if _, lo := missed("o"); lo.Release(ctx) != nil {
+			t.Fatal("release o")
+		}
+		// s runs the tool again: its result is cached and served again,
+		// and o's reference to the same payload is served too.
+		again := big
+		again.CachedAt = turn.Meta.Exchange
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Put: []memory.CacheEntry{again}, Release: ls}); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"s", "o"} {
+			turn, l := begin(t, st, id)
+			if len(turn.Cache) != 1 || string(turn.Cache[0].Result) != string(big.Result) {
+				t.Errorf("session %s after caching again serves %+v", id, turn.Cache)
+			}
+			if err := l.Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+
+	t.Run("token counts round-trip", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		_, l := begin(t, st, "s")
+		err := st.FinishTurn(ctx, "s", memory.Finish{
+			Messages: []memory.Message{
+				{Role: "user", Content: "hi", Context: "<context>\n</context>\n\n", Exchange: 1, Tokens: 17},
+				{Role: "assistant", Content: "hello", Exchange: 1}, // written without a count
+			},
+			Release: l,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		turn, l := begin(t, st, "s")
+		_ = l.Release(ctx)
+		h, err := st.History(ctx, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, got := range [][]memory.Message{turn.History, h} {
+			if len(got) != 2 || got[0].Tokens != 17 || got[1].Tokens != 0 {
+				t.Fatalf("history %+v, want the user message's 17 tokens and no count on the reply", got)
+			}
+		}
+	})
+
+	t.Run("a turn's summarized messages come without data blocks", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		screen := "Boss screen"
+		// write records exchange ex, whose prompt used a summary through used.
+		write := func(ex, used int) {
+			_, l := begin(t, st, "s")
+			err := st.FinishTurn(ctx, "s", memory.Finish{
+				Messages: []memory.Message{
+					{Role: "user", Content: fmt.Sprint("q", ex), Context: fmt.Sprint("<context>", ex, "</context>"), Shown: &memory.Shown{Screen: &screen}, Exchange: ex, SummaryThrough: used, Tokens: 10 + ex},
+					{Role: "assistant", Content: fmt.Sprint("a", ex), Exchange: ex, Tools: []string{"t"}, Offered: []string{"t", "u"}, About: []memory.Subject{{Kind: "boss", ID: "1"}}, Tokens: 5},
+				},
+				Release: l,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		check := func(t *testing.T, h []memory.Message, n, through int) {
+			t.Helper()
+			if len(h) != 2*n {
+				t.Fatalf("history of %d messages, want %d", len(h), 2*n)
+			}
+			for _, m := range h {
+				ex := m.Exchange
+				if m.Role == "user" {
+					if m.Content != fmt.Sprint("q", ex) || m.Tokens != 10+ex {
+						t.Errorf("exchange %d's player message %+v", ex, m)
+					}
+					if full := m.Context != "" && m.Shown != nil && *m.Shown.Screen == screen; full != (ex > through) {
+						t.Errorf("exchange %d (summarized through %d): context %q, shown %+v", ex, through, m.Context, m.Shown)
+					}
+					continue
+				}
+				if m.Content != fmt.Sprint("a", ex) || len(m.Tools) != 1 || len(m.Offered) != 2 || len(m.About) != 1 || m.Tokens != 5 {
+					t.Errorf("exchange %d's reply %+v", ex, m)
+				}
+			}
+		}
+		beginHistory := func() []memory.Message {
+			turn, l := begin(t, st, "s")
+			_ = l.Release(ctx)
+			return turn.History
+		}
+		write(1, 0)
+		write(2, 0)
+		check(t, beginHistory(), 2, 0) // no summary
+		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "one", Through: 1}); err != nil {
+			t.Fatal(err)
+		}
+		// The newest prompt used no summary, and the next may go on
+		// without one.
+		check(t, beginHistory(), 2, 0)
+		write(3, 1)
+		check(t, beginHistory(), 3, 1)
+		// A newer summary: the newest prompt used the one through 1, and the
+		// next may go on with it.
+		if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "two", Through: 2, Prev: &memory.Summary{Text: "one", Through: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		check(t, beginHistory(), 3, 1)
+		write(7, 2)
+		check(t, beginHistory(), 4, 2)
+		h, err := st.History(ctx, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, h, 4, 0)
+	})
+}
+
+// PayloadEvicter is a store whose cached tool results live in payloads
+// shared by sessions that Redis may evict or lose; EvictPayloads drops
+// them all, as eviction would. Contract checks that a reference whose
+// payload is gone is a miss.
+type PayloadEvicter interface {
+	EvictPayloads(ctx context.Context) error
 }

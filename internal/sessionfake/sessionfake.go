@@ -37,20 +37,50 @@ type Store struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	players  map[string]memory.PlayerState
 	locks    map[string]*lease
 	// freed is closed, and replaced, whenever a lock is freed.
 	freed chan struct{}
+	// evicted holds the shared payloads dropped by EvictPayloads (by
+	// payloadOf) until a write stores them again: entries referencing
+	// them are misses, as memory.Store's are.
+	evicted map[string]bool
 }
+
+// payloadOf identifies an entry's shared payload as memory.Store does: its
+// data version and result.
+func payloadOf(e memory.CacheEntry) string { return e.DataVersion + "\x00" + string(e.Result) }
+
+// EvictPayloads drops every cached result's shared payload, as Redis
+// eviction would; later loads treat the entries as misses.
+func (s *Store) EvictPayloads(context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.evicted == nil {
+		s.evicted = map[string]bool{}
+	}
+	for _, sess := range s.sessions {
+		for _, e := range sess.cache {
+			s.evicted[payloadOf(e)] = true
+		}
+	}
+	return nil
+}
+
+// served reports whether e's shared payload is there.
+func (s *Store) served(e memory.CacheEntry) bool { return !s.evicted[payloadOf(e)] }
 
 type session struct {
 	meta    memory.Meta
 	history [][]byte // message JSON, oldest first
 	cache   map[string]memory.CacheEntry
+	// exchanges holds each recorded exchange's JSON, by number.
+	exchanges map[int][]byte
 }
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{sessions: map[string]*session{}, locks: map[string]*lease{}, freed: make(chan struct{})}
+	return &Store{sessions: map[string]*session{}, players: map[string]memory.PlayerState{}, locks: map[string]*lease{}, freed: make(chan struct{})}
 }
 
 // Calls counts the calls made of the store so far, each standing for one
@@ -159,11 +189,25 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 			}
 		}
 		t.History = decodeHistory(sess.history)
+		// As memory.Store: the messages the summary covers come without
+		// their data blocks.
+		through := memory.SummarizedThrough(sess.meta, t.History)
+		for i := range t.History {
+			if t.History[i].Exchange <= through {
+				t.History[i].Context, t.History[i].Shown = "", nil
+			}
+		}
 	}
 	t.Meta = cloneMeta(sess.meta)
+	if ps, ok := s.players[t.Meta.PlayerID]; ok && t.Meta.PlayerID != "" {
+		ps.State = slices.Clone(ps.State)
+		t.Player = &ps
+	}
 	t.Cache = make([]memory.CacheEntry, 0, len(sess.cache))
 	for _, e := range sess.cache {
-		t.Cache = append(t.Cache, cloneEntry(e))
+		if s.served(e) {
+			t.Cache = append(t.Cache, cloneEntry(e))
+		}
 	}
 	slices.SortFunc(t.Cache, func(a, b memory.CacheEntry) int {
 		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
@@ -323,6 +367,7 @@ func (s *Store) apply(op, id string, w write) error {
 		}
 		for _, e := range w.puts {
 			sess.cache[e.Key] = cloneEntry(e)
+			delete(s.evicted, payloadOf(e))
 		}
 		for _, k := range w.hits {
 			if e, ok := sess.cache[k]; ok {
@@ -388,6 +433,83 @@ func (s *Store) SaveScreen(_ context.Context, id string, w memory.ScreenSave) er
 	return s.apply("save screen", id, wr)
 }
 
+// PutPlayerState stores state for playerID as pushed at at (the fake keeps
+// no TTL). A push older than the stored one changes nothing: applied is
+// false and the result is the stored state.
+func (s *Store) PutPlayerState(_ context.Context, playerID string, state []byte, at time.Time, ttl time.Duration) (memory.PlayerState, bool, error) {
+	s.calls.Add(1)
+	if !memory.ValidPlayerID(playerID) {
+		return memory.PlayerState{}, false, fmt.Errorf("sessionfake: put player state %q: invalid player id", playerID)
+	}
+	if ttl < time.Millisecond {
+		return memory.PlayerState{}, false, fmt.Errorf("sessionfake: put player state %s: ttl %s too small", playerID, ttl)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at = time.UnixMilli(at.UnixMilli()).UTC()
+	if cur, ok := s.players[playerID]; ok && cur.UpdatedAt.After(at) {
+		cur.State = slices.Clone(cur.State)
+		return cur, false, nil
+	}
+	ps := memory.PlayerState{PlayerID: playerID, UpdatedAt: at, Version: memory.PlayerVersion(state), State: slices.Clone(state)}
+	s.players[playerID] = ps
+	ps.State = slices.Clone(state)
+	return ps, true, nil
+}
+
+// SaveExchange records what exchange e.Exchange of session id was answered
+// with; only the last HistoryMax/2 exchanges are kept, as memory does.
+func (s *Store) SaveExchange(_ context.Context, id string, e memory.Exchange) error {
+	s.calls.Add(1)
+	if !validID(id) {
+		return notFound("save exchange", id)
+	}
+	if e.Exchange < 1 {
+		return fmt.Errorf("sessionfake: save exchange %s: exchange %d, want from 1", id, e.Exchange)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("sessionfake: save exchange %s: %w", id, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[id]
+	if !ok {
+		return notFound("save exchange", id)
+	}
+	if sess.exchanges == nil {
+		sess.exchanges = map[int][]byte{}
+	}
+	sess.exchanges[e.Exchange] = b
+	delete(sess.exchanges, e.Exchange-max(1, HistoryMax/2))
+	return nil
+}
+
+// Exchanges returns the recorded exchanges of session id among ns.
+func (s *Store) Exchanges(_ context.Context, id string, ns ...int) (map[int]memory.Exchange, error) {
+	s.calls.Add(1)
+	if !validID(id) {
+		return nil, notFound("exchanges", id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[int]memory.Exchange, len(ns))
+	sess, ok := s.sessions[id]
+	if !ok {
+		return out, nil
+	}
+	for _, n := range ns {
+		if b, ok := sess.exchanges[n]; ok {
+			var e memory.Exchange
+			if err := json.Unmarshal(b, &e); err != nil {
+				return nil, fmt.Errorf("sessionfake: exchange %d of %s: %w", n, id, err)
+			}
+			out[n] = e
+		}
+	}
+	return out, nil
+}
+
 // SaveSummary stores sm unless the stored summary covers sm.Through or
 // later, and reports whether it stored; an unknown session is ErrNotFound.
 func (s *Store) SaveSummary(_ context.Context, id string, sm memory.Summary) (bool, error) {
@@ -437,7 +559,9 @@ func (s *Store) Cache(_ context.Context, id string) ([]memory.CacheEntry, error)
 	}
 	out := make([]memory.CacheEntry, 0, len(sess.cache))
 	for _, e := range sess.cache {
-		out = append(out, cloneEntry(e))
+		if s.served(e) {
+			out = append(out, cloneEntry(e))
+		}
 	}
 	slices.SortFunc(out, func(a, b memory.CacheEntry) int { return strings.Compare(a.Key, b.Key) })
 	return out, nil

@@ -53,6 +53,7 @@ type Server struct {
 	apiKey      string
 	dim         int
 	requests    []openai.ChatCompletionRequest
+	cacheKeys   []string
 	embedInputs [][]string
 	seq         int
 	changed     chan struct{}
@@ -167,6 +168,14 @@ func (s *Server) Requests() []openai.ChatCompletionRequest {
 	return slices.Clone(s.requests)
 }
 
+// CacheKeys returns the prompt_cache_key of every chat request received so
+// far, in order ("" for a request without one).
+func (s *Server) CacheKeys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.cacheKeys...)
+}
+
 // RequestCount is the number of chat requests received so far.
 func (s *Server) RequestCount() int {
 	s.mu.Lock()
@@ -252,8 +261,15 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	// go-openai's request type has no prompt_cache_key: read it apart.
+	var extra struct {
+		PromptCacheKey string `json:"prompt_cache_key"`
+	}
+	_ = json.Unmarshal(raw, &extra)
+
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
+	s.cacheKeys = append(s.cacheKeys, extra.PromptCacheKey)
 	s.seq++
 	id := "chatcmpl-llmtest" + strconv.Itoa(s.seq)
 	close(s.changed)

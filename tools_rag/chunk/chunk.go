@@ -23,6 +23,8 @@ type Chunk struct {
 	EntityID int    `json:"entity_id,omitempty"`
 	Section  string `json:"section"`
 	Locale   string `json:"locale"`
+	// UnlocksAt is the document's unlocks_at (0: not gated).
+	UnlocksAt int `json:"unlocks_at,omitempty"`
 	// Index is the chunk's position in its document, from 0.
 	Index int    `json:"chunk_index"`
 	Text  string `json:"text"`
@@ -71,7 +73,7 @@ func Split(doc corpus.Document, opts Options) []Chunk {
 		for _, piece := range cut(s.text, opts.MaxChars, opts.Overlap) {
 			out = append(out, Chunk{
 				DocID: doc.DocID, Title: doc.Title, Category: doc.Category,
-				Entity: doc.Entity, EntityID: doc.EntityID, Section: s.name,
+				Entity: doc.Entity, EntityID: doc.EntityID, UnlocksAt: doc.UnlocksAt, Section: s.name,
 				Locale: doc.Locale, Index: len(out), Text: piece,
 			})
 		}

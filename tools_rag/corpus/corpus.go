@@ -23,6 +23,9 @@ import (
 // read into memory.
 const MaxFileBytes = 1 << 20
 
+// MaxUnlocksAt bounds a document's unlocks_at.
+const MaxUnlocksAt = 1_000_000
+
 // Document is one parsed content file.
 type Document struct {
 	DocID    string `json:"doc_id"`
@@ -31,6 +34,10 @@ type Document struct {
 	Entity   string `json:"entity,omitempty"`
 	EntityID int    `json:"entity_id,omitempty"`
 	Locale   string `json:"locale"`
+	// UnlocksAt, when above 0, gates the document: it is retrieved only
+	// for a player whose progress (PROGRESS_PATH) has reached it
+	// (front matter unlocks_at).
+	UnlocksAt int `json:"unlocks_at,omitempty"`
 	// Body is the markdown after the front matter, with "\n" line endings,
 	// without its developer notes: only player-facing text is indexed.
 	Body string `json:"-"`
@@ -210,6 +217,13 @@ func fromFields(f map[string]string) (Document, error) {
 			return Document{}, fmt.Errorf("entity_id %q: want a non-negative integer", tool.Clip(s, 20))
 		}
 		d.EntityID = n
+	}
+	if s := strings.TrimSpace(f["unlocks_at"]); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > MaxUnlocksAt {
+			return Document{}, fmt.Errorf("unlocks_at %q: want a whole number from 0 to %d", tool.Clip(s, 20), MaxUnlocksAt)
+		}
+		d.UnlocksAt = n
 	}
 	return d, nil
 }

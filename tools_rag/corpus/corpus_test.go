@@ -180,3 +180,18 @@ func TestDevNotesKeptFromPlayers(t *testing.T) {
 		})
 	}
 }
+
+func TestUnlocksAt(t *testing.T) {
+	doc := func(v string) string {
+		return "---\ndoc_id: d\ntitle: T\ncategory: lore\nlocale: en\nunlocks_at: " + v + "\n---\n# T\n\n## S\n\ntext\n"
+	}
+	d, err := Parse("d.md", []byte(doc("6")))
+	if err != nil || d.UnlocksAt != 6 {
+		t.Fatalf("unlocks_at 6: %+v %v", d, err)
+	}
+	for _, bad := range []string{"-1", "six", "2.5", "99999999"} {
+		if _, err := Parse("d.md", []byte(doc(bad))); err == nil || !strings.Contains(err.Error(), "unlocks_at") {
+			t.Errorf("unlocks_at %s: err = %v", bad, err)
+		}
+	}
+}

@@ -151,8 +151,16 @@ func (f *fakeQdrant) Upsert(_ context.Context, r *qdrant.UpsertPoints) (*qdrant.
 	return &qdrant.PointsOperationResponse{Result: &qdrant.UpdateResult{Status: qdrant.UpdateStatus_Completed}}, nil
 }
 
-// matches implements "must" field conditions with keyword, keywords and integer matches.
+// matches implements "must" field conditions with keyword, keywords and
+// integer matches, and "must_not" range conditions (gt).
 func matches(f *qdrant.Filter, payload map[string]*qdrant.Value) bool {
+	for _, c := range f.GetMustNot() {
+		fc := c.GetField()
+		v, ok := payload[fc.GetKey()]
+		if r := fc.GetRange(); r != nil && ok && r.Gt != nil && float64(v.GetIntegerValue()) > r.GetGt() {
+			return false
+		}
+	}
 	for _, c := range f.GetMust() {
 		fc := c.GetField()
 		v := payload[fc.GetKey()]

@@ -190,6 +190,7 @@ func (s *Store) EnsureCollection(ctx context.Context) error {
 		{"locale", qdrant.FieldType_FieldTypeKeyword},
 		{"doc_id", qdrant.FieldType_FieldTypeKeyword},
 		{"chunk_index", qdrant.FieldType_FieldTypeInteger},
+		{"unlocks_at", qdrant.FieldType_FieldTypeInteger},
 	} {
 		_, err := s.client.CreateFieldIndex(ctx, &qdrant.CreateFieldIndexCollection{
 			CollectionName: s.collection, FieldName: f.name, FieldType: f.typ.Enum(), Wait: qdrant.PtrOf(true),
@@ -247,6 +248,7 @@ func payload(c chunk.Chunk) map[string]*qdrant.Value {
 		"section":     qdrant.NewValueString(c.Section),
 		"locale":      qdrant.NewValueString(c.Locale),
 		"chunk_index": qdrant.NewValueInt(int64(c.Index)),
+		"unlocks_at":  qdrant.NewValueInt(int64(c.UnlocksAt)),
 		"text":        qdrant.NewValueString(c.Text),
 	}
 }
@@ -257,6 +259,7 @@ func fromPayload(p map[string]*qdrant.Value) chunk.Chunk {
 		DocID: str("doc_id"), Title: str("title"), Category: str("category"), Entity: str("entity"),
 		EntityID: int(p["entity_id"].GetIntegerValue()), Section: str("section"), Locale: str("locale"),
 		Index: int(p["chunk_index"].GetIntegerValue()), Text: str("text"),
+		UnlocksAt: int(p["unlocks_at"].GetIntegerValue()),
 	}
 }
 
@@ -315,10 +318,17 @@ func filter(f vectorstore.Filter) *qdrant.Filter {
 	if f.FirstChunks {
 		must = append(must, qdrant.NewMatchInt("chunk_index", 0))
 	}
-	if len(must) == 0 {
+	var mustNot []*qdrant.Condition
+	if f.Gate {
+		// A payload filter, so Qdrant never returns a locked chunk; points
+		// ingested before unlocks_at existed have none and pass.
+		unlocked := float64(f.Unlocked)
+		mustNot = append(mustNot, qdrant.NewRange("unlocks_at", &qdrant.Range{Gt: &unlocked}))
+	}
+	if len(must) == 0 && len(mustNot) == 0 {
 		return nil
 	}
-	return &qdrant.Filter{Must: must}
+	return &qdrant.Filter{Must: must, MustNot: mustNot}
 }
 
 // Search runs the hybrid query: a dense and a sparse prefetch, fused by RRF.

@@ -181,6 +181,9 @@ func (m *Memory) match(c compiled, slot int) bool {
 	if f.FirstChunks && ch.Index != 0 {
 		return false
 	}
+	if f.Gate && ch.UnlocksAt > f.Unlocked {
+		return false
+	}
 	if len(f.Categories) > 0 && !slices.Contains(f.Categories, ch.Category) {
 		return false
 	}

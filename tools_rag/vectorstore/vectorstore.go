@@ -34,6 +34,10 @@ type Filter struct {
 	// FirstChunks keeps only each document's first chunk (index 0): one
 	// point per document, for catalogs.
 	FirstChunks bool
+	// Gate, when set, keeps only chunks whose unlocks_at is at most
+	// Unlocked (documents without unlocks_at always pass): the spoiler gate.
+	Gate     bool
+	Unlocked int
 }
 
 // Query is one hybrid search: a dense vector, the query text for keyword

@@ -1,6 +1,7 @@
 // gameassist admin inspector: lists recent sessions (by player too), reads a
-// session, its tool cache, the tool registry and the statistics (with small
-// inline SVG charts) through the admin API. The admin token stays in
+// session, its tool cache, the tool registry, the statistics (with small
+// inline SVG charts) and players' ratings (with each exchange in context
+// and its eval scenario to download) through the admin API. The admin token stays in
 // this tab's sessionStorage; all server text goes through textContent.
 'use strict';
 
@@ -18,6 +19,9 @@
     statsView: $('stats-view'), statsTables: $('stats-tables'), statsCharts: $('stats-charts'),
     sessionsForm: $('sessions-form'), playerFilter: $('player-filter'),
     sessionsTable: $('sessions-table'), moreSessions: $('more-sessions'),
+    feedbackForm: $('feedback-form'), feedbackRating: $('feedback-rating'), feedbackSince: $('feedback-since'),
+    feedbackTool: $('feedback-tool'), feedbackScreen: $('feedback-screen'), feedbackTable: $('feedback-table'),
+    moreFeedback: $('more-feedback'), feedbackDetail: $('feedback-detail'),
   };
   const SVG = 'http://www.w3.org/2000/svg';
 
@@ -31,6 +35,34 @@
     if (className) n.className = className;
     if (text !== undefined && text !== null) n.textContent = String(text);
     return n;
+  }
+
+  // renderMarkdown fills parent with a reply's markdown subset, as the
+  // widget shows it: "- " lines become a list, **x** <strong>, other lines
+  // paragraphs. Only text nodes carry the reply's text.
+  function renderMarkdown(parent, text) {
+    parent.replaceChildren();
+    let list = null;
+    for (const raw of String(text).split('\n')) {
+      const line = raw.replace(/\s+$/, '');
+      const item = /^\s*[-*] (.*)$/.exec(line);
+      if (item) {
+        if (!list) list = parent.appendChild(node('ul'));
+        inline(list.appendChild(node('li')), item[1]);
+        continue;
+      }
+      list = null;
+      if (line.trim() === '') continue;
+      inline(parent.appendChild(node('p')), line);
+    }
+    return parent;
+  }
+
+  function inline(parent, text) {
+    text.split(/\*\*(.+?)\*\*/).forEach((part, i) => {
+      if (part === '') return;
+      parent.appendChild(i % 2 ? node('strong', '', part) : document.createTextNode(part));
+    });
   }
 
   // round keeps at most two decimals: 2.2113333 -> 2.21, 12 -> 12.
@@ -145,12 +177,15 @@
 
   // loadSessions lists recent sessions (of one player when the filter is
   // set); more appends the next page.
+  let sessionsGen = 0;
   async function loadSessions(more) {
+    const gen = ++sessionsGen;
     const params = new URLSearchParams({ limit: '20' });
     const player = el.playerFilter.value.trim();
     if (player) params.set('player_id', player);
     if (more && sessionsCursor) params.set('cursor', sessionsCursor);
     const page = await api('GET', '/admin/sessions', {}, '?' + params.toString());
+    if (gen !== sessionsGen) return 'Sessions: superseded.'; // a later search answers
     const rows = page.sessions || [];
     const open = (r) => {
       const b = node('button', 'link', r.id);
@@ -159,6 +194,7 @@
         el.sessionId.value = r.id;
         await loadSession();
         await loadCache();
+        el.sessionView.scrollIntoView({ block: 'start' });
       }));
       return b;
     };
@@ -201,7 +237,8 @@
       let who = m.role + ' · exchange ' + m.exchange + ' · ' + m.at;
       if (m.tools && m.tools.length) who += ' · tools: ' + m.tools.join(', ');
       li.appendChild(node('div', 'who', who));
-      li.appendChild(node('div', 'text', m.content));
+      if (m.role === 'assistant') li.appendChild(renderMarkdown(node('div', 'text markup'), m.content));
+      else li.appendChild(node('div', 'text', m.content));
       el.sessionHistory.appendChild(li);
     }
     el.sessionView.hidden = false;
@@ -334,6 +371,27 @@
     ];
   }
 
+  // feedbackStats shows players' ratings: the thumbs-down rate per tool,
+  // tool version and screen, as a chart and tables.
+  function feedbackStats(fb) {
+    const pct = (v) => round(v * 100) + ' %';
+    const total = fb.total || {};
+    const out = [node('h3', '', 'feedback (players\' ratings)'),
+      node('p', 'meta', 'up ' + show(total.up || 0) + ' · down ' + show(total.down || 0) + ' · thumbs-down rate ' + pct(total.down_rate || 0))];
+    const rated = (fb.tool_versions || []).map((r) => Object.assign({}, r, { name: r.name + (r.version ? '@v' + r.version : '') }));
+    if (rated.length) {
+      const box = node('div', 'charts');
+      box.appendChild(barChart('Thumbs-down rate per tool version', rated, [{ name: 'down rate', value: (r) => r.down_rate || 0 }], pct));
+      out.push(box);
+    }
+    const cols = [{ key: 'name' }, 'up', 'down', { key: 'down_rate', label: 'down rate', render: (r) => pct(r.down_rate || 0) }];
+    for (const [key, label] of [['tools', 'per tool'], ['tool_versions', 'per tool version'], ['screens', 'per screen']]) {
+      out.push(node('h3', '', 'feedback ' + label));
+      out.push(table(key === 'tool_versions' ? rated : (fb[key] || []), cols));
+    }
+    return out;
+  }
+
   // loadStats draws the charts, then renders each list of the report as a
   // table (per tool, per category, ...) and each object as field/value
   // pairs.
@@ -342,6 +400,10 @@
     el.statsCharts.replaceChildren(...statsCharts((report && report.tools) || []));
     const parts = [];
     for (const [name, value] of Object.entries(report || {})) {
+      if (name === 'feedback' && value && typeof value === 'object') {
+        parts.push(...feedbackStats(value));
+        continue;
+      }
       parts.push(node('h3', '', name));
       if (Array.isArray(value)) {
         const rows = value.filter((v) => v && typeof v === 'object');
@@ -356,8 +418,134 @@
     el.statsView.hidden = false;
   }
 
+  let feedbackCursor = null;
+  let feedbackGen = 0;
+
+  // loadFeedback lists players' ratings with the filters; more appends the
+  // next page.
+  async function loadFeedback(more) {
+    const gen = ++feedbackGen;
+    const params = new URLSearchParams({ limit: '20' });
+    if (el.feedbackRating.value) params.set('rating', el.feedbackRating.value);
+    if (el.feedbackSince.value) params.set('since', el.feedbackSince.value);
+    if (el.feedbackTool.value.trim()) params.set('tool', el.feedbackTool.value.trim());
+    if (el.feedbackScreen.value.trim()) params.set('screen', el.feedbackScreen.value.trim());
+    if (more && feedbackCursor) params.set('cursor', feedbackCursor);
+    const page = await api('GET', '/admin/feedback', {}, '?' + params.toString());
+    if (gen !== feedbackGen) return 'Feedback: superseded.';
+    const rows = page.records || [];
+    const open = (r) => {
+      const b = node('button', 'link', when(r.at));
+      b.type = 'button';
+      b.addEventListener('click', () => run('Open feedback', async () => showFeedback(r)));
+      return b;
+    };
+    const t = table(rows, [
+      { key: 'at', label: 'rated', render: open },
+      { key: 'rating', render: (r) => node('span', 'rating ' + (r.rating === 'down' ? 'down' : 'up'), r.rating === 'down' ? 'down' : 'up') },
+      { key: 'screen', render: (r) => (r.screen ? r.screen.name : '') },
+      { key: 'message', label: 'question' },
+      'comment',
+      { key: 'tools', render: (r) => [...new Set((r.tools || []).map((x) => x.name + (x.version ? '@v' + x.version : '')))].join(', ') },
+      'model',
+      { key: 'scenario', label: '', render: downloadButton },
+    ]);
+    if (more) {
+      const body = el.feedbackTable.querySelector('tbody');
+      for (const tr of t.querySelectorAll('tbody tr')) body.appendChild(tr);
+    } else {
+      el.feedbackTable.replaceChildren(t);
+      el.feedbackDetail.hidden = true;
+    }
+    feedbackCursor = page.next_cursor || null;
+    el.moreFeedback.hidden = !feedbackCursor;
+    return rows.length + ' ratings listed.';
+  }
+
+  function downloadButton(r) {
+    const b = node('button', 'download', 'Scenario');
+    b.type = 'button';
+    b.title = 'Download the eval scenario that replays this exchange';
+    b.dataset.id = r.id;
+    b.addEventListener('click', () => run('Download scenario', () => downloadScenario(r.id)));
+    return b;
+  }
+
+  // downloadScenario fetches the scenario with the admin token and saves
+  // it as feedback-<id>.yaml.
+  async function downloadScenario(id) {
+    const token = el.token.value.trim();
+    if (!token) throw new Error('enter the admin token first');
+    const res = await fetch(path('/admin/feedback/{id}/scenario', { id }), { headers: { 'Authorization': 'Bearer ' + token } });
+    if (!res.ok) throw new Error('HTTP ' + res.status);
+    const blob = new Blob([await res.text()], { type: 'application/yaml' });
+    const a = node('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = 'feedback-' + id + '.yaml';
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    return 'Saved ' + a.download + '.';
+  }
+
+  // showFeedback shows a rated exchange in context: the earlier messages,
+  // the screen, the question, the tool calls and the reply.
+  function showFeedback(r) {
+    const box = el.feedbackDetail;
+    box.replaceChildren();
+    box.appendChild(node('h3', '', 'Exchange ' + r.exchange + ' of session ' + r.session_id));
+    const meta = { rating: r.rating, comment: r.comment || '', player: r.player_id || '', locale: r.locale, model: r.model || '', trace_id: r.trace_id || '', answered: when(r.answered_at) };
+    box.appendChild(keyValues(meta));
+    const ol = box.appendChild(node('ol', 'transcript full'));
+    const say = (role, content, extra) => {
+      const li = ol.appendChild(node('li', 'msg ' + (role === 'user' ? 'user' : 'assistant')));
+      li.appendChild(node('div', 'who', role + (extra ? ' · ' + extra : '')));
+      if (role === 'assistant') li.appendChild(renderMarkdown(node('div', 'text markup'), content));
+      else li.appendChild(node('div', 'text', content));
+      return li;
+    };
+    for (const m of r.window || []) say(m.role, m.content, 'exchange ' + m.exchange + (m.screen ? ' · ' + m.screen.name : ''));
+    if (r.screen) {
+      const li = ol.appendChild(node('li', 'msg screen'));
+      li.appendChild(node('div', 'who', 'screen · ' + r.screen.name));
+      const data = li.appendChild(node('details'));
+      data.appendChild(node('summary', '', 'screen data'));
+      data.appendChild(pre(r.screen.data || {}));
+    }
+    say('user', r.message, 'rated exchange ' + r.exchange);
+    const answer = say('assistant', r.reply, r.rating === 'down' ? 'rated down' : 'rated up');
+    answer.classList.add('rated');
+    const tools = answer.appendChild(node('ul', 'tools'));
+    for (const x of r.tools || []) {
+      tools.appendChild(node('li', x.status === 'success' ? 'success' : 'error',
+        x.name + (x.version ? '@v' + x.version : '') + ' ' + JSON.stringify(x.arguments || {}) + ' · ' + x.source + ' · ' + x.status));
+    }
+    box.appendChild(downloadButton(r));
+    box.hidden = false;
+    box.scrollIntoView({ block: 'start' });
+    return 'Feedback ' + r.id + ' shown.';
+  }
+
+  // A token entered (or kept in this tab) loads the recent sessions and
+  // the feedback at once.
+  function tokenEntered() {
+    const token = el.token.value.trim();
+    sessionStorage.setItem(TOKEN_KEY, token);
+    if (!token) return;
+    run('Sessions', () => loadSessions(false));
+    run('Feedback', () => loadFeedback(false));
+  }
+
   el.token.value = sessionStorage.getItem(TOKEN_KEY) || '';
-  el.token.addEventListener('change', () => sessionStorage.setItem(TOKEN_KEY, el.token.value.trim()));
+  el.token.addEventListener('change', tokenEntered);
+  el.token.addEventListener('keydown', (ev) => { if (ev.key === 'Enter') { ev.preventDefault(); tokenEntered(); } });
+  el.feedbackForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    run('Feedback', () => loadFeedback(false));
+  });
+  el.moreFeedback.addEventListener('click', () => run('More feedback', () => loadFeedback(true)));
+  if (el.token.value) tokenEntered();
   el.forget.addEventListener('click', () => {
     sessionStorage.removeItem(TOKEN_KEY);
     el.token.value = '';

@@ -7,8 +7,10 @@
 // Optional attributes: data-locale (en|fr|de; default: the browser's),
 // data-player-id. The host page drives it through window.gameassist:
 // setScreen(name, data), open(), close(), ask(text), on(event, fn) with
-// events "ready", "open", "close", "screen", "tool", "delta", "answer" and
-// "error" (also dispatched on window as "gameassist:<event>" CustomEvents).
+// events "ready", "open", "close", "screen", "tool", "delta", "answer",
+// "feedback" and "error" (also dispatched on window as "gameassist:<event>"
+// CustomEvents), and setSuggestions(screen, [three questions]). Every
+// answer has thumbs up/down (POST /v1/feedback; a comment box on down).
 // Calls made before the script loaded are queued by
 //   window.gameassist = window.gameassist || {q: []}; gameassist.q.push(['setScreen', name, data]);
 // Model and player text is only ever set with textContent.
@@ -29,6 +31,10 @@
       stopped: 'Stopped.', failed: 'Something went wrong. Try again.', busy: 'Please wait a moment and try again.',
       offline: 'Offline answer', cached: 'from memory', toolError: 'unavailable', lookup: 'Looking up',
       answered: 'The assistant answered.', log: 'Conversation', message: 'Your question',
+      helpful: 'Helpful', notHelpful: 'Not helpful', rateThis: 'Rate this answer', thanks: 'Thanks for your feedback.',
+      commentLabel: 'What was wrong? (optional)', commentSend: 'Send feedback', commentCancel: 'Cancel',
+      rateFailed: 'Your feedback could not be sent.', greeting: 'Hi! Ask me about what is on your screen, or try one of these:',
+      suggestions: 'Suggested questions',
     },
     fr: {
       title: 'Assistant de jeu', open: "Demander à l'assistant", close: 'Fermer', placeholder: 'Une question sur cet écran, un champion, un boss…',
@@ -36,6 +42,10 @@
       stopped: 'Arrêté.', failed: 'Une erreur est survenue. Réessayez.', busy: 'Patientez un instant puis réessayez.',
       offline: 'Réponse hors ligne', cached: 'en mémoire', toolError: 'indisponible', lookup: 'Recherche',
       answered: "L'assistant a répondu.", log: 'Conversation', message: 'Votre question',
+      helpful: 'Utile', notHelpful: 'Pas utile', rateThis: 'Notez cette réponse', thanks: 'Merci pour votre avis.',
+      commentLabel: "Qu'est-ce qui n'allait pas ? (facultatif)", commentSend: "Envoyer l'avis", commentCancel: 'Annuler',
+      rateFailed: "Votre avis n'a pas pu être envoyé.", greeting: 'Bonjour ! Posez-moi une question sur cet écran, ou essayez :',
+      suggestions: 'Questions suggérées',
     },
     de: {
       title: 'Spielassistent', open: 'Den Assistenten fragen', close: 'Schließen', placeholder: 'Frag nach diesem Bildschirm, einem Champion, einem Boss …',
@@ -43,6 +53,10 @@
       stopped: 'Gestoppt.', failed: 'Etwas ist schiefgelaufen. Bitte erneut versuchen.', busy: 'Bitte kurz warten und erneut versuchen.',
       offline: 'Offline-Antwort', cached: 'aus dem Speicher', toolError: 'nicht verfügbar', lookup: 'Suche',
       answered: 'Der Assistent hat geantwortet.', log: 'Unterhaltung', message: 'Deine Frage',
+      helpful: 'Hilfreich', notHelpful: 'Nicht hilfreich', rateThis: 'Diese Antwort bewerten', thanks: 'Danke für dein Feedback.',
+      commentLabel: 'Was war falsch? (optional)', commentSend: 'Feedback senden', commentCancel: 'Abbrechen',
+      rateFailed: 'Dein Feedback konnte nicht gesendet werden.', greeting: 'Hallo! Frag mich zu diesem Bildschirm, oder versuch eine dieser Fragen:',
+      suggestions: 'Vorgeschlagene Fragen',
     },
   };
   function pickLocale(wanted) {
@@ -52,6 +66,29 @@
     }
     return 'en';
   }
+  // SUGGESTIONS are three questions per screen of the sample game, by
+  // locale; other screens get the general ones. A game sets its own with
+  // gameassist.setSuggestions(name, [questions]).
+  const SUGGESTIONS = {
+    en: {
+      BossBattlePresenter: ['Who counters this boss?', 'What is this boss weak to?', 'Which of my champions should I bring?'],
+      ChampionFeatureModelsPresenter: ['Tell me about this champion', 'What gear should this champion use?', 'What are the skills of this champion?'],
+      DungeonSelectPresenter: ['What drops in this dungeon?', 'Which team clears this stage?', 'Where should I farm next?'],
+      GearInventoryPresenter: ['What does this gear set do?', 'Who should wear this gear set?', 'Which gear set is best for attackers?'],
+      MainMenuPresenter: ['What should I do next?', 'List all bosses', 'Who are the strongest champions?'],
+      '': ['What should I do next?', 'List all bosses', 'Who are the strongest champions?'],
+    },
+    fr: {
+      BossBattlePresenter: ['Qui contre ce boss ?', 'À quoi ce boss est-il faible ?', 'Lesquels de mes champions emmener ?'],
+      ChampionFeatureModelsPresenter: ['Parle-moi de ce champion', 'Quel équipement pour ce champion ?', 'Quelles sont les compétences de ce champion ?'],
+      '': ['Que faire ensuite ?', 'Liste tous les boss', 'Quels sont les champions les plus forts ?'],
+    },
+    de: {
+      BossBattlePresenter: ['Wer kontert diesen Boss?', 'Wogegen ist dieser Boss schwach?', 'Welche meiner Champions soll ich mitnehmen?'],
+      ChampionFeatureModelsPresenter: ['Erzähl mir von diesem Champion', 'Welche Ausrüstung für diesen Champion?', 'Welche Fähigkeiten hat dieser Champion?'],
+      '': ['Was soll ich als Nächstes tun?', 'Liste alle Bosse auf', 'Wer sind die stärksten Champions?'],
+    },
+  };
   const locale = pickLocale(script && script.dataset.locale);
   const T = STRINGS[locale];
   const playerID = (script && script.dataset.playerId) || '';
@@ -60,12 +97,12 @@
   // toolLabel is the chip text of a tool call: the display name the server
   // sends with each tool event (from the tool registry, in the session's
   // locale), or, from an older server, the tool's name made readable.
-  function toolLabel(o) {
-    const shown = (typeof o.display_name === 'string' && o.display_name.trim())
+  function toolName(o) {
+    return (typeof o.display_name === 'string' && o.display_name.trim())
       ? o.display_name.trim()
       : String(o.name).replace(/_+/g, ' ').trim();
-    return T.lookup + ' · ' + shown;
   }
+  function toolLabel(o) { return T.lookup + ' · ' + toolName(o); }
 
   function node(tag, className, text) {
     const n = document.createElement(tag);
@@ -136,7 +173,7 @@
   log.setAttribute('aria-label', T.log);
   const live = panel.appendChild(node('p', 'sr-only'));
   live.setAttribute('role', 'status');
-  const form = panel.appendChild(node('form'));
+  const form = panel.appendChild(node('form', 'ask'));
   const input = form.appendChild(node('textarea'));
   input.rows = 2;
   input.maxLength = 4000;
@@ -250,8 +287,9 @@
       this.chips.hidden = false;
     }
     if (o.status) {
-      c.className = 'chip ' + (o.status === 'success' ? 'ok' : 'failed');
-      let label = toolLabel(o);
+      // The result arrived: the chip says what was looked up, done.
+      c.className = 'chip done ' + (o.status === 'success' ? 'ok' : 'failed');
+      let label = (o.status === 'success' ? '✓ ' : '✗ ') + toolName(o);
       if (o.source === 'cache') label += ' (' + T.cached + ')';
       if (o.status !== 'success') label += ' (' + T.toolError + ')';
       c.textContent = label;
@@ -287,9 +325,118 @@
     renderMarkdown(this.body, reply.reply || '');
     for (const o of reply.tool_calls || []) this.chip(o);
     if (reply.degraded) this.li.appendChild(node('p', 'note', T.offline));
+    if (this.session && Number.isInteger(reply.exchange) && reply.exchange > 0) {
+      this.li.appendChild(feedbackRow(this.session, reply.exchange));
+    }
+    reveal(this.question, this.li);
     live.textContent = T.answered;
     emit('answer', reply);
   };
+
+  // reveal scrolls the log to a new answer: the whole exchange when it
+  // fits, else from the start of the answer.
+  function reveal(question, answer) {
+    const top = (n) => n.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop;
+    const start = question ? top(question) : top(answer);
+    const end = top(answer) + answer.offsetHeight;
+    log.scrollTop = (end - start <= log.clientHeight) ? end - log.clientHeight + 12 : top(answer) - 8;
+  }
+
+  // thumbIcon draws a thumb (up, or down when flipped) as inline SVG, so it
+  // shows without an emoji font.
+  function thumbIcon(flipped) {
+    const NS = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('viewBox', '0 0 24 24');
+    svg.setAttribute('width', '18');
+    svg.setAttribute('height', '18');
+    svg.setAttribute('aria-hidden', 'true');
+    svg.setAttribute('focusable', 'false');
+    const p = svg.appendChild(document.createElementNS(NS, 'path'));
+    p.setAttribute('d', 'M1 21h4V9H1v12zm22-11c0-1.1-.9-2-2-2h-6.31l.95-4.57.03-.32c0-.41-.17-.79-.44-1.06L14.17 1 7.59 7.59C7.22 7.95 7 8.45 7 9v10c0 1.1.9 2 2 2h9c.83 0 1.54-.5 1.84-1.22l3.02-7.05c.09-.23.14-.47.14-.73v-2z');
+    p.setAttribute('fill', 'currentColor');
+    if (flipped) svg.setAttribute('transform', 'rotate(180)');
+    return svg;
+  }
+
+  // feedbackRow is the thumbs up/down under an answer; thumbs down opens
+  // an optional comment box. The rating is sent at once; a comment sent
+  // afterwards replaces it (the server keeps one rating per answer).
+  function feedbackRow(s, exchange) {
+    const row = node('div', 'rate');
+    row.setAttribute('role', 'group');
+    row.setAttribute('aria-label', T.rateThis);
+    const up = row.appendChild(node('button', 'thumb up'));
+    const down = row.appendChild(node('button', 'thumb down'));
+    for (const [b, label] of [[up, T.helpful], [down, T.notHelpful]]) {
+      b.appendChild(thumbIcon(b === down));
+      b.type = 'button';
+      b.setAttribute('aria-label', label);
+      b.title = label;
+      b.setAttribute('aria-pressed', 'false');
+    }
+    const status = row.appendChild(node('span', 'rate-status'));
+    status.setAttribute('role', 'status');
+    const box = row.appendChild(node('form', 'comment'));
+    box.hidden = true;
+    const boxID = 'ga-comment-' + exchange + '-' + Math.random().toString(36).slice(2, 8);
+    const label = box.appendChild(node('label', '', T.commentLabel));
+    label.htmlFor = boxID;
+    const text = box.appendChild(node('textarea'));
+    text.id = boxID;
+    text.rows = 2;
+    text.maxLength = 1000;
+    const actions = box.appendChild(node('div', 'comment-actions'));
+    const sendIt = actions.appendChild(node('button', 'send', T.commentSend));
+    sendIt.type = 'submit';
+    const cancel = actions.appendChild(node('button', 'cancel', T.commentCancel));
+    cancel.type = 'button';
+
+    async function rate(rating, comment) {
+      const body = { session_id: s.session_id, exchange, rating };
+      if (comment) body.comment = comment;
+      try {
+        const res = await call('POST', '/v1/feedback', body, { 'Authorization': 'Bearer ' + s.session_token });
+        if (!res.ok) throw new Error('HTTP ' + res.status);
+        status.textContent = T.thanks;
+        emit('feedback', { exchange, rating, comment: comment || '' });
+      } catch (err) {
+        status.textContent = T.rateFailed;
+        emit('error', { message: err.message });
+      }
+    }
+    function press(b) {
+      up.setAttribute('aria-pressed', String(b === up));
+      down.setAttribute('aria-pressed', String(b === down));
+    }
+    up.addEventListener('click', () => {
+      press(up);
+      box.hidden = true;
+      rate('up');
+    });
+    down.addEventListener('click', () => {
+      press(down);
+      box.hidden = false;
+      text.focus();
+      rate('down');
+    });
+    box.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const comment = text.value.trim().slice(0, 1000);
+      box.hidden = true;
+      down.focus();
+      if (comment) rate('down', comment);
+    });
+    cancel.addEventListener('click', () => { box.hidden = true; down.focus(); });
+    box.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Escape') {
+        ev.stopPropagation();
+        box.hidden = true;
+        down.focus();
+      }
+    });
+    return row;
+  }
 
   Bubble.prototype.fail = function (text) {
     this.typing.hidden = true;
@@ -312,14 +459,17 @@
     you.appendChild(node('span', 'sr-only', T.you + ': '));
     you.appendChild(node('div', 'text', text));
     const bubble = new Bubble();
-    // Keep the question in view: long answers grow below it.
-    log.scrollTop = you.offsetTop - log.offsetTop;
+    bubble.question = you;
+    hideSuggestions();
+    // Keep the question in view: the answer grows below it.
+    log.scrollTop = you.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop - 8;
     const controller = new AbortController();
     inFlight = controller;
     setBusy(true);
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
         const s = await session(attempt > 0);
+        bubble.session = s;
         const body = { session_id: s.session_id, message: text, stream: true };
         if (screen) body.screen = screen;
         const res = await call('POST', '/v1/chat', body,
@@ -351,8 +501,43 @@
     }
   }
 
+  // The greeting and three questions suggested for the current screen,
+  // shown until the player asks something.
+  let greeting = null;
+  let asked = false;
+  const ownSuggestions = {};
+  function suggestionsFor(name) {
+    if (name && ownSuggestions[name]) return ownSuggestions[name];
+    const table = SUGGESTIONS[locale] || SUGGESTIONS.en;
+    return table[name || ''] || table[''];
+  }
+  function showSuggestions() {
+    if (asked) return;
+    if (!greeting) {
+      greeting = log.appendChild(node('li', 'msg assistant greeting'));
+      greeting.appendChild(node('div', 'text', T.greeting));
+      const list = greeting.appendChild(node('ul', 'suggestions'));
+      list.setAttribute('aria-label', T.suggestions);
+    }
+    const list = greeting.querySelector('.suggestions');
+    list.replaceChildren();
+    for (const q of suggestionsFor(screen && screen.name).slice(0, 3)) {
+      const b = list.appendChild(node('li')).appendChild(node('button', 'suggestion', q));
+      b.type = 'button';
+      b.addEventListener('click', () => send(q));
+    }
+  }
+  function hideSuggestions() {
+    asked = true;
+    if (greeting) {
+      const list = greeting.querySelector('.suggestions');
+      if (list) list.remove();
+    }
+  }
+
   function open() {
     if (!panel.hidden) return;
+    showSuggestions();
     panel.hidden = false;
     launcher.setAttribute('aria-expanded', 'true');
     input.focus();
@@ -398,7 +583,16 @@
         }
         screen = { name, data: JSON.parse(JSON.stringify(data || {})) };
       }
+      if (greeting) showSuggestions();
       emit('screen', screen);
+    },
+    // setSuggestions sets the three questions suggested on a screen.
+    setSuggestions(name, questions) {
+      if (typeof name !== 'string' || !Array.isArray(questions) || !questions.every((q) => typeof q === 'string')) {
+        throw new TypeError('gameassist.setSuggestions: a screen name and a list of questions');
+      }
+      ownSuggestions[name] = questions.slice(0, 3);
+      if (greeting) showSuggestions();
     },
     open,
     close,

@@ -1,0 +1,458 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/gameassist/gameassist/tool"
+)
+
+// resultText is a tool result as the model reads it, in a tool message or
+// a data block's cached result alike: the envelope without its cache
+// duration (a data block says until when a result stays current), as
+// compact JSON in which every list of objects is a table,
+// {"columns":[...],"rows":[[...],...]}, when that is shorter, so row lists
+// do not repeat their keys. The system prompt tells the model how to read
+// a table.
+func resultText(r tool.Result) string {
+	text := r.ForLLM()
+	v, err := parseOrdered([]byte(text))
+	if err != nil || v.kind != 'o' {
+		return text
+	}
+	for i, k := range v.keys {
+		if k == "llm_cache_duration" {
+			v.keys = append(v.keys[:i:i], v.keys[i+1:]...)
+			v.vals = append(v.vals[:i:i], v.vals[i+1:]...)
+			break
+		}
+	}
+	var b bytes.Buffer
+	v.tabulate().encode(&b)
+	return b.String()
+}
+
+// jsonValue is a decoded JSON value that keeps its objects' key order:
+// an object (keys and vals), an array (vals) or a literal (lit, encoded).
+type jsonValue struct {
+	kind byte // 'o', 'a' or 'l'
+	keys []string
+	vals []*jsonValue
+	lit  []byte
+}
+
+// parseOrdered decodes one JSON value, keeping key order.
+func parseOrdered(raw []byte) (*jsonValue, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	v, err := readValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("trailing data after the value")
+	}
+	return v, nil
+}
+
+func readValue(dec *json.Decoder) (*jsonValue, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t {
+	case json.Delim('{'):
+		v := &jsonValue{kind: 'o'}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			key, _ := k.(string)
+			val, err := readValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			v.keys = append(v.keys, key)
+			v.vals = append(v.vals, val)
+		}
+		_, err := dec.Token() // '}'
+		return v, err
+	case json.Delim('['):
+		v := &jsonValue{kind: 'a'}
+		for dec.More() {
+			val, err := readValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			v.vals = append(v.vals, val)
+		}
+		_, err := dec.Token() // ']'
+		return v, err
+	}
+	lit, err := marshalLiteral(t)
+	return &jsonValue{kind: 'l', lit: lit}, err
+}
+
+// marshalLiteral encodes a literal token as tool results are encoded:
+// without HTML escaping.
+func marshalLiteral(t json.Token) ([]byte, error) {
+	if n, ok := t.(json.Number); ok {
+		return []byte(n), nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+var nullValue = &jsonValue{kind: 'l', lit: []byte("null")}
+
+// tabulate turns, inside out, every array of two or more objects into a
+// table when the table encodes shorter: columns are the objects' keys in
+// the order first seen, a row holds one object's values (null where it
+// lacks a key).
+func (v *jsonValue) tabulate() *jsonValue {
+	for i, c := range v.vals {
+		v.vals[i] = c.tabulate()
+	}
+	if v.kind != 'a' || len(v.vals) < 2 {
+		return v
+	}
+	var cols []string
+	at := map[string]int{}
+	for _, e := range v.vals {
+		if e.kind != 'o' {
+			return v
+		}
+		for _, k := range e.keys {
+			if _, ok := at[k]; !ok {
+				at[k] = len(cols)
+				cols = append(cols, k)
+			}
+		}
+	}
+	colVals := make([]*jsonValue, len(cols))
+	for i, c := range cols {
+		lit, _ := marshalLiteral(c)
+		colVals[i] = &jsonValue{kind: 'l', lit: lit}
+	}
+	rows := make([]*jsonValue, len(v.vals))
+	for i, e := range v.vals {
+		row := make([]*jsonValue, len(cols))
+		for j := range row {
+			row[j] = nullValue
+		}
+		for j, k := range e.keys {
+			row[at[k]] = e.vals[j]
+		}
+		rows[i] = &jsonValue{kind: 'a', vals: row}
+	}
+	table := &jsonValue{kind: 'o', keys: []string{"columns", "rows"}, vals: []*jsonValue{
+		{kind: 'a', vals: colVals}, {kind: 'a', vals: rows},
+	}}
+	var a, b bytes.Buffer
+	v.encode(&a)
+	table.encode(&b)
+	if b.Len() < a.Len() {
+		return table
+	}
+	return v
+}
+
+// encode writes v as compact JSON.
+func (v *jsonValue) encode(b *bytes.Buffer) {
+	switch v.kind {
+	case 'o':
+		b.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			lit, _ := marshalLiteral(k)
+			b.Write(lit)
+			b.WriteByte(':')
+			v.vals[i].encode(b)
+		}
+		b.WriteByte('}')
+	case 'a':
+		b.WriteByte('[')
+		for i, e := range v.vals {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			e.encode(b)
+		}
+		b.WriteByte(']')
+	default:
+		b.Write(v.lit)
+	}
+}
+
+// schemaText is a tool's argument schema as the model reads it, offered
+// or described: compact JSON without the keywords that tell the model
+// nothing it needs — "additionalProperties": false, "minLength": 1 and
+// "maxLength" (the tool refuses unknown or over-long arguments with an
+// error that says so). Raw text that is not JSON is returned compacted as
+// far as it goes.
+func schemaText(raw json.RawMessage) string {
+	v, err := parseOrdered(raw)
+	if err != nil {
+		return compactJSON(raw)
+	}
+	var b bytes.Buffer
+	v.trimSchema().encode(&b)
+	return b.String()
+}
+
+// trimSchema drops the keywords schemaText leaves out, at every level.
+func (v *jsonValue) trimSchema() *jsonValue {
+	if v.kind == 'o' {
+		keys, vals := v.keys[:0:0], v.vals[:0:0]
+		for i, k := range v.keys {
+			lit := string(v.vals[i].lit)
+			if (k == "additionalProperties" && lit == "false") || (k == "minLength" && lit == "1") || k == "maxLength" && v.vals[i].kind == 'l' {
+				continue
+			}
+			keys, vals = append(keys, k), append(vals, v.vals[i])
+		}
+		v.keys, v.vals = keys, vals
+	}
+	for _, c := range v.vals {
+		c.trimSchema()
+	}
+	return v
+}
+
+// llmSpecs returns specs with their parameters as schemaText renders
+// them, for the LLM's tool list; the registry's schemas still check the
+// calls.
+func llmSpecs(specs []tool.Spec) []tool.Spec {
+	out := make([]tool.Spec, len(specs))
+	for i, sp := range specs {
+		if len(sp.Parameters) > 0 {
+			sp.Parameters = json.RawMessage(schemaText(sp.Parameters))
+		}
+		out[i] = sp
+	}
+	return out
+}
+
+// describedArgs is a described tool's arguments, one line each under the
+// tool's line, as a data block describes them:
+//
+//   - champion_name (string, required): Champion name, e.g. Kaelith.
+//   - limit (integer, 1-20, default 5): How many to return.
+//
+// shorter than the JSON schema and as exact for the keywords tool schemas
+// use (type, description, enum, bounds, default, pattern, items, nested
+// objects, required, one-of-required). A schema with any other keyword is
+// given as JSON (see schemaText).
+func describedArgs(raw json.RawMessage) string {
+	var b strings.Builder
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return "  (no arguments)\n"
+	}
+	v, err := parseOrdered(raw)
+	if err != nil || !writeArgs(&b, v, "") {
+		return "  arguments: " + schemaText(raw) + "\n"
+	}
+	if b.Len() == 0 {
+		return "  (no arguments)\n"
+	}
+	return b.String()
+}
+
+// field returns an object's member, or nil.
+func (v *jsonValue) field(key string) *jsonValue {
+	for i, k := range v.keys {
+		if k == key {
+			return v.vals[i]
+		}
+	}
+	return nil
+}
+
+// text is a string literal's value, a number's digits or a literal's JSON.
+func (v *jsonValue) text() string {
+	var s string
+	if v.kind == 'l' && json.Unmarshal(v.lit, &s) == nil {
+		return s
+	}
+	var b bytes.Buffer
+	v.encode(&b)
+	return b.String()
+}
+
+// writeArgs writes the properties of the object schema v, one line each at
+// indent, and the object's own rules (which arguments to give); false when
+// v uses a keyword it cannot write.
+func writeArgs(b *strings.Builder, v *jsonValue, indent string) bool {
+	if v.kind != 'o' {
+		return false
+	}
+	var required []string
+	var rules []string
+	for i, k := range v.keys {
+		val := v.vals[i]
+		switch k {
+		case "type", "properties", "description":
+		case "additionalProperties":
+			if string(val.lit) != "false" {
+				return false
+			}
+		case "required":
+			for _, r := range val.vals {
+				required = append(required, r.text())
+			}
+		case "anyOf", "oneOf":
+			var alts []string
+			for _, alt := range val.vals {
+				r := alt.field("required")
+				if alt.kind != 'o' || len(alt.keys) != 1 || r == nil {
+					return false
+				}
+				var names []string
+				for _, n := range r.vals {
+					names = append(names, n.text())
+				}
+				alts = append(alts, strings.Join(names, " and "))
+			}
+			rules = append(rules, "give "+strings.Join(alts, " or "))
+		case "minProperties", "maxProperties":
+			lo, hi := v.field("minProperties"), v.field("maxProperties")
+			if k == "maxProperties" && lo != nil {
+				continue // written with minProperties
+			}
+			switch {
+			case lo != nil && hi != nil && lo.text() == hi.text():
+				rules = append(rules, "give exactly "+lo.text()+" of these")
+			case lo != nil && hi != nil:
+				rules = append(rules, "give "+lo.text()+" to "+hi.text()+" of these")
+			case lo != nil:
+				rules = append(rules, "give at least "+lo.text()+" of these")
+			default:
+				rules = append(rules, "give at most "+hi.text()+" of these")
+			}
+		default:
+			return false
+		}
+	}
+	if t := v.field("type"); t != nil && t.text() != "object" {
+		return false
+	}
+	props := v.field("properties")
+	if props != nil {
+		if props.kind != 'o' {
+			return false
+		}
+		for i, name := range props.keys {
+			p := props.vals[i]
+			if p.kind != 'o' {
+				return false
+			}
+			attrs, ok := argAttrs(p)
+			if !ok {
+				return false
+			}
+			if slices.Contains(required, name) {
+				attrs = append([]string{attrs[0], "required"}, attrs[1:]...)
+			}
+			b.WriteString(indent + "  - " + name + " (" + strings.Join(attrs, ", ") + ")")
+			if d := p.field("description"); d != nil {
+				b.WriteString(": " + oneLine(d.text()))
+			}
+			b.WriteString("\n")
+			if p.field("properties") != nil && !writeArgs(b, p, indent+"  ") {
+				return false
+			}
+		}
+	}
+	if len(rules) > 0 {
+		b.WriteString(indent + "  (" + strings.Join(rules, "; ") + ")\n")
+	}
+	return true
+}
+
+// argAttrs lists what an argument's schema says besides its description
+// and nested properties: its type first; false for a keyword it cannot
+// write.
+func argAttrs(p *jsonValue) ([]string, bool) {
+	typ := "any"
+	if t := p.field("type"); t != nil {
+		typ = t.text()
+	}
+	attrs := []string{typ}
+	bound := func(lo, hi *jsonValue, unit string) {
+		switch {
+		case lo != nil && hi != nil:
+			attrs = append(attrs, lo.text()+"-"+hi.text()+unit)
+		case lo != nil:
+			attrs = append(attrs, "at least "+lo.text()+unit)
+		case hi != nil:
+			attrs = append(attrs, "at most "+hi.text()+unit)
+		}
+	}
+	for i, k := range p.keys {
+		val := p.vals[i]
+		switch k {
+		case "type", "description", "properties", "required", "anyOf", "oneOf", "minProperties", "maxProperties", "additionalProperties",
+			"maximum", "maxLength", "maxItems":
+		case "minimum":
+			bound(val, p.field("maximum"), "")
+		case "minLength":
+			if val.text() != "1" {
+				bound(val, nil, " characters")
+			}
+		case "minItems":
+			bound(val, p.field("maxItems"), " items")
+		case "enum":
+			var opts []string
+			for _, o := range val.vals {
+				var b bytes.Buffer
+				o.encode(&b)
+				opts = append(opts, b.String())
+			}
+			attrs = append(attrs, "one of "+strings.Join(opts, ", "))
+		case "default":
+			var b bytes.Buffer
+			val.encode(&b)
+			attrs = append(attrs, "default "+b.String())
+		case "pattern":
+			attrs = append(attrs, "pattern "+val.text())
+		case "items":
+			it, ok := argAttrs(val)
+			if !ok || val.field("properties") != nil || val.field("description") != nil {
+				return nil, false
+			}
+			attrs[0] = "array of " + strings.Join(it, " ")
+		default:
+			return nil, false
+		}
+	}
+	if p.field("minimum") == nil && p.field("maximum") != nil {
+		bound(nil, p.field("maximum"), "")
+	}
+	if p.field("minItems") == nil && p.field("maxItems") != nil {
+		bound(nil, p.field("maxItems"), " items")
+	}
+	if p.field("properties") != nil {
+		if t := p.field("type"); t != nil && t.text() != "object" {
+			return nil, false
+		}
+		attrs[0] = "object"
+	}
+	for _, k := range []string{"required", "anyOf", "oneOf", "minProperties", "maxProperties", "additionalProperties"} {
+		if p.field(k) != nil && p.field("properties") == nil {
+			return nil, false
+		}
+	}
+	return attrs, true
+}

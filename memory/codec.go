@@ -1,0 +1,272 @@
+package memory
+
+import (
+	"bytes"
+	"crypto/sha1" //nolint:gosec // sha1 tells list elements apart; it guards nothing.
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Stored values (history messages, shared tool payloads) are written
+// compressed when that saves bytes: a zstdMark byte, then the zstd frame
+// of the JSON. A value that does not start with zstdMark is plain JSON,
+// as the previous versions wrote it, so a rolling upgrade reads both.
+// No JSON text starts with this byte.
+const zstdMark = 0x01
+
+// minCompress is the size below which a value is stored as plain JSON:
+// a zstd frame costs about a dozen bytes, and short texts do not shrink.
+const minCompress = 96
+
+// zcodec is a Store's zstd encoder and decoder: both are safe for
+// concurrent EncodeAll and DecodeAll and cost memory to build, so a Store
+// builds them once.
+type zcodec struct {
+	enc *zstd.Encoder
+	dec *zstd.Decoder
+	// writers and readers pool the DEFLATE coders of deltas.
+	writers, readers *sync.Pool
+}
+
+func newZcodec() (zcodec, error) {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
+		zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false), zstd.WithLowerEncoderMem(true))
+	if err != nil {
+		return zcodec{}, fmt.Errorf("zstd encoder: %w", err)
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(maxDecoded))
+	if err != nil {
+		return zcodec{}, fmt.Errorf("zstd decoder: %w", err)
+	}
+	return zcodec{enc: enc, dec: dec, writers: &sync.Pool{}, readers: &sync.Pool{}}, nil
+}
+
+// maxDecoded bounds a decompressed value, so a damaged or forged one
+// cannot make a turn allocate without bound.
+const maxDecoded = 64 << 20
+
+// pack returns js as stored: compressed with its mark when that is
+// smaller, else js itself.
+func (z zcodec) pack(js []byte) []byte {
+	if len(js) < minCompress {
+		return js
+	}
+	out := make([]byte, 1, 1+len(js)/2)
+	out[0] = zstdMark
+	out = z.enc.EncodeAll(js, out)
+	if len(out) >= len(js) {
+		return js
+	}
+	return out
+}
+
+// unpack returns the JSON of a stored value written by pack or by a
+// version that stored plain JSON.
+func (z zcodec) unpack(raw []byte) ([]byte, error) {
+	if len(raw) == 0 || raw[0] != zstdMark {
+		return raw, nil
+	}
+	js, err := z.dec.DecodeAll(raw[1:], nil)
+	if err != nil {
+		return nil, fmt.Errorf("decompress: %w", err)
+	}
+	return js, nil
+}
+
+// History messages are also stored as deltas: a user message's data block
+// repeats much of the blocks before it (results shown again, the same
+// screen), and an assistant reply the replies before it (the offered tool
+// names), which a message compressed alone cannot use. A delta is
+// deltaMark, the CRC-32 of its dictionary, then the raw DEFLATE of the
+// message's JSON with, as dictionary, the JSON of the messages before it
+// in the list back to the last one stored whole (its chain; the last
+// maxDict bytes of them). A chain holds at most chainMax messages, so the
+// list keeps chainMax messages more than the window and a read of the
+// window plus chainMax always starts a chain before the window does.
+// Writing a delta needs the chain as the turn's load decoded it (the
+// turn's lock carries it) and the list unchanged since: the write names
+// the SHA-1 of the last element it saw and finishSrc stores the messages
+// whole when the list's last element is another.
+const (
+	deltaMark = 0x02
+	chainMax  = 32
+	maxDict   = 16 << 10
+	// deltaLevel is the DEFLATE level of deltas (written once, read every
+	// turn: decoding speed does not depend on it).
+	deltaLevel = 6
+)
+
+// errChain is a delta whose dictionary is not the one it was written with.
+var errChain = errors.New("delta does not follow the messages before it")
+
+// chain is the state of a stored history's last chain: how many messages
+// it holds, the last maxDict bytes of their JSON, and the SHA-1 (hex) of
+// the list's last element. The zero value is no chain: the next message
+// is stored whole.
+type chain struct {
+	n    int
+	dict []byte
+	last string
+}
+
+// push returns the chain after js, stored whole (a new chain) or as a delta.
+func (c chain) push(js []byte, whole bool) chain {
+	if whole {
+		c.n, c.dict = 0, nil
+	}
+	d := make([]byte, 0, min(len(c.dict)+len(js), maxDict))
+	if over := len(c.dict) + len(js) - maxDict; over > 0 {
+		if over < len(c.dict) {
+			d = append(d, c.dict[over:]...)
+			d = append(d, js...)
+		} else {
+			d = append(d, js[over-len(c.dict):]...)
+		}
+	} else {
+		d = append(append(d, c.dict...), js...)
+	}
+	return chain{n: c.n + 1, dict: d, last: c.last}
+}
+
+// encodeMessages returns msgs as stored whole and, when c is a chain,
+// as stored after it (deltas, or whole where a chain is full or a delta
+// would not be smaller).
+func (z zcodec) encodeMessages(msgs []Message, c chain) (whole, after []string, err error) {
+	whole = make([]string, len(msgs))
+	if c.n > 0 {
+		after = make([]string, len(msgs))
+	}
+	for i, m := range msgs {
+		js, err := json.Marshal(m)
+		if err != nil {
+			return nil, nil, err
+		}
+		w := z.pack(js)
+		whole[i] = string(w)
+		if after == nil {
+			continue
+		}
+		if c.n >= chainMax {
+			after[i], c = whole[i], c.push(js, true)
+			continue
+		}
+		d, err := z.delta(js, c.dict)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(d) >= len(w) {
+			after[i], c = whole[i], c.push(js, true)
+			continue
+		}
+		after[i], c = string(d), c.push(js, false)
+	}
+	return whole, after, nil
+}
+
+// delta compresses js with dict.
+func (z zcodec) delta(js, dict []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(js)/3 + 8)
+	var sum [4]byte
+	binary.BigEndian.PutUint32(sum[:], crc32.ChecksumIEEE(dict))
+	buf.WriteByte(deltaMark)
+	buf.Write(sum[:])
+	w, _ := z.writers.Get().(*flate.Writer)
+	if w == nil {
+		var err error
+		if w, err = flate.NewWriterDict(&buf, deltaLevel, dict); err != nil {
+			return nil, err
+		}
+	} else {
+		w.ResetDict(&buf, dict)
+	}
+	defer z.writers.Put(w)
+	if _, err := w.Write(js); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// undelta decodes a delta written with dict.
+func (z zcodec) undelta(raw, dict []byte) ([]byte, error) {
+	if len(raw) < 5 || raw[0] != deltaMark {
+		return nil, errors.New("not a delta")
+	}
+	if binary.BigEndian.Uint32(raw[1:5]) != crc32.ChecksumIEEE(dict) {
+		return nil, errChain
+	}
+	src := bytes.NewReader(raw[5:])
+	r, _ := z.readers.Get().(io.ReadCloser)
+	if r == nil {
+		r = flate.NewReaderDict(src, dict)
+	} else if err := r.(flate.Resetter).Reset(src, dict); err != nil {
+		return nil, err
+	}
+	defer z.readers.Put(r)
+	js, err := io.ReadAll(io.LimitReader(r, maxDecoded+1))
+	if err != nil {
+		return nil, fmt.Errorf("inflate: %w", err)
+	}
+	if len(js) > maxDecoded {
+		return nil, errors.New("delta too large")
+	}
+	return js, nil
+}
+
+// decodeHistory decodes a stored history read with its chainMax extra
+// messages: the messages (the last max of them) and the last chain. Deltas
+// before the first message stored whole belong to a chain that starts
+// before the read and are left out (they are older than the window).
+func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain, error) {
+	texts := make([]string, 0, len(raw))
+	var c chain
+	started := false
+	for i, r := range raw {
+		b := []byte(r)
+		var js []byte
+		var err error
+		if len(b) > 0 && b[0] == deltaMark {
+			if !started {
+				continue
+			}
+			if js, err = z.undelta(b, c.dict); err != nil {
+				return nil, chain{}, fmt.Errorf("stored message %d: %w", i, err)
+			}
+			c = c.push(js, false)
+		} else {
+			if js, err = z.unpack(b); err != nil {
+				return nil, chain{}, fmt.Errorf("stored message %d: %w", i, err)
+			}
+			c, started = c.push(js, true), true
+		}
+		texts = append(texts, string(js))
+	}
+	// Messages the summary covers are decoded without their data blocks.
+	out, err := parseTurnHistory(texts, summary)
+	if err != nil {
+		return nil, chain{}, err
+	}
+	if !started {
+		c = chain{}
+	}
+	if len(raw) > 0 && started {
+		sum := sha1.Sum([]byte(raw[len(raw)-1])) //nolint:gosec // sha1 tells list elements apart; it guards nothing.
+		c.last = hex.EncodeToString(sum[:])
+	}
+	if len(out) > max {
+		out = out[len(out)-max:]
+	}
+	return out, c, nil
+}
