@@ -2,10 +2,10 @@ package chat
 
 import (
 	"bytes"
-	"regexp"
 	"encoding/json"
 	"errors"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
