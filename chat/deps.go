@@ -55,6 +55,18 @@ type Completer interface {
 	Stream(ctx context.Context, req llm.Request, onText llm.StreamHandler) (llm.Response, error)
 }
 
+// Words names a game's identifiers for players: the display name of id in
+// the turn's locale, false for a word it does not know. Tool results reach
+// the model with the identifiers it knows replaced by their names.
+type Words func(id string) (string, bool)
+
+// Labeler gives the Words of a locale; the sample game's names its effects
+// ("decrease_def" is "Decrease DEF" in English, "Baisse de DÉF" in French).
+// Nil: tool results keep their identifiers.
+type Labeler interface {
+	Words(locale string) Words
+}
+
 // Fallback answers a turn without an LLM: every turn when none is
 // configured, and a turn whose LLM failed or ran out of time. The sample
 // game's offline responder (package offline) is one.

@@ -134,7 +134,7 @@ func newToolboxOpts(t testing.TB, noCache bool) *toolbox {
 		name, _ := a["champion_name"].(string)
 		for _, c := range champs {
 			if strings.EqualFold(c["name"].(string), name) {
-				out := map[string]any{"stats": map[string]int{"hp": 15000, "atk": 1200}}
+				out := map[string]any{"stats": map[string]int{"hp": 15000, "atk": 1200}, "effects": []string{"decrease_def", "decrease_spd"}}
 				for k, v := range c {
 					out[k] = v
 				}

@@ -131,6 +131,8 @@ type promptInput struct {
 	tools []tool.Spec
 	// player is the player block (see playerBlock), "" without a state.
 	player string
+	// words names the game's identifiers in cached results (nil: none).
+	words Words
 }
 
 // prompt is an assembled first prompt and what the budget gave each part.
@@ -231,7 +233,7 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 
 	rest := in.budget - in.budget/loopReserveDiv - fixed
 	share := blockShare{screen: min(avail, rest/screenResultsShareDiv), other: min(avail, rest/newResultsShareDiv)}
-	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player}, shownIn(window), share)
+	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player, words: in.words}, shownIn(window), share)
 	p.full, p.stubs, p.block, p.shown = b.full, b.stubs, b.text, b.shown
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + message.Content}
 	p.userTokens = messageTokens
@@ -316,6 +318,8 @@ type blockInput struct {
 	screenTools []string
 	tools       []tool.Spec
 	player      string
+	// words names the game's identifiers in cached results (nil: none).
+	words Words
 }
 
 // contextBlock renders the turn's data block: what changed since the
@@ -354,7 +358,7 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 		if err != nil {
 			continue
 		}
-		lines = append(lines, line{e: e, text: neutralize("- " + e.Tool + " " + compactJSON(e.Parameters) + " → " + resultText(res) + "\n")})
+		lines = append(lines, line{e: e, text: neutralize("- " + e.Tool + " " + compactJSON(e.Parameters) + " → " + resultText(res, in.words) + "\n")})
 	}
 	for id, r := range v.results {
 		if !live[id] {

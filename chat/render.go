@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -17,12 +18,16 @@ import (
 // compact JSON in which every list of objects is a table,
 // {"columns":[...],"rows":[[...],...]}, when that is shorter, so row lists
 // do not repeat their keys. The system prompt tells the model how to read
-// a table.
-func resultText(r tool.Result) string {
+// a table. With words, every string value that is an identifier the game
+// names for players (an effect's "decrease_def") reads as that name.
+func resultText(r tool.Result, words Words) string {
 	text := r.ForLLM()
 	v, err := parseOrdered([]byte(text))
 	if err != nil || v.kind != 'o' {
 		return text
+	}
+	if words != nil {
+		v.name(words)
 	}
 	for i, k := range v.keys {
 		if k == "llm_cache_duration" {
@@ -165,6 +170,26 @@ func (v *jsonValue) tabulate() *jsonValue {
 		return table
 	}
 	return v
+}
+
+// identifier matches the values name replaces: lower-case snake_case
+// words with at least one underscore.
+var identifier = regexp.MustCompile(`^"[a-z][a-z0-9]*(_[a-z0-9]+)+"$`)
+
+// name replaces, everywhere in v, each string literal that is an
+// identifier words knows by its name for players.
+func (v *jsonValue) name(words Words) {
+	for _, c := range v.vals {
+		c.name(words)
+	}
+	if v.kind != 'l' || !identifier.Match(v.lit) {
+		return
+	}
+	if n, ok := words(string(v.lit[1 : len(v.lit)-1])); ok {
+		if lit, err := marshalLiteral(n); err == nil {
+			v.lit = lit
+		}
+	}
 }
 
 // encode writes v as compact JSON.

@@ -24,7 +24,7 @@ func TestResultTextTables(t *testing.T) {
 		"tags":["a","b"],"one":[{"id":1}],"sparse":[{"a":1},{"b":2}]}`))
 	res.LLMCacheDuration = 3
 	res.LLMInstruction = "Quote exactly."
-	got := resultText(res)
+	got := resultText(res, nil)
 	want := `{"status":"success","message":"2 champions.","data":{"total":2,"champions":{"columns":["id","name","tags","skills"],"rows":[` +
 		`[1001,"Kaelith",["aoe"],{"columns":["slot","name"],"rows":[[1,"Cut"],[2,"Wake <x>"],[3,"Fall"]]}],[1002,"Vonoelle",[],[]]]},` +
 		`"tags":["a","b"],"one":[{"id":1}],"sparse":[{"a":1},{"b":2}]},"llm_instruction":"Quote exactly."}`
@@ -35,7 +35,7 @@ func TestResultTextTables(t *testing.T) {
 		t.Error("the cache duration reached the model")
 	}
 	fail := tool.Failure("Unknown champion.", "no such name", "Check the spelling.")
-	if got := resultText(fail); !strings.Contains(got, `"guidance":"Check the spelling."`) || !strings.Contains(got, `"status":"error"`) {
+	if got := resultText(fail, nil); !strings.Contains(got, `"guidance":"Check the spelling."`) || !strings.Contains(got, `"status":"error"`) {
 		t.Errorf("an error result lost its fields: %s", got)
 	}
 }

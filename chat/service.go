@@ -85,6 +85,9 @@ type Deps struct {
 	// Exchanges keeps what each exchange was answered with, for players'
 	// ratings of it; nil keeps nothing.
 	Exchanges ExchangeRecorder
+	// Labels names the game's identifiers in tool results for the model, in
+	// the session's locale; nil leaves them as they are.
+	Labels Labeler
 }
 
 // Options tunes a Service; zero values take the defaults.
@@ -160,6 +163,7 @@ type Service struct {
 	opts    Options
 	reg     *tool.Registry
 	names   DisplayNamer
+	labels  Labeler
 	locales map[string]bool
 
 	tok         tokenCounter
@@ -262,6 +266,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		svc.opts.ProgressPath = "progress.chapter"
 	}
 	svc.exchanges = deps.Exchanges
+	svc.labels = deps.Labels
 	return svc, nil
 }
 
@@ -391,6 +396,14 @@ func (s *Service) Authorize(ctx context.Context, id, token string) (memory.Meta,
 		return memory.Meta{}, ErrForbidden
 	}
 	return m, nil
+}
+
+// words is the Words of locale, nil without a Labeler.
+func (s *Service) words(locale string) Words {
+	if s.labels == nil {
+		return nil
+	}
+	return s.labels.Words(locale)
 }
 
 // wellFormedToken accepts what NewToken makes could be: printable ASCII

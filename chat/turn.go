@@ -312,7 +312,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	in := promptInput{
 		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, screenTools: q.Screen, cached: scope.Cached(),
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
-		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)),
+		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)), words: s.words(turn.Meta.Locale),
 	}
 	in.player = s.playerBlock(ctx, playerFrom(ctx), in.cached, q.Screen, turn.Meta.Locale)
 	p := s.buildPrompt(in)
@@ -337,6 +337,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	lctx, cancel := s.llmContext(ctx)
 	defer cancel()
 	key := promptCacheKey(turn.Meta.ID)
+	words := s.words(turn.Meta.Locale)
 	for round := 0; ; round++ {
 		req := llm.Request{Messages: msgs, CacheKey: key}
 		final := round >= s.opts.MaxToolIterations
@@ -424,7 +425,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		}
 		s.label(outs, turn.Meta.Locale)
 		for i, o := range outs {
-			content := resultText(o.Result)
+			content := resultText(o.Result, words)
 			if o.Source == tool.SourceDuplicate {
 				content = duplicateNote(o)
 			}

@@ -313,6 +313,9 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		Store: store, Executor: exec, Fallback: offlineFallback{r: responder}, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
 		DisplayNames: names, Exchanges: tracedExchanges{next: store},
 	}
+	if gcs.sample {
+		deps.Labels = sampleWords{}
+	}
 	if opt.noObservability {
 		m = nil
 	} else {

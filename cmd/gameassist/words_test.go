@@ -1,0 +1,21 @@
+package main
+
+import "testing"
+
+// TestSampleWords: the sample game's effect identifiers are named as the
+// game names them in each locale; other words are left alone.
+func TestSampleWords(t *testing.T) {
+	for _, tc := range []struct{ locale, id, want string }{
+		{"en", "decrease_def", "Decrease DEF"},
+		{"fr", "decrease_def", "Baisse de DÉF"},
+		{"de", "turn_meter_reduce", ""},
+	} {
+		got, ok := sampleWords{}.Words(tc.locale)(tc.id)
+		if !ok || got == "" || got == tc.id || (tc.want != "" && got != tc.want) {
+			t.Errorf("%s %s = %q, %t; want %q", tc.locale, tc.id, got, ok, tc.want)
+		}
+	}
+	if got, ok := (sampleWords{}).Words("en")("champion_name"); ok {
+		t.Errorf("a word that is not an effect was named %q", got)
+	}
+}
