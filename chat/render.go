@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -172,17 +171,19 @@ func (v *jsonValue) tabulate() *jsonValue {
 	return v
 }
 
-// identifier matches the values name replaces: lower-case snake_case
-// words with at least one underscore.
-var identifier = regexp.MustCompile(`^"[a-z][a-z0-9]*(_[a-z0-9]+)+"$`)
+// maxWord bounds the string values name looks up: the game's words are
+// short, and a long value (a description) is never one.
+const maxWord = 40
 
-// name replaces, everywhere in v, each string literal that is an
-// identifier words knows by its name for players.
+// name replaces, everywhere in v, each string value that is one of the
+// game's words (an identifier such as "decrease_def", or a fixed word such
+// as an affinity) by its name for players, as words gives it. Only short
+// values without escapes are looked up.
 func (v *jsonValue) name(words Words) {
 	for _, c := range v.vals {
 		c.name(words)
 	}
-	if v.kind != 'l' || !identifier.Match(v.lit) {
+	if v.kind != 'l' || len(v.lit) < 3 || len(v.lit) > maxWord+2 || v.lit[0] != '"' || bytes.IndexByte(v.lit, '\\') >= 0 {
 		return
 	}
 	if n, ok := words(string(v.lit[1 : len(v.lit)-1])); ok {

@@ -14,7 +14,7 @@ type frenchEffects struct{}
 
 func (frenchEffects) Words(locale string) Words {
 	return func(id string) (string, bool) {
-		n, ok := map[string]string{"decrease_def": "Baisse de DEF", "decrease_spd": "Baisse de VIT"}[id]
+		n, ok := map[string]string{"decrease_def": "Baisse de DEF", "decrease_spd": "Baisse de VIT", "Magic": "Magie"}[id]
 		return n, ok && locale == "fr"
 	}
 }
@@ -38,7 +38,8 @@ func TestToolResultsNamedForTheModel(t *testing.T) {
 	}
 	reqs := e.fake.Requests()
 	tm := toolMessages(reqs[1])
-	if len(tm) != 1 || !strings.Contains(tm[0], "Baisse de DEF") || strings.Contains(tm[0], "decrease_def") {
+	if len(tm) != 1 || !strings.Contains(tm[0], "Baisse de DEF") || strings.Contains(tm[0], "decrease_def") ||
+		!strings.Contains(tm[0], `"Magie"`) || !strings.Contains(tm[0], `"Kaelith"`) {
 		t.Fatalf("tool message %q: want the effect's French name, not its identifier", tm)
 	}
 	last := reqs[2].Messages[len(reqs[2].Messages)-1].Content

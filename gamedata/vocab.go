@@ -161,3 +161,29 @@ func EffectLabel(k, locale string) string {
 	}
 	return strings.ReplaceAll(k, "_", " ")
 }
+
+// wordNames are the players' names of the game's fixed words (affinities,
+// roles, rarities) in the locales other than English, which uses the words
+// themselves.
+var wordNames = map[string]map[string]string{
+	"fr": {
+		"Magic": "Magie", "Force": "Force", "Spirit": "Esprit", "Void": "Néant",
+		"Attack": "Attaque", "Defense": "Défense", "HP": "PV", "Support": "Soutien",
+		"Common": "Commun", "Uncommon": "Peu commun", "Rare": "Rare", "Epic": "Épique", "Legendary": "Légendaire",
+	},
+	"de": {
+		"Magic": "Magie", "Force": "Kraft", "Spirit": "Geist", "Void": "Leere",
+		"Attack": "Angriff", "Defense": "Verteidigung", "HP": "LP", "Support": "Unterstützung",
+		"Common": "Gewöhnlich", "Uncommon": "Ungewöhnlich", "Rare": "Selten", "Epic": "Episch", "Legendary": "Legendär",
+	},
+}
+
+// WordLabel is the name for players in locale of one of the game's fixed
+// words (an affinity, a role or a rarity, as the data writes it); ok is
+// false for any other word, and the word itself is returned.
+func WordLabel(w, locale string) (string, bool) {
+	if n, ok := wordNames[locale][w]; ok {
+		return n, true
+	}
+	return w, false
+}

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"github.com/gameassist/gameassist/gamedata"
 	"strconv"
 	"strings"
 
@@ -362,11 +363,15 @@ var kindPlurals = map[string]map[Kind]string{
 	"de": {KindChampion: "Champions", KindBoss: "Bosse", KindFaction: "Fraktionen", KindDungeon: "Verliese", KindGearSet: "Ausrüstungssets"},
 }
 
-// words translates the game's fixed vocabulary (affinities, roles,
-// rarities, kinds) for the locale.
+// word translates the game's fixed vocabulary for the locale: the
+// affinities, roles and rarities as the game data names them, then the
+// responder's own words (difficulties as its sentences inflect them).
 func (l lang) word(s string) string {
 	if l.loc == "en" {
 		return s
+	}
+	if w, ok := gamedata.WordLabel(s, l.loc); ok {
+		return w
 	}
 	if w, ok := vocab[l.loc][s]; ok {
 		return w
@@ -376,16 +381,10 @@ func (l lang) word(s string) string {
 
 var vocab = map[string]map[string]string{
 	"fr": {
-		"Magic": "Magie", "Force": "Force", "Spirit": "Esprit", "Void": "Néant",
-		"Attack": "Attaque", "Defense": "Défense", "HP": "PV", "Support": "Soutien",
-		"Common": "Commun", "Uncommon": "Peu commun", "Rare": "Rare", "Epic": "Épique", "Legendary": "Légendaire",
 		"Easy": "facile", "Normal": "normal", "Hard": "difficile", "Brutal": "brutal", "Nightmare": "cauchemar",
 		"champions": "Champions",
 	},
 	"de": {
-		"Magic": "Magie", "Force": "Kraft", "Spirit": "Geist", "Void": "Leere",
-		"Attack": "Angriff", "Defense": "Verteidigung", "HP": "LP", "Support": "Unterstützung",
-		"Common": "Gewöhnlich", "Uncommon": "Ungewöhnlich", "Rare": "Selten", "Epic": "Episch", "Legendary": "Legendär",
 		"Easy": "leichter", "Normal": "normaler", "Hard": "schwerer", "Brutal": "brutaler", "Nightmare": "albtraumhafter",
 		"champions": "Champions",
 	},

@@ -15,7 +15,16 @@ func TestSampleWords(t *testing.T) {
 			t.Errorf("%s %s = %q, %t; want %q", tc.locale, tc.id, got, ok, tc.want)
 		}
 	}
-	if got, ok := (sampleWords{}).Words("en")("champion_name"); ok {
-		t.Errorf("a word that is not an effect was named %q", got)
+	for _, tc := range []struct{ locale, w, want string }{{"fr", "Magic", "Magie"}, {"de", "Attack", "Angriff"}} {
+		if got, ok := (sampleWords{}).Words(tc.locale)(tc.w); !ok || got != tc.want {
+			t.Errorf("%s %s = %q, %t; want %q", tc.locale, tc.w, got, ok, tc.want)
+		}
+	}
+	for _, w := range []string{"champion_name", "Kaelith", "Magic"} {
+		if got, ok := (sampleWords{}).Words("en")(w); ok && got == w {
+			t.Errorf("English names %q as itself and says it changed it", w)
+		} else if w != "Magic" && ok {
+			t.Errorf("a word that is not the game's was named %q", got)
+		}
 	}
 }
