@@ -294,6 +294,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		p.Intent = IntentMatchup
 		b := fill(KindBoss, bosses, true)[0]
 		p.Team = sc.team()
+		p.Roster, p.HasState = rosterOf(ctx)
 		p.Entities = []Entity{b}
 		c.ranking(b)
 	case len(champs) >= 1 && len(fill(KindBoss, bosses, has(text, wordsCounters))) >= 1:

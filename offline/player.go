@@ -2,10 +2,9 @@ package offline
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/gameassist/gameassist/gcsdb"
 	"github.com/gameassist/gameassist/player"
 	"github.com/gameassist/gameassist/tool"
 	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
@@ -24,9 +23,9 @@ const (
 var (
 	wordsBring = phrases(`who should i bring|who do i bring|who should i take|who should i use|which of my champions|
 		qui dois je amener|qui dois je emmener|qui prendre|lesquels de mes champions|
-		wen soll ich mitnehmen|wen nehme ich mit|welche meiner champions`)
+		wen soll ich mitnehmen|wen soll ich hier mitnehmen|wen nehme ich mit|wen nehme ich hier mit|welche meiner champions`)
 	wordsTeamCheck = phrases(`is my team good enough|is my team good|is my team strong enough|is my team ready|is my team enough|
-		mon equipe est elle assez|mon equipe suffit|est ce que mon equipe|
+		mon equipe est elle assez|mon equipe est elle suffisante|mon equipe suffit|est ce que mon equipe|
 		ist mein team gut genug|reicht mein team|ist mein team stark genug`)
 	wordsLevelNext = phrases(`level next|who should i level|which champion should i level|upgrade next|who should i upgrade|
 		qui dois je monter|qui monter ensuite|wen soll ich leveln|wen soll ich als nachstes`)
@@ -99,11 +98,11 @@ func (rd renderer) renderPlayer() (reply, bool) {
 	}
 	var note string
 	if !rd.p.HasState {
-		note = " I don't know your roster here, so this is general advice."
+		note = " " + rd.l.s("no_roster")
 	}
 	if rd.p.Intent == IntentTeamCheck {
 		if len(rd.p.Team) == 0 {
-			return reply{lead: "I can't see your team on this screen; open the team selection and ask again." + note}, true
+			return reply{lead: rd.l.s("roster_no_team") + note}, true
 		}
 		return rd.teamVerdict(), true
 	}
@@ -112,83 +111,76 @@ func (rd renderer) renderPlayer() (reply, bool) {
 	}
 	os := rd.by[toolCounters]
 	if len(os) == 0 || !os[0].Result.OK() {
-		return reply{lead: "I couldn't read the counters of this boss." + note}, true
+		return reply{lead: rd.l.s("roster_no_counters") + note}, true
 	}
 	list, _ := dataAs[toolsgcs.CounterList](os[0].Result)
-	boss := list.Boss.Name
-	level := func(id int64) string {
-		o, ok := owned[id]
-		if !ok {
-			return ""
+	boss := rd.bossName(list.Boss)
+	level := func(id int64) string { return rd.ownedLevel(owned[id]) }
+	// line is a counter as a list item: its name, the player's level and
+	// stars when owned, and its reason (English only: the data's words).
+	line := func(c gcsdb.RankedCounter) string {
+		out := bold(rd.counterName(c)) + level(c.ID)
+		if why := rd.reason(c.Reason); why != "" {
+			out += ": " + why
 		}
-		var parts []string
-		if o.Level > 0 {
-			parts = append(parts, "level "+strconv.Itoa(o.Level))
-		}
-		if o.Stars > 0 {
-			parts = append(parts, strconv.Itoa(o.Stars)+"★")
-		}
-		if len(parts) == 0 {
-			return ""
-		}
-		return " (" + strings.Join(parts, ", ") + ")"
+		return out
 	}
 	switch rd.p.Intent {
 	case IntentBring:
 		if !rd.p.HasState {
-			rp := reply{lead: "I don't know your roster here, so these are the best counters to **" + boss + "** overall:"}
+			rp := reply{lead: rd.l.s("roster_best_overall", boss)}
 			for _, c := range list.Counters[:min(len(list.Counters), 5)] {
-				rp.facts = append(rp.facts, "**"+c.Name+"**: "+c.Reason)
+				rp.facts = append(rp.facts, line(c))
 			}
 			return rp, true
 		}
 		if len(list.Counters) == 0 {
-			rp := reply{lead: "You own none of the known counters of **" + boss + "**."}
+			rp := reply{lead: rd.l.s("roster_none_owned", boss)}
 			if list.BestNotOwned != nil {
-				rp.facts = append(rp.facts, "The best one to get: **"+list.BestNotOwned.Name+"** ("+list.BestNotOwned.Reason+").")
+				rp.facts = append(rp.facts, rd.l.s("roster_best_to_get", line(*list.BestNotOwned)))
 			}
 			return rp, true
 		}
-		rp := reply{lead: "From your roster, bring these against **" + boss + "**:"}
+		rp := reply{lead: rd.l.s("roster_bring", boss)}
 		for _, c := range list.Counters[:min(len(list.Counters), 4)] {
-			rp.facts = append(rp.facts, "**"+c.Name+"**"+level(c.ID)+": "+c.Reason)
+			rp.facts = append(rp.facts, line(c))
 		}
 		if list.BestNotOwned != nil {
-			rp.facts = append(rp.facts, "Best counter you don't own: **"+list.BestNotOwned.Name+"** ("+list.BestNotOwned.Reason+").")
+			rp.facts = append(rp.facts, rd.l.s("roster_best_not_owned", line(*list.BestNotOwned)))
 		}
 		return rp, true
 	case IntentMissing:
 		var missing, have []string
 		for _, c := range list.Counters {
 			if _, ok := owned[c.ID]; ok {
-				have = append(have, c.Name)
+				have = append(have, rd.counterName(c))
 			} else if len(missing) < 4 {
-				missing = append(missing, "**"+c.Name+"** ("+c.Reason+")")
+				missing = append(missing, line(c))
 			}
 		}
 		if !rd.p.HasState {
-			rp := reply{lead: "I don't know your roster here, so these are the counters that matter most against **" + boss + "**:"}
+			rp := reply{lead: rd.l.s("roster_matter_most", boss)}
 			for _, c := range list.Counters[:min(len(list.Counters), 4)] {
-				rp.facts = append(rp.facts, "**"+c.Name+"**: "+c.Reason)
+				rp.facts = append(rp.facts, line(c))
 			}
 			return rp, true
 		}
-		rp := reply{lead: fmt.Sprintf("Against **%s** you lack %d of the %d best counters.", boss, len(list.Counters)-len(have), len(list.Counters))}
+		rp := reply{lead: rd.l.s("roster_lack", boss, len(list.Counters)-len(have), len(list.Counters))}
 		rp.facts = append(rp.facts, missing...)
 		if len(have) > 0 {
-			rp.facts = append(rp.facts, "You already have: "+strings.Join(have[:min(len(have), 5)], ", ")+".")
+			rp.facts = append(rp.facts, rd.l.s("roster_have", strings.Join(have[:min(len(have), 5)], ", ")))
 		}
 		return rp, true
 	case IntentLevelNext:
 		for _, c := range list.Counters {
 			if o, ok := owned[c.ID]; ok && o.Level < 60 {
-				return reply{lead: "Level **" + c.Name + "**" + level(c.ID) + " next: it is one of your best counters to **" + boss + "** (" + c.Reason + ")."}, true
+				return reply{lead: rd.l.s("roster_level_this", bold(rd.counterName(c))+level(c.ID), boss)}, true
 			}
 		}
 		if !rd.p.HasState && len(list.Counters) > 0 {
-			return reply{lead: "Against **" + boss + "**, **" + list.Counters[0].Name + "** is the counter most worth levelling." + note}, true
+			return reply{lead: rd.l.s("roster_level_general", boss, rd.counterName(list.Counters[0])) + note}, true
 		}
-		return reply{lead: "Your counters to **" + boss + "** are already at the top level; level the counter you get next."}, true
+		return reply{lead: rd.l.s("roster_level_top", boss)}, true
 	}
 	return reply{}, false
 }
@@ -197,17 +189,17 @@ func (rd renderer) renderPlayer() (reply, bool) {
 // below the top level.
 func (rd renderer) levelNextAny(owned map[int64]player.Owned, note string) reply {
 	if !rd.p.HasState {
-		return reply{lead: "Level the champions you use most against the bosses you are stuck on; open a boss and ask again." + note}
+		return reply{lead: rd.l.s("roster_level_open_boss") + note}
 	}
 	os := rd.by[toolFind]
 	if len(os) == 0 || !os[0].Result.OK() {
-		return reply{lead: "I couldn't read your champions."}
+		return reply{lead: rd.l.s("roster_no_champions")}
 	}
 	list, _ := dataAs[toolsgcs.ChampionList](os[0].Result)
 	for _, c := range list.Champions {
 		if o, ok := owned[c.ID]; ok && o.Level < 60 {
-			return reply{lead: fmt.Sprintf("Level **%s** next: your highest-rarity champion (%s) below the top level, now level %d.", c.Name, c.Rarity, o.Level)}
+			return reply{lead: rd.l.s("roster_level_rarity", bold(c.Name), rd.l.word(c.Rarity), o.Level)}
 		}
 	}
-	return reply{lead: "Your champions are all at the top level."}
+	return reply{lead: rd.l.s("roster_all_top")}
 }

@@ -17,6 +17,12 @@ import (
 // the demo player when demo is set, else for a session without a state.
 func askAs(t *testing.T, w *sampleWorld, demo bool, team, msg string) offline.Answer {
 	t.Helper()
+	return askIn(t, w, "en", demo, team, msg)
+}
+
+// askIn is askAs in a session of locale.
+func askIn(t *testing.T, w *sampleWorld, locale string, demo bool, team, msg string) offline.Answer {
+	t.Helper()
 	ctx := context.Background()
 	if demo {
 		st, err := player.Parse(data.DemoPlayerID, "v1", time.Unix(1_800_000_000, 0), data.DemoPlayer())
@@ -25,7 +31,7 @@ func askAs(t *testing.T, w *sampleWorld, demo bool, team, msg string) offline.An
 		}
 		ctx = tool.WithPlayer(ctx, st)
 	}
-	req := offline.Request{Message: msg, Locale: "en", Screen: "BossBattlePresenter",
+	req := offline.Request{Message: msg, Locale: locale, Screen: "BossBattlePresenter",
 		ScreenData: json.RawMessage(`{"BossConfigId": 5001, "Phase": 1, "Team": ` + team + `}`)}
 	run := func(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		outs := make([]tool.Outcome, len(calls))
@@ -88,9 +94,32 @@ func TestOfflineAnswersFromTheRoster(t *testing.T) {
 
 	// What am I missing: the best counters not owned.
 	m := askAs(t, w, true, `[1084]`, "what am I missing for this boss?")
-	wantAll(t, m.Text, "**Rakaix** (recommended counter #1", "You already have: Vorenyn, Kaelith")
+	wantAll(t, m.Text, "**Rakaix**: strong against Fire Knight", "You already have: Vorenyn, Kaelith")
 
 	// Who should I level next: the best owned counter below the top level.
 	l := askAs(t, w, true, `[1084]`, "who should I level next?")
 	wantAll(t, l.Text, "Level **Kaelith** (level 58, 6★) next")
+}
+
+// TestRosterAnswersInFrenchAndGerman: the roster answers speak the
+// session's language, with the boss's localized name and the levels in
+// its words, and no English sentence.
+func TestRosterAnswersInFrenchAndGerman(t *testing.T) {
+	w := newSampleWorld(t)
+	for _, tc := range []struct {
+		locale, msg string
+		want        []string
+	}{
+		{"fr", "qui dois-je amener ici ?", []string{"Dans votre collection", "**Chevalier de Feu**", "**Vorenyn** (niveau 60, 6★)", "Meilleur contre que vous n'avez pas : **Rakaix**"}},
+		{"fr", "mon équipe est-elle suffisante ?", []string{"En partie", "(niveau 60, 6★)", "Meilleur échange dans votre collection"}},
+		{"de", "wen soll ich hier mitnehmen?", []string{"Aus deiner Sammlung", "**Feuerritter**", "(Stufe 60, 6★)"}},
+	} {
+		a := askIn(t, w, tc.locale, true, `[1084, 1001, 1002, 1046]`, tc.msg)
+		wantAll(t, a.Text, tc.want...)
+		for _, en := range []string{"From your roster", "level ", "Best ", "strong against", "you don't"} {
+			if strings.Contains(a.Text, en) {
+				t.Errorf("%s answer carries English %q:\n%s", tc.locale, en, a.Text)
+			}
+		}
+	}
 }

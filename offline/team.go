@@ -50,7 +50,7 @@ func (rd renderer) teamVerdict() reply {
 	}
 	for _, s := range ss {
 		line := rd.standLine(s, rk)
-		if lv := ownedLevel(owned[s.ent.ID]); lv != "" {
+		if lv := rd.ownedLevel(owned[s.ent.ID]); lv != "" {
 			name := bold(s.ent.Display(rd.l.loc))
 			line = strings.Replace(line, name, name+lv, 1)
 		}
@@ -68,17 +68,17 @@ func (rd renderer) teamVerdict() reply {
 	mine := func(id string) bool { _, ok := owned[id]; return ok }
 	if swap, ok := bestSwap(ss, rk, in, mine); ok {
 		c := rk.list[swap.in]
-		rp.facts = append(rp.facts, rd.l.s("team_swap_owned", bold(rd.counterName(c))+ownedLevel(owned[idString(c.ID)]), bold(swap.out.ent.Display(rd.l.loc)), swap.in+1))
+		rp.facts = append(rp.facts, rd.l.s("team_swap_owned", bold(rd.counterName(c))+rd.ownedLevel(owned[idString(c.ID)]), bold(swap.out.ent.Display(rd.l.loc)), swap.in+1))
 	}
 	return rp
 }
 
-// ownedLevel is " (level 58, 6★)" for an owned champion, "" when the
-// state gives neither.
-func ownedLevel(o player.Owned) string {
+// ownedLevel is " (level 58, 6★)" for an owned champion, in the reply's
+// language, "" when the state gives neither.
+func (rd renderer) ownedLevel(o player.Owned) string {
 	var parts []string
 	if o.Level > 0 {
-		parts = append(parts, "level "+strconv.Itoa(o.Level))
+		parts = append(parts, rd.l.s("roster_level_word", o.Level))
 	}
 	if o.Stars > 0 {
 		parts = append(parts, strconv.Itoa(o.Stars)+"★")
