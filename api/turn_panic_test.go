@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -97,19 +96,14 @@ func TestTurnPanicOverHTTP(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				srv, err := api.New(api.Deps{Executor: ex, Chat: svc, Logger: slog.New(slog.DiscardHandler)}, api.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				ts := httptest.NewServer(srv.Handler())
-				t.Cleanup(ts.Close)
+				url := serveChat(t, svc)
 				id, token, err := svc.CreateSession(ctx, "p1", "en")
 				if err != nil {
 					t.Fatal(err)
 				}
 				post := func(msg string, stream bool) (int, string) {
 					body := fmt.Sprintf(`{"session_id":%q,"message":%q,"stream":%t}`, id, msg, stream)
-					req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/chat", strings.NewReader(body))
+					req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/v1/chat", strings.NewReader(body))
 					req.Header.Set("Content-Type", "application/json")
 					req.Header.Set("Authorization", "Bearer "+token)
 					resp, err := http.DefaultClient.Do(req)
