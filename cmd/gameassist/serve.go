@@ -314,7 +314,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		DisplayNames: names, Exchanges: tracedExchanges{next: store},
 	}
 	if gcs.sample {
-		deps.Labels = sampleWords{}
+		deps.Labels = newSampleWords()
 	}
 	if opt.noObservability {
 		m = nil
