@@ -448,7 +448,7 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 	if len(tools) > 0 {
 		b.WriteString(toolsHeader)
 		for _, sp := range tools {
-			ln := neutralize("- " + sp.Name + ": " + oneLine(sp.Description) + "\n" + describedArgs(sp.Parameters))
+			ln := neutralize("- " + sp.Name + ": " + oneLine(sp.Description) + "\n" + s.schemas.args(sp.Parameters))
 			out.used += s.countTokens(ln)
 			b.WriteString(ln)
 		}

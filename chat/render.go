@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gameassist/gameassist/tool"
 )
@@ -257,20 +258,6 @@ func (v *jsonValue) trimSchema() *jsonValue {
 	return v
 }
 
-// llmSpecs returns specs with their parameters as schemaText renders
-// them, for the LLM's tool list; the registry's schemas still check the
-// calls.
-func llmSpecs(specs []tool.Spec) []tool.Spec {
-	out := make([]tool.Spec, len(specs))
-	for i, sp := range specs {
-		if len(sp.Parameters) > 0 {
-			sp.Parameters = json.RawMessage(schemaText(sp.Parameters))
-		}
-		out[i] = sp
-	}
-	return out
-}
-
 // describedArgs is a described tool's arguments, one line each under the
 // tool's line, as a data block describes them:
 //
@@ -481,4 +468,58 @@ func argAttrs(p *jsonValue) ([]string, bool) {
 		}
 	}
 	return attrs, true
+}
+
+// maxSchemaMemo bounds the schemas a schemaMemo keeps: the registry's
+// tools are far fewer; a tools file reloaded many times with changed
+// schemas only starts the memo again.
+const maxSchemaMemo = 4096
+
+// schemaMemo remembers each tool schema as the model reads it, offered
+// (schemaText) and described (describedArgs), keyed by the schema's bytes:
+// a turn offers the same schemas every round, and rendering one decodes
+// and re-encodes it. The zero value is ready; safe for concurrent use.
+type schemaMemo struct {
+	mu      sync.Mutex
+	offered map[string]json.RawMessage
+	desc    map[string]string
+}
+
+// specs returns specs with their parameters as schemaText renders
+// them, for the LLM's tool list (the registry's schemas still check the
+// calls), each schema rendered once.
+func (m *schemaMemo) specs(specs []tool.Spec) []tool.Spec {
+	out := make([]tool.Spec, len(specs))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, sp := range specs {
+		if len(sp.Parameters) > 0 {
+			r, ok := m.offered[string(sp.Parameters)]
+			if !ok {
+				r = json.RawMessage(schemaText(sp.Parameters))
+				if m.offered == nil || len(m.offered) >= maxSchemaMemo {
+					m.offered = map[string]json.RawMessage{}
+				}
+				m.offered[string(sp.Parameters)] = r
+			}
+			sp.Parameters = r
+		}
+		out[i] = sp
+	}
+	return out
+}
+
+// args is describedArgs, each schema rendered once.
+func (m *schemaMemo) args(raw json.RawMessage) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if d, ok := m.desc[string(raw)]; ok {
+		return d
+	}
+	d := describedArgs(raw)
+	if m.desc == nil || len(m.desc) >= maxSchemaMemo {
+		m.desc = map[string]string{}
+	}
+	m.desc[string(raw)] = d
+	return d
 }

@@ -50,8 +50,41 @@ func TestSchemaText(t *testing.T) {
 	if got := schemaText(raw); got != want {
 		t.Errorf("schemaText:\n got %s\nwant %s", got, want)
 	}
-	if got := llmSpecs([]tool.Spec{{Name: "x", Parameters: raw}}); string(got[0].Parameters) != want || !json.Valid(got[0].Parameters) {
-		t.Errorf("llmSpecs: %s", got[0].Parameters)
+	var m schemaMemo
+	if got := m.specs([]tool.Spec{{Name: "x", Parameters: raw}}); string(got[0].Parameters) != want || !json.Valid(got[0].Parameters) {
+		t.Errorf("specs: %s", got[0].Parameters)
+	}
+}
+
+// TestSchemaMemo: a schema is rendered once, offered or described; later
+// turns get the same rendering without decoding it again (one allocation:
+// the turn's own spec list), and a changed schema gets its own.
+func TestSchemaMemo(t *testing.T) {
+	var m schemaMemo
+	a := json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1,"description":"Name."}},"required":["name"],"additionalProperties":false}`)
+	b := json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":20}}}`)
+	specs := []tool.Spec{{Name: "a", Parameters: a}, {Name: "b", Parameters: b}, {Name: "c"}}
+	first := m.specs(specs)
+	for i, sp := range first {
+		if want := string(specs[i].Parameters); len(want) > 0 && string(sp.Parameters) != schemaText(specs[i].Parameters) {
+			t.Errorf("%s: %s, want %s", sp.Name, sp.Parameters, schemaText(specs[i].Parameters))
+		}
+	}
+	if first[2].Parameters != nil {
+		t.Errorf("no schema became %s", first[2].Parameters)
+	}
+	if n := testing.AllocsPerRun(50, func() { m.specs(specs) }); n != 1 {
+		t.Errorf("offering remembered schemas: %v allocations, want 1", n)
+	}
+	if got := m.args(a); got != describedArgs(a) {
+		t.Errorf("args: %q, want %q", got, describedArgs(a))
+	}
+	if n := testing.AllocsPerRun(50, func() { m.args(a) }); n != 0 {
+		t.Errorf("describing a remembered schema: %v allocations, want 0", n)
+	}
+	changed := json.RawMessage(strings.Replace(string(a), "Name.", "Full name.", 1))
+	if got := m.specs([]tool.Spec{{Name: "a", Parameters: changed}}); string(got[0].Parameters) != schemaText(changed) {
+		t.Errorf("changed schema: %s", got[0].Parameters)
 	}
 }
 

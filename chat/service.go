@@ -178,6 +178,8 @@ type Service struct {
 	bg  background
 	// exchanges records each exchange's details (nil: not recorded).
 	exchanges ExchangeRecorder
+	// schemas renders tool schemas for the model once each.
+	schemas schemaMemo
 }
 
 // NewService returns a Service over deps.

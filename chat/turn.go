@@ -342,7 +342,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		req := llm.Request{Messages: msgs, CacheKey: key}
 		final := round >= s.opts.MaxToolIterations
 		if !final {
-			req.Tools = llmSpecs(scope.OfferedSpecs(ctx, tt.offer()))
+			req.Tools = s.schemas.specs(scope.OfferedSpecs(ctx, tt.offer()))
 			a.offered = specNames(req.Tools)
 		}
 		resp, err := s.callLLM(lctx, req, emit, &streamed)
