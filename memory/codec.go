@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/flate"
@@ -199,15 +200,15 @@ func (z zcodec) delta(js, dict []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// undelta decodes a delta written with dict.
-func (z zcodec) undelta(raw, dict []byte) ([]byte, error) {
+// undelta decodes a delta written with dict, appended to dst.
+func (z zcodec) undelta(dst []byte, raw string, dict []byte) ([]byte, error) {
 	if len(raw) < 5 || raw[0] != deltaMark {
 		return nil, errors.New("not a delta")
 	}
-	if binary.BigEndian.Uint32(raw[1:5]) != crc32.ChecksumIEEE(dict) {
+	if binary.BigEndian.Uint32([]byte(raw[1:5])) != crc32.ChecksumIEEE(dict) {
 		return nil, errChain
 	}
-	src := bytes.NewReader(raw[5:])
+	src := strings.NewReader(raw[5:])
 	r, _ := z.readers.Get().(io.ReadCloser)
 	if r == nil {
 		r = flate.NewReaderDict(src, dict)
@@ -215,43 +216,66 @@ func (z zcodec) undelta(raw, dict []byte) ([]byte, error) {
 		return nil, err
 	}
 	defer z.readers.Put(r)
-	js, err := io.ReadAll(io.LimitReader(r, maxDecoded+1))
+	buf := bytes.NewBuffer(dst)
+	n, err := buf.ReadFrom(io.LimitReader(r, maxDecoded+1))
 	if err != nil {
 		return nil, fmt.Errorf("inflate: %w", err)
 	}
-	if len(js) > maxDecoded {
+	if n > maxDecoded {
 		return nil, errors.New("delta too large")
 	}
-	return js, nil
+	return buf.Bytes(), nil
 }
 
 // decodeHistory decodes a stored history read with its chainMax extra
 // messages: the messages (the last max of them) and the last chain. Deltas
 // before the first message stored whole belong to a chain that starts
 // before the read and are left out (they are older than the window).
+//
+// The messages' JSON is decoded into one buffer, each delta inflated
+// straight after the messages it follows: a delta's dictionary is the end
+// of that buffer, not a copy.
 func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain, error) {
-	texts := make([]string, 0, len(raw))
+	ends := make([]int, 0, len(raw))
+	var all []byte
 	var c chain
+	start := 0 // where the last chain starts in all
 	started := false
+	dict := func() []byte { return all[len(all)-min(len(all)-start, maxDict):] }
 	for i, r := range raw {
-		b := []byte(r)
-		var js []byte
+		at := len(all)
 		var err error
-		if len(b) > 0 && b[0] == deltaMark {
+		if len(r) > 0 && r[0] == deltaMark {
 			if !started {
 				continue
 			}
-			if js, err = z.undelta(b, c.dict); err != nil {
+			if all, err = z.undelta(all, r, dict()); err != nil {
 				return nil, chain{}, fmt.Errorf("stored message %d: %w", i, err)
 			}
-			c = c.push(js, false)
+			c.n++
 		} else {
-			if js, err = z.unpack(b); err != nil {
-				return nil, chain{}, fmt.Errorf("stored message %d: %w", i, err)
+			if len(r) > 0 && r[0] == zstdMark {
+				all, err = z.dec.DecodeAll([]byte(r[1:]), all)
+			} else {
+				all = append(all, r...)
 			}
-			c, started = c.push(js, true), true
+			if err != nil {
+				return nil, chain{}, fmt.Errorf("stored message %d: decompress: %w", i, err)
+			}
+			start, c.n, started = at, 1, true
 		}
-		texts = append(texts, string(js))
+		ends = append(ends, len(all))
+	}
+	texts := make([][]byte, len(ends))
+	for i, end := range ends {
+		from := 0
+		if i > 0 {
+			from = ends[i-1]
+		}
+		texts[i] = all[from:end:end]
+	}
+	if started {
+		c.dict = bytes.Clone(dict())
 	}
 	// Messages the summary covers are decoded without their data blocks.
 	out, err := parseTurnHistory(texts, summary)

@@ -47,7 +47,7 @@ func (*skipped) UnmarshalJSON([]byte) error { return nil }
 // summarized. It decodes as encoding/json does (the v1 semantics of the
 // json v2 decoder, which reads a value in one pass instead of validating
 // it first: a turn decodes up to HistoryMax messages).
-func parseTurnHistory(raw []string, summary int) ([]Message, error) {
+func parseTurnHistory[T ~string | ~[]byte](raw []T, summary int) ([]Message, error) {
 	v1 := jsonv2.Options(jsonv1.DefaultOptionsV1())
 	out := make([]Message, len(raw))
 	through, known := 0, false
