@@ -200,15 +200,16 @@ func (z zcodec) delta(js, dict []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// undelta decodes a delta written with dict, appended to dst.
-func (z zcodec) undelta(dst []byte, raw string, dict []byte) ([]byte, error) {
+// undelta decodes a delta written with dict, appended to dst; src is
+// the caller's reader to reuse.
+func (z zcodec) undelta(dst []byte, raw string, dict []byte, src *strings.Reader) ([]byte, error) {
 	if len(raw) < 5 || raw[0] != deltaMark {
 		return nil, errors.New("not a delta")
 	}
 	if binary.BigEndian.Uint32([]byte(raw[1:5])) != crc32.ChecksumIEEE(dict) {
 		return nil, errChain
 	}
-	src := strings.NewReader(raw[5:])
+	src.Reset(raw[5:])
 	r, _ := z.readers.Get().(io.ReadCloser)
 	if r == nil {
 		r = flate.NewReaderDict(src, dict)
@@ -216,15 +217,23 @@ func (z zcodec) undelta(dst []byte, raw string, dict []byte) ([]byte, error) {
 		return nil, err
 	}
 	defer z.readers.Put(r)
-	buf := bytes.NewBuffer(dst)
-	n, err := buf.ReadFrom(io.LimitReader(r, maxDecoded+1))
-	if err != nil {
-		return nil, fmt.Errorf("inflate: %w", err)
+	at := len(dst)
+	for {
+		if len(dst) == cap(dst) {
+			dst = append(dst, 0)[:len(dst)]
+		}
+		n, err := r.Read(dst[len(dst):cap(dst)])
+		dst = dst[:len(dst)+n]
+		if len(dst)-at > maxDecoded {
+			return nil, errors.New("delta too large")
+		}
+		if errors.Is(err, io.EOF) {
+			return dst, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("inflate: %w", err)
+		}
 	}
-	if n > maxDecoded {
-		return nil, errors.New("delta too large")
-	}
-	return buf.Bytes(), nil
 }
 
 // decodeHistory decodes a stored history read with its chainMax extra
@@ -241,6 +250,7 @@ func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain,
 	var c chain
 	start := 0 // where the last chain starts in all
 	started := false
+	var src strings.Reader
 	dict := func() []byte { return all[len(all)-min(len(all)-start, maxDict):] }
 	for i, r := range raw {
 		at := len(all)
@@ -249,7 +259,7 @@ func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain,
 			if !started {
 				continue
 			}
-			if all, err = z.undelta(all, r, dict()); err != nil {
+			if all, err = z.undelta(all, r, dict(), &src); err != nil {
 				return nil, chain{}, fmt.Errorf("stored message %d: %w", i, err)
 			}
 			c.n++
