@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -38,12 +39,20 @@ func (t cacheKeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !ok || r.Method != http.MethodPost || r.Body == nil || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		return t.next.RoundTrip(r)
 	}
-	body, err := io.ReadAll(r.Body)
+	k, err := json.Marshal(key)
+	if err != nil {
+		return t.next.RoundTrip(r)
+	}
+	// The body is read once, after room for the member, which is then
+	// written in place of the opening brace: one buffer, one copy.
+	head := len(keyMember) + len(k) + 1
+	buf := make([]byte, head, head+max(int(r.ContentLength), 0)+1)
+	buf, err = readAppend(buf, r.Body)
 	_ = r.Body.Close()
 	if err != nil {
 		return nil, err
 	}
-	body = addCacheKey(body, key)
+	body := insertKey(buf, head, k)
 	out := r.Clone(r.Context())
 	out.Body = io.NopCloser(bytes.NewReader(body))
 	out.ContentLength = int64(len(body))
@@ -51,24 +60,60 @@ func (t cacheKeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(out)
 }
 
+// keyMember opens a body with its cache key.
+const keyMember = `{"prompt_cache_key":`
+
+// readAppend reads r to its end, appended to dst.
+func readAppend(dst []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(dst) == cap(dst) {
+			dst = append(dst, 0)[:len(dst)]
+		}
+		n, err := r.Read(dst[len(dst):cap(dst)])
+		dst = dst[:len(dst)+n]
+		if errors.Is(err, io.EOF) {
+			return dst, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
 // addCacheKey returns body, a JSON object, with "prompt_cache_key" as its
 // first member; a body that is not an object, or already has the member,
 // is returned as is.
 func addCacheKey(body []byte, key string) []byte {
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) < 2 || trimmed[0] != '{' || bytes.Contains(body, []byte(`"prompt_cache_key"`)) {
-		return body
-	}
 	k, err := json.Marshal(key)
 	if err != nil {
 		return body
 	}
-	rest := bytes.TrimLeft(trimmed[1:], " \t\r\n")
-	out := make([]byte, 0, len(body)+len(k)+24)
-	out = append(out, `{"prompt_cache_key":`...)
-	out = append(out, k...)
-	if len(rest) > 0 && rest[0] != '}' {
-		out = append(out, ',')
+	head := len(keyMember) + len(k) + 1
+	buf := make([]byte, head+len(body))
+	copy(buf[head:], body)
+	return insertKey(buf, head, k)
+}
+
+// insertKey is addCacheKey over buf, whose body starts at head and is
+// preceded by room for the member (head bytes: keyMember, the key k and a
+// comma): the member is written just before the body's first member, over
+// the room and the body's opening brace.
+func insertKey(buf []byte, head int, k []byte) []byte {
+	body := buf[head:]
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) < 2 || trimmed[0] != '{' || bytes.Contains(body, []byte(`"prompt_cache_key"`)) {
+		return body
 	}
-	return append(out, rest...)
+	rest := bytes.TrimLeft(trimmed[1:], " \t\r\n")
+	n := len(keyMember) + len(k)
+	if len(rest) > 0 && rest[0] != '}' {
+		n++
+	}
+	at := len(buf) - len(rest) - n
+	w := copy(buf[at:], keyMember)
+	w += copy(buf[at+w:], k)
+	if w < n {
+		buf[at+w] = ','
+	}
+	return buf[at:]
 }
