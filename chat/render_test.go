@@ -3,6 +3,8 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"hash/maphash"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,5 +156,41 @@ func TestToolMessagesAndBlocksUseTables(t *testing.T) {
 	}
 	if last := lastUser(reqs[2]); !strings.Contains(last, cacheHeader) || !strings.Contains(last, table) {
 		t.Errorf("the next turn's block does not show the result as a table:\n%s", last)
+	}
+}
+
+// TestSpecsKey: the tool list's fingerprint, taken every turn, changes
+// with any tool's name, version, description or schema (moving bytes from
+// one field to the next included), and takes no allocation.
+func TestSpecsKey(t *testing.T) {
+	seed := maphash.MakeSeed()
+	base := []tool.Spec{
+		{Name: "a", Version: 1, Description: "Finds.", Parameters: json.RawMessage(`{"type":"object"}`)},
+		{Name: "b", Description: "Gets.", Parameters: json.RawMessage(`{}`)},
+	}
+	k := specsKey(seed, base)
+	if specsKey(seed, slices.Clone(base)) != k {
+		t.Fatal("same tools, another key")
+	}
+	for i, change := range []func(s []tool.Spec){
+		func(s []tool.Spec) { s[0].Name = "c" },
+		func(s []tool.Spec) { s[0].Version = 2 },
+		func(s []tool.Spec) { s[1].Description = "Gets it." },
+		func(s []tool.Spec) { s[1].Parameters = json.RawMessage(`{"type":"object"}`) },
+		func(s []tool.Spec) {
+			s[0].Description, s[0].Parameters = "Finds.{", json.RawMessage(`"type":"object"}`)
+		},
+	} {
+		s := slices.Clone(base)
+		change(s)
+		if specsKey(seed, s) == k {
+			t.Errorf("change %d: same key", i)
+		}
+	}
+	if specsKey(seed, base[:1]) == k {
+		t.Error("a tool fewer: same key")
+	}
+	if n := testing.AllocsPerRun(50, func() { specsKey(seed, base) }); n != 0 {
+		t.Errorf("%v allocations", n)
 	}
 }

@@ -10,11 +10,11 @@ package chat
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"io"
+	"hash/maphash"
 	"log/slog"
 	"strings"
 	"sync"
@@ -170,6 +170,7 @@ type Service struct {
 	selMu       sync.Mutex
 	sel         *toolselect.Selector
 	selKey      uint64
+	selSeed     maphash.Seed
 	screenTools ScreenTooler
 	emb         *embed.Hashing
 	// own are the specs of the turn's own tools, which the registry does
@@ -241,7 +242,8 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
 	}
-	selKey := specsKey(specs)
+	seed := maphash.MakeSeed()
+	selKey := specsKey(seed, specs)
 	tok, err := tokens.ForModel(opts.Model)
 	if err != nil {
 		return nil, fmt.Errorf("chat: new service: %w", err)
@@ -257,7 +259,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	svc := &Service{
 		store: deps.Store, llm: deps.LLM, screens: deps.Screens,
 		obs: obs, log: log, runner: runner, offline: deps.Fallback, opts: opts,
-		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, emb: emb,
+		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, selSeed: seed, emb: emb,
 		own: map[string]tool.Spec{toolselect.FindToolsName: toolselect.FindToolsSpec(), SearchConversationName: searchConversationSpec(), toolselect.UseToolName: useToolSpec()},
 	}
 	if st, ok := deps.Screens.(ScreenTooler); ok {
@@ -305,7 +307,7 @@ func llmMay(opts Options, sp tool.Spec) bool {
 // rebuilt when a tools file reload changed them.
 func (s *Service) selector() *toolselect.Selector {
 	specs := s.offered()
-	key := specsKey(specs)
+	key := specsKey(s.selSeed, specs)
 	s.selMu.Lock()
 	defer s.selMu.Unlock()
 	if key == s.selKey {
@@ -321,11 +323,22 @@ func (s *Service) selector() *toolselect.Selector {
 }
 
 // specsKey fingerprints a tool list: names, versions, descriptions and schemas.
-func specsKey(specs []tool.Spec) uint64 {
-	h := fnv.New64a()
+// It runs on every turn, over every tool's schema, so it uses maphash
+// (word at a time, seeded per service) and allocates nothing.
+func specsKey(seed maphash.Seed, specs []tool.Spec) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var n [8]byte
 	for _, sp := range specs {
-		_, _ = io.WriteString(h, fmt.Sprintf("%s\x00%d\x00", sp.Name, sp.Version)+sp.Description+"\x00")
+		_, _ = h.WriteString(sp.Name)
+		binary.LittleEndian.PutUint64(n[:], uint64(sp.Version))
+		_, _ = h.Write(n[:])
+		_, _ = h.WriteString(sp.Description)
+		binary.LittleEndian.PutUint64(n[:], uint64(len(sp.Description)))
+		_, _ = h.Write(n[:])
 		_, _ = h.Write(sp.Parameters)
+		binary.LittleEndian.PutUint64(n[:], uint64(len(sp.Parameters)))
+		_, _ = h.Write(n[:])
 	}
 	return h.Sum64()
 }
