@@ -240,27 +240,49 @@ func (z zcodec) undelta(dst []byte, raw string, dict []byte, src *strings.Reader
 // messages: the messages (the last max of them) and the last chain. Deltas
 // before the first message stored whole belong to a chain that starts
 // before the read and are left out (they are older than the window).
+func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain, error) {
+	texts, skip, c, err := z.decodeTexts(raw, 0, chain{}, false)
+	if err != nil {
+		return nil, chain{}, err
+	}
+	// Messages the summary covers are decoded without their data blocks.
+	out, err := parseTurnHistory(texts[skip:], summary)
+	if err != nil {
+		return nil, chain{}, err
+	}
+	if len(out) > max {
+		out = out[len(out)-max:]
+	}
+	return out, c, nil
+}
+
+// decodeTexts returns the JSON of stored history messages, texts[i] that
+// of raw[i], and the last chain. When started, raw follows the messages
+// of chain c (at is the position of raw[0] in the list, for errors);
+// otherwise the leading deltas, whose chain starts before raw, are left
+// out: skip counts them and their texts are nil.
 //
 // The messages' JSON is decoded into one buffer, each delta inflated
 // straight after the messages it follows: a delta's dictionary is the end
 // of that buffer, not a copy.
-func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain, error) {
-	ends := make([]int, 0, len(raw))
-	var all []byte
-	var c chain
-	start := 0 // where the last chain starts in all
-	started := false
+func (z zcodec) decodeTexts(raw []string, at int, c chain, started bool) (texts [][]byte, skip int, _ chain, _ error) {
+	ends := make([]int, len(raw))
+	all := append([]byte(nil), c.dict...) // the chain's dictionary, then the messages
+	start := 0                            // where the last chain starts in all
+	first := len(all)
 	var src strings.Reader
 	dict := func() []byte { return all[len(all)-min(len(all)-start, maxDict):] }
 	for i, r := range raw {
-		at := len(all)
+		from := len(all)
 		var err error
 		if len(r) > 0 && r[0] == deltaMark {
 			if !started {
+				skip++
+				ends[i] = from
 				continue
 			}
 			if all, err = z.undelta(all, r, dict(), &src); err != nil {
-				return nil, chain{}, fmt.Errorf("stored message %d: %w", i, err)
+				return nil, 0, chain{}, fmt.Errorf("stored message %d: %w", at+i, err)
 			}
 			c.n++
 		} else {
@@ -270,37 +292,29 @@ func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain,
 				all = append(all, r...)
 			}
 			if err != nil {
-				return nil, chain{}, fmt.Errorf("stored message %d: decompress: %w", i, err)
+				return nil, 0, chain{}, fmt.Errorf("stored message %d: decompress: %w", at+i, err)
 			}
-			start, c.n, started = at, 1, true
+			start, c.n, started = from, 1, true
 		}
-		ends = append(ends, len(all))
+		ends[i] = len(all)
 	}
-	texts := make([][]byte, len(ends))
+	texts = make([][]byte, len(raw))
 	for i, end := range ends {
-		from := 0
+		from := first
 		if i > 0 {
 			from = ends[i-1]
 		}
-		texts[i] = all[from:end:end]
-	}
-	if started {
-		c.dict = bytes.Clone(dict())
-	}
-	// Messages the summary covers are decoded without their data blocks.
-	out, err := parseTurnHistory(texts, summary)
-	if err != nil {
-		return nil, chain{}, err
+		if i >= skip {
+			texts[i] = all[from:end:end]
+		}
 	}
 	if !started {
-		c = chain{}
+		return texts, skip, chain{}, nil
 	}
-	if len(raw) > 0 && started {
+	c.dict = bytes.Clone(dict())
+	if len(raw) > 0 {
 		sum := sha1.Sum([]byte(raw[len(raw)-1])) //nolint:gosec // sha1 tells list elements apart; it guards nothing.
 		c.last = hex.EncodeToString(sum[:])
 	}
-	if len(out) > max {
-		out = out[len(out)-max:]
-	}
-	return out, c, nil
+	return texts, skip, c, nil
 }

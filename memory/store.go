@@ -79,6 +79,8 @@ type Store struct {
 	refs  refMemo
 	// z compresses stored messages and payloads.
 	z zcodec
+	// hist remembers each session's last decoded history, for its next turn.
+	hist histMemo
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
@@ -348,7 +350,7 @@ func (s *Store) parseTurnChain(ctx context.Context, id string, res []any, payloa
 	if meta.Summary != nil {
 		summary = meta.Summary.Through
 	}
-	history, c, err := s.z.decodeHistory(parts[1], s.opts.HistoryMax, summary)
+	history, c, err := s.z.turnHistory(&s.hist, id, parts[1], s.opts.HistoryMax, summary)
 	if err != nil {
 		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
