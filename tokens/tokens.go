@@ -6,8 +6,7 @@ package tokens
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
-	"io"
+	"hash/maphash"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -36,6 +35,7 @@ type Counter struct {
 	mu    sync.Mutex
 	memo  map[uint64]int
 	order []uint64 // insertion order, for eviction
+	seed  maphash.Seed
 }
 
 // Memo bounds: texts shorter than memoMinLen are counted every time;
@@ -46,7 +46,7 @@ const (
 )
 
 func newCounter(enc *tiktoken.Tiktoken, name string) *Counter {
-	return &Counter{enc: enc, name: name, memo: make(map[uint64]int, memoSize)}
+	return &Counter{enc: enc, name: name, memo: make(map[uint64]int, memoSize), seed: maphash.MakeSeed()}
 }
 
 // encoders holds one BPE encoder per encoding name for the process:
@@ -156,9 +156,9 @@ func (c *Counter) count(ctx context.Context, s string) (int, work, error) {
 		w.chunks, w.longest, w.exact = 1, len(s), len(s)
 		return len(c.enc.EncodeOrdinary(s)), w, nil
 	}
-	h := fnv.New64a()
-	_, _ = io.WriteString(h, s)
-	key := h.Sum64() ^ uint64(len(s))
+	// maphash reads s in place, a word at a time (fnv through io.Writer
+	// copied the whole text first).
+	key := maphash.String(c.seed, s) ^ uint64(len(s))
 	c.mu.Lock()
 	n, ok := c.memo[key]
 	c.mu.Unlock()

@@ -147,3 +147,21 @@ func TestCountCancelled(t *testing.T) {
 		t.Errorf("short text: %v", err)
 	}
 }
+
+// TestMemoHitAllocatesNothing: a remembered count is found without
+// copying the text (a turn looks up its data block's lines every turn).
+func TestMemoHitAllocatesNothing(t *testing.T) {
+	c, err := ForModel("gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("Kaelith counters the Fire Knight's burn. ", 200)
+	n := c.Count(text)
+	if got := testing.AllocsPerRun(20, func() {
+		if c.Count(text) != n {
+			t.Fatal("another count")
+		}
+	}); got != 0 {
+		t.Errorf("a memo hit: %v allocations", got)
+	}
+}
