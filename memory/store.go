@@ -135,7 +135,9 @@ type Turn struct {
 	// Meta.Exchange is the exchange this turn runs as.
 	Meta Meta
 	// History is the stored history, oldest first; its messages up to
-	// SummarizedThrough(Meta, History) have no Context and no Shown.
+	// SummarizedThrough(Meta, History) have no Context and no Shown. The
+	// slice is the caller's; the messages' own slices and pointers (Shown,
+	// Tools, About) may be shared with the next turn's: read them only.
 	History []Message
 	// Cache holds the entries served at this exchange, oldest first.
 	Cache []CacheEntry
