@@ -97,7 +97,7 @@ type Options struct {
 	MaxToolIterations int
 	// MaxContextTokens is the one token budget that history (with the
 	// rolling summary), cached tool results and the tool results of the
-	// turn's tool loop share (default 6000), counted with the model's
+	// turn's tool loop share (default 5000), counted with the model's
 	// tokenizer.
 	MaxContextTokens int
 	// LockWait is how long a turn waits for the session's previous turn
@@ -117,6 +117,12 @@ type Options struct {
 	// called through use_tool), ModeSubset (a selected subset per call,
 	// plus find_tools) or toolselect.ModeAll (every tool on every call).
 	ToolSelection string
+	// ToolCatalogBytes bounds the tool catalog the system prompt ends with
+	// in ModeAuto: every tool called through use_tool, one line each, by
+	// name, while the catalog stays within this many bytes; the tools left
+	// out are described in a turn's data block when it selects them. 0: no
+	// catalog, every such tool is described that way.
+	ToolCatalogBytes int
 	// MaxToolsPerCall caps the tools offered per LLM call, find_tools
 	// included (default toolselect.DefaultMax).
 	MaxToolsPerCall int
@@ -176,6 +182,7 @@ type Service struct {
 	// not hold.
 	own map[string]tool.Spec
 	bg  background
+	cat catalogs
 	// exchanges records each exchange's details (nil: not recorded).
 	exchanges ExchangeRecorder
 }
@@ -194,7 +201,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		opts.MaxToolIterations = 5
 	}
 	if opts.MaxContextTokens <= 0 {
-		opts.MaxContextTokens = 6000
+		opts.MaxContextTokens = 5000
 	}
 	if opts.LockWait <= 0 {
 		opts.LockWait = 10 * time.Second

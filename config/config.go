@@ -46,7 +46,7 @@ type Config struct {
 	LogFormat            string        `env:"LOG_FORMAT" default:"auto" oneof:"auto,json,text" doc:"auto: text on a terminal, JSON otherwise"`
 	SessionTTL           time.Duration `env:"SESSION_TTL" default:"24h" doc:"idle sessions expire after this"`
 	MaxToolIterations    int           `env:"MAX_TOOL_ITERATIONS" default:"5" min:"1" max:"20" doc:"LLM tool rounds per turn before a final answer without tools"`
-	MaxContextTokens     int           `env:"MAX_CONTEXT_TOKENS" default:"6000" min:"500" max:"1000000" doc:"one token budget for the prompt but the tool schemas: history (with the rolling summary), cached tool results and the tool loop's results share it"`
+	MaxContextTokens     int           `env:"MAX_CONTEXT_TOKENS" default:"5000" min:"500" max:"1000000" doc:"one token budget for the prompt but the tool schemas: history (with the rolling summary), cached tool results and the tool loop's results share it"`
 	ChatRatePerMinute    int           `env:"CHAT_RATE_PER_MINUTE" default:"30" min:"1" max:"100000" doc:"chat turns per session per minute"`
 	SessionRatePerMinute int           `env:"SESSION_RATE_PER_MINUTE" default:"20" min:"1" max:"100000" doc:"sessions created per client IP per minute"`
 	SQLToolsForLLM       bool          `env:"SQL_TOOLS_FOR_LLM" default:"false" doc:"offer gcs_db_tables, gcs_db_schema and gcs_db_query to the LLM"`
@@ -60,7 +60,8 @@ type Config struct {
 	CacheRefresh         time.Duration `env:"CACHE_REFRESH" default:"1m" doc:"refresh interval of the cache tools' snapshot"`
 	MCPToken             string        `env:"MCP_TOKEN" mask:"secret" doc:"bearer token of /mcp (MCP over streamable HTTP); unset refuses every MCP request"`
 	MCPRatePerMinute     int           `env:"MCP_RATE_PER_MINUTE" default:"300" min:"1" max:"100000" doc:"/mcp requests per client IP per minute (counted before the token check)"`
-	ToolSelection        string        `env:"TOOL_SELECTION" default:"auto" oneof:"auto,all,deferred,subset" doc:"auto (deferred is the same): every LLM call of a session offers the same few tools (the core sorted by name, find_tools, use_tool, search_conversation), the ones a question needs described after the history and called through use_tool, so providers can cache the whole prompt; subset: each call offers a selected subset of the tools (plus find_tools); all: every tool on every call"`
+	ToolSelection        string        `env:"TOOL_SELECTION" default:"auto" oneof:"auto,all,deferred,subset" doc:"auto (deferred is the same): every LLM call of a session offers the same few tools (the core sorted by name, find_tools, use_tool, search_conversation) and the system prompt ends with a catalog of the others, called through use_tool (see TOOL_CATALOG_MAX_BYTES), so providers can cache the whole prompt; subset: each call offers a selected subset of the tools (plus find_tools); all: every tool on every call"`
+	ToolCatalogMaxBytes  int           `env:"TOOL_CATALOG_MAX_BYTES" default:"6144" min:"0" max:"1000000" doc:"TOOL_SELECTION=auto: the catalog of tools at the end of the system prompt (one line each: name, arguments, what it does) stays within this many bytes; tools left out are described after the history when a question needs them; 0: no catalog"`
 	MaxToolsPerCall      int           `env:"MAX_TOOLS_PER_CALL" default:"10" min:"2" max:"128" doc:"tools offered per LLM call in auto mode, find_tools included"`
 	MaxToolCallsPerRound int           `env:"MAX_TOOL_CALLS_PER_ROUND" default:"16" min:"1" max:"128" doc:"tool calls run from one LLM answer; the rest are dropped, with one note asking the model for fewer"`
 	PlayerStateTTL       time.Duration `env:"PLAYER_STATE_TTL" default:"720h" doc:"how long a pushed player state lives in Redis (PUT /v1/players/:player_id/state)"`
