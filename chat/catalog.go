@@ -11,7 +11,7 @@ import (
 // catalogHeader opens the tool catalog at the end of the system prompt
 // (TOOL_SELECTION=auto): the tools called through use_tool, one line
 // each.
-const catalogHeader = "## Tools to call through use_tool\nname(arguments): what it does. ? marks an optional argument; a: x|y, the values a may take (the same a later takes the same).\n"
+const catalogHeader = "## Tools to call through use_tool\nname(arguments; ? optional, x|y allowed values, given once per name): what it does\n"
 
 // catalogCacheSize bounds the catalogs a Service remembers (one per set
 // of tool versions in use); all are forgotten at once when it is full.

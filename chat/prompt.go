@@ -202,7 +202,9 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: systemText(in.system, in.locale, in.catalog)}}
 	message := llm.Message{Role: llm.RoleUser, Content: playerText(in.message)}
 	messageTokens := s.messageTokens(message)
-	p.systemTokens = s.messageTokens(msgs[0])
+	// The catalog is tool schemas in short: like the tool list, it is
+	// not counted in the budget.
+	p.systemTokens = s.messageTokens(llm.Message{Role: llm.RoleSystem, Content: systemText(in.system, in.locale, "")})
 	fixed := p.systemTokens + messageTokens
 	avail := in.budget - in.budget/loopReserveDiv - fixed
 	p.used = fixed

@@ -97,8 +97,8 @@ type Options struct {
 	MaxToolIterations int
 	// MaxContextTokens is the one token budget that history (with the
 	// rolling summary), cached tool results and the tool results of the
-	// turn's tool loop share (default 5000), counted with the model's
-	// tokenizer.
+	// turn's tool loop share (default 4000), counted with the model's
+	// tokenizer; the tool schemas and the tool catalog are not counted.
 	MaxContextTokens int
 	// LockWait is how long a turn waits for the session's previous turn
 	// (default 10 s); after it the turn fails with memory.ErrBusy.
@@ -201,7 +201,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		opts.MaxToolIterations = 5
 	}
 	if opts.MaxContextTokens <= 0 {
-		opts.MaxContextTokens = 5000
+		opts.MaxContextTokens = 4000
 	}
 	if opts.LockWait <= 0 {
 		opts.LockWait = 10 * time.Second

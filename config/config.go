@@ -46,7 +46,7 @@ type Config struct {
 	LogFormat            string        `env:"LOG_FORMAT" default:"auto" oneof:"auto,json,text" doc:"auto: text on a terminal, JSON otherwise"`
 	SessionTTL           time.Duration `env:"SESSION_TTL" default:"24h" doc:"idle sessions expire after this"`
 	MaxToolIterations    int           `env:"MAX_TOOL_ITERATIONS" default:"5" min:"1" max:"20" doc:"LLM tool rounds per turn before a final answer without tools"`
-	MaxContextTokens     int           `env:"MAX_CONTEXT_TOKENS" default:"5000" min:"500" max:"1000000" doc:"one token budget for the prompt but the tool schemas: history (with the rolling summary), cached tool results and the tool loop's results share it"`
+	MaxContextTokens     int           `env:"MAX_CONTEXT_TOKENS" default:"4000" min:"500" max:"1000000" doc:"one token budget for the prompt but the tool schemas and the tool catalog: history (with the rolling summary), cached tool results and the tool loop's results share it"`
 	ChatRatePerMinute    int           `env:"CHAT_RATE_PER_MINUTE" default:"30" min:"1" max:"100000" doc:"chat turns per session per minute"`
 	SessionRatePerMinute int           `env:"SESSION_RATE_PER_MINUTE" default:"20" min:"1" max:"100000" doc:"sessions created per client IP per minute"`
 	SQLToolsForLLM       bool          `env:"SQL_TOOLS_FOR_LLM" default:"false" doc:"offer gcs_db_tables, gcs_db_schema and gcs_db_query to the LLM"`

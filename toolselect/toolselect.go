@@ -45,10 +45,10 @@ const UseToolName = "use_tool"
 // included.
 const DefaultMax = 10
 
-// DefaultCore are the tools offered on every call when present: the two
-// lookups most questions need.
+// DefaultCore are the tools offered on every call when present: the
+// lookup most questions need.
 func DefaultCore() []string {
-	return []string{"gcs_get_champion_details", "gcs_get_boss_details"}
+	return []string{"gcs_get_champion_details"}
 }
 
 //go:embed examples.json
