@@ -86,8 +86,8 @@ func catalogOf(specs []tool.Spec, maxBytes int) catalog {
 //
 //   - gcs_recommend_gear(champion_name, owned_only?: bool): Gear sets that suit one champion.
 //
-// enums holds the values written for each argument name so far; an
-// argument of that name with the same values is written without them.
+// enums holds the values or type written for each argument name so far;
+// an argument of that name with the same is written without them.
 func catalogLine(sp tool.Spec, enums map[string]string) string {
 	return "- " + sp.Name + "(" + signature(sp.Parameters, enums) + "): " + firstSentence(oneLine(sp.Description)) + "\n"
 }
@@ -98,8 +98,9 @@ func catalogLine(sp tool.Spec, enums map[string]string) string {
 // object). Bounds, defaults and descriptions are left out: a call that
 // breaks them gets an error naming the rule, and find_tools gives the
 // whole schema. A schema that is not an object of properties reads
-// "see find_tools". An enum whose values enums holds for the argument's
-// name is written without them; a new one is added to enums.
+// "see find_tools". What enums holds for the argument's name (its values
+// or type as written before) is not written again; anything new for a
+// name is added to enums.
 func signature(raw []byte, enums map[string]string) string {
 	if len(strings.TrimSpace(string(raw))) == 0 {
 		return ""
@@ -127,13 +128,12 @@ func signature(raw []byte, enums map[string]string) string {
 		if !slices.Contains(required, name) {
 			arg += "?"
 		}
-		t, enum := argType(props.vals[i])
-		switch {
-		case enum && enums[name] == t:
-		case enum && enums[name] == "":
+		switch t := argType(props.vals[i]); {
+		case t == "" || enums[name] == t:
+		case enums[name] == "":
 			enums[name] = t
 			arg += ": " + t
-		case t != "":
+		default:
 			arg += ": " + t
 		}
 		parts = append(parts, arg)
@@ -142,30 +142,30 @@ func signature(raw []byte, enums map[string]string) string {
 }
 
 // argType is what signature writes after an argument's name: an enum's
-// values joined by "|" (true), or a type other than string in short.
-func argType(p *jsonValue) (string, bool) {
+// values joined by "|", or a type other than string in short.
+func argType(p *jsonValue) string {
 	if p.kind != 'o' {
-		return "", false
+		return ""
 	}
 	if e := p.field("enum"); e != nil {
 		opts := make([]string, 0, len(e.vals))
 		for _, o := range e.vals {
 			opts = append(opts, o.text())
 		}
-		return strings.Join(opts, "|"), true
+		return strings.Join(opts, "|")
 	}
 	t := p.field("type")
 	if t == nil {
-		return "", false
+		return ""
 	}
 	switch typ := t.text(); typ {
 	case "string":
-		return "", false
+		return ""
 	case "integer":
-		return "int", false
+		return "int"
 	case "boolean":
-		return "bool", false
+		return "bool"
 	default:
-		return typ, false
+		return typ
 	}
 }

@@ -121,7 +121,7 @@ func TestCatalogCap(t *testing.T) {
 }
 
 // TestSignature: a catalog line's arguments: optional ones marked, enum
-// values once per argument name, types other than string in short, and
+// values and types other than string in short, once per argument name, and
 // schemas it cannot read pointed to find_tools.
 func TestSignature(t *testing.T) {
 	enums := map[string]string{}
@@ -130,7 +130,7 @@ func TestSignature(t *testing.T) {
 			"champion_name, owned_only?: bool, limit?: int"},
 		{"enum", `{"type":"object","properties":{"rarity":{"type":"string","enum":["Rare","Epic"]},"names":{"type":"array","items":{"type":"string"}}}}`,
 			"rarity?: Rare|Epic, names?: array"},
-		{"same enum again", `{"type":"object","properties":{"rarity":{"type":"string","enum":["Rare","Epic"]}},"required":["rarity"]}`, "rarity"},
+		{"same enum and type again", `{"type":"object","properties":{"rarity":{"type":"string","enum":["Rare","Epic"]},"limit":{"type":"integer"}},"required":["rarity"]}`, "rarity, limit?"},
 		{"other enum, same name", `{"type":"object","properties":{"rarity":{"enum":["Common"]}}}`, "rarity?: Common"},
 		{"no properties", `{"type":"object"}`, ""},
 		{"no schema", ``, ""},
