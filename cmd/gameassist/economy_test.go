@@ -162,9 +162,6 @@ func scriptedModel(script economyScript) func(openai.ChatCompletionRequest) llmt
 func runEconomyScript(tb testing.TB, script economyScript, env map[string]string) economyStats {
 	tb.Helper()
 	fake := llmtest.New(tb)
-	if v := os.Getenv("ECON_BUDGET"); v != "" && env == nil {
-		env = map[string]string{"MAX_CONTEXT_TOKENS": v}
-	}
 	fake.SetResponder(scriptedModel(script))
 	f := newFixture(tb, appSetup{llm: fake, env: env})
 	s := f.newSession(tb)
