@@ -8,6 +8,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/gameassist/gameassist/internal/sampletools"
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/toolselect"
@@ -160,4 +161,24 @@ func TestFirstSentence(t *testing.T) {
 			t.Errorf("firstSentence(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestCatalogOfTheSampleGame: within TOOL_CATALOG_MAX_BYTES's default the
+// sample game's catalog lists every tool but the core, so every tool is
+// callable from a session's first LLM call, whatever the question.
+func TestCatalogOfTheSampleGame(t *testing.T) {
+	exec, _, _ := sampletools.Build(t, "../content")
+	specs := exec.Registry().Specs(func(sp tool.Spec) bool { return sp.Category != tool.CategorySQL })
+	sel, err := toolselect.New(specs, toolselect.Options{Mode: toolselect.ModeDeferred})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const defaultBytes = 6144 // TOOL_CATALOG_MAX_BYTES
+	c := catalogOf(sel.Listed(), defaultBytes)
+	for _, sp := range specs {
+		if listed := c.listed[describedID(sp)]; listed == slices.Contains(toolselect.DefaultCore(), sp.Name) {
+			t.Errorf("%s: listed %v", sp.Name, listed)
+		}
+	}
+	t.Logf("sample game catalog: %d tools, %d bytes", len(c.listed), len(c.text))
 }
