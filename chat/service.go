@@ -112,10 +112,12 @@ type Options struct {
 	FinishTimeout time.Duration
 	// ToolSelection is ModeAuto (default; toolselect.ModeDeferred is the
 	// same: the core sorted by name, find_tools, use_tool and
-	// search_conversation on every call, byte for byte, and the turn's
-	// selection described after the history, in its data block, and
-	// called through use_tool), ModeSubset (a selected subset per call,
-	// plus find_tools) or toolselect.ModeAll (every tool on every call).
+	// search_conversation on every call, byte for byte, the other tools
+	// in the system prompt's catalog (see ToolCatalogBytes) and, for those
+	// it has no room for, the turn's selection described after the
+	// history, in its data block; all called through use_tool), ModeSubset
+	// (a selected subset per call, plus find_tools) or toolselect.ModeAll
+	// (every tool on every call).
 	ToolSelection string
 	// ToolCatalogBytes bounds the tool catalog the system prompt ends with
 	// in ModeAuto: every tool called through use_tool, one line each, by
