@@ -38,11 +38,10 @@ func searchConversationSpec() tool.Spec {
 // useToolSpec is the schema of use_tool (TOOL_SELECTION=deferred).
 func useToolSpec() tool.Spec {
 	return tool.Spec{
-		Name: toolselect.UseToolName,
-		Description: "Call a tool described in a <context> block or returned by find_tools, with its name and arguments " +
-			"as its schema says; described tools stay callable all conversation.",
+		Name:         toolselect.UseToolName,
+		Description:  "Call a tool of the catalog, a <context> block or find_tools by its name, with its arguments.",
 		Category:     tool.CategoryRAG,
-		Parameters:   json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100,"description":"The tool's name, e.g. 'gcs_get_mastery_details'."},"arguments":{"type":"object","description":"The tool's arguments."}},"required":["name","arguments"],"additionalProperties":false}`),
+		Parameters:   json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1,"maxLength":100,"description":"The tool's name."},"arguments":{"type":"object","description":"The tool's arguments."}},"required":["name","arguments"],"additionalProperties":false}`),
 		DisplayNames: tool.DisplayNames{"en": "Tool", "fr": "Outil", "de": "Werkzeug"},
 	}
 }

@@ -14,7 +14,8 @@ import (
 
 // resultText is a tool result as the model reads it, in a tool message or
 // a data block's cached result alike: the envelope without its cache
-// duration (a data block says until when a result stays current), as
+// duration (a data block says until when a result stays current) and
+// without "status" when it is "success" (a failure says "error"), as
 // compact JSON in which every list of objects is a table,
 // {"columns":[...],"rows":[[...],...]}, when that is shorter, so row lists
 // do not repeat their keys. The system prompt tells the model how to read
@@ -29,13 +30,14 @@ func resultText(r tool.Result, words Words) string {
 	if words != nil {
 		v.name(words)
 	}
+	keys, vals := v.keys[:0:0], v.vals[:0:0]
 	for i, k := range v.keys {
-		if k == "llm_cache_duration" {
-			v.keys = append(v.keys[:i:i], v.keys[i+1:]...)
-			v.vals = append(v.vals[:i:i], v.vals[i+1:]...)
-			break
+		if k == "llm_cache_duration" || k == "status" && string(v.vals[i].lit) == `"success"` {
+			continue
 		}
+		keys, vals = append(keys, k), append(vals, v.vals[i])
 	}
+	v.keys, v.vals = keys, vals
 	var b bytes.Buffer
 	v.tabulate().encode(&b)
 	return b.String()

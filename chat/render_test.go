@@ -15,7 +15,7 @@ import (
 )
 
 // TestResultTextTables: a tool result reaches the model as compact JSON
-// without its cache duration, and every list of objects as a table whose
+// without its cache duration nor a "success" status, and every list of objects as a table whose
 // columns are written once, nested lists too; other lists, and a table
 // that would be longer, stay as they are. Key order and the values are
 // kept.
@@ -27,7 +27,7 @@ func TestResultTextTables(t *testing.T) {
 	res.LLMCacheDuration = 3
 	res.LLMInstruction = "Quote exactly."
 	got := resultText(res, nil)
-	want := `{"status":"success","message":"2 champions.","data":{"total":2,"champions":{"columns":["id","name","tags","skills"],"rows":[` +
+	want := `{"message":"2 champions.","data":{"total":2,"champions":{"columns":["id","name","tags","skills"],"rows":[` +
 		`[1001,"Kaelith",["aoe"],{"columns":["slot","name"],"rows":[[1,"Cut"],[2,"Wake <x>"],[3,"Fall"]]}],[1002,"Vonoelle",[],[]]]},` +
 		`"tags":["a","b"],"one":[{"id":1}],"sparse":[{"a":1},{"b":2}]},"llm_instruction":"Quote exactly."}`
 	if got != want {

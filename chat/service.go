@@ -97,8 +97,8 @@ type Options struct {
 	MaxToolIterations int
 	// MaxContextTokens is the one token budget that history (with the
 	// rolling summary), cached tool results and the tool results of the
-	// turn's tool loop share (default 6000), counted with the model's
-	// tokenizer.
+	// turn's tool loop share (default 4000), counted with the model's
+	// tokenizer; the tool schemas and the tool catalog are not counted.
 	MaxContextTokens int
 	// LockWait is how long a turn waits for the session's previous turn
 	// (default 10 s); after it the turn fails with memory.ErrBusy.
@@ -112,11 +112,19 @@ type Options struct {
 	FinishTimeout time.Duration
 	// ToolSelection is ModeAuto (default; toolselect.ModeDeferred is the
 	// same: the core sorted by name, find_tools, use_tool and
-	// search_conversation on every call, byte for byte, and the turn's
-	// selection described after the history, in its data block, and
-	// called through use_tool), ModeSubset (a selected subset per call,
-	// plus find_tools) or toolselect.ModeAll (every tool on every call).
+	// search_conversation on every call, byte for byte, the other tools
+	// in the system prompt's catalog (see ToolCatalogBytes) and, for those
+	// it has no room for, the turn's selection described after the
+	// history, in its data block; all called through use_tool), ModeSubset
+	// (a selected subset per call, plus find_tools) or toolselect.ModeAll
+	// (every tool on every call).
 	ToolSelection string
+	// ToolCatalogBytes bounds the tool catalog the system prompt ends with
+	// in ModeAuto: every tool called through use_tool, one line each, by
+	// name, while the catalog stays within this many bytes; the tools left
+	// out are described in a turn's data block when it selects them. 0: no
+	// catalog, every such tool is described that way.
+	ToolCatalogBytes int
 	// MaxToolsPerCall caps the tools offered per LLM call, find_tools
 	// included (default toolselect.DefaultMax).
 	MaxToolsPerCall int
@@ -177,6 +185,7 @@ type Service struct {
 	// not hold.
 	own map[string]tool.Spec
 	bg  background
+	cat catalogs
 	// exchanges records each exchange's details (nil: not recorded).
 	exchanges ExchangeRecorder
 	// schemas renders tool schemas for the model once each.
@@ -197,7 +206,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		opts.MaxToolIterations = 5
 	}
 	if opts.MaxContextTokens <= 0 {
-		opts.MaxContextTokens = 6000
+		opts.MaxContextTokens = 4000
 	}
 	if opts.LockWait <= 0 {
 		opts.LockWait = 10 * time.Second

@@ -473,10 +473,10 @@ func TestRestartKeepsSession(t *testing.T) {
 	var hist []string
 	for _, m := range last.Messages {
 		if m.Role == openai.ChatMessageRoleUser {
-			hist = append(hist, m.Content)
+			hist = append(hist, llmtest.PlayerWords(m.Content))
 		}
 	}
-	if strings.Join(hist, ",") != playerText("one")+","+playerText("two")+","+playerText("three") {
+	if strings.Join(hist, ",") != "one,two,three" {
 		t.Errorf("prompt after restart has user messages %v", hist)
 	}
 	if got := len(e.history(t, id)); got != 6 {
@@ -658,6 +658,14 @@ func TestSQLToolsOffered(t *testing.T) {
 	}
 }
 
+// summaryOf is the summary message of r ("": none).
+func summaryOf(r openai.ChatCompletionRequest) string {
+	if len(r.Messages) > 1 && strings.HasPrefix(r.Messages[1].Content, "<summary>") {
+		return r.Messages[1].Content
+	}
+	return ""
+}
+
 func TestHistoryWindow(t *testing.T) {
 	const budget = 2500
 	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: budget}})
@@ -690,6 +698,21 @@ func TestHistoryWindow(t *testing.T) {
 		if k := len(reqs[max(i-1, 0)].Messages) - 1; i > 0 && len(r.Messages) > k && sameMessages(reqs[i-1].Messages[:k], r.Messages[:k]) {
 			appendOnly++
 		}
+	}
+	// A fold takes in every exchange but the newest, which stays verbatim:
+	// the prompt after it holds the system prompt, the summary, that
+	// exchange and the new message.
+	folds := 0
+	for i := 1; i < len(reqs); i++ {
+		if summaryOf(reqs[i]) != summaryOf(reqs[i-1]) {
+			folds++
+			if len(reqs[i].Messages) != 5 || !strings.HasPrefix(reqs[i].Messages[2].Content, playerOpen+fmt.Sprintf("question %d ", i-1)) {
+				t.Errorf("turn %d after a fold: %d messages, the window starting %.40q", i+1, len(reqs[i].Messages), reqs[i].Messages[min(2, len(reqs[i].Messages)-1)].Content)
+			}
+		}
+	}
+	if folds == 0 {
+		t.Error("no fold in 20 turns over the budget")
 	}
 	// The summary moves the window in steps, so most turns only append.
 	if appendOnly < 12 {

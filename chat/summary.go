@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
@@ -24,7 +25,7 @@ const summarizerPrompt = `You maintain the running summary of a conversation bet
 // session's rolling summary, in the background: the turn has answered and
 // nothing waits for it. history is the session's history with the turn
 // just recorded.
-func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history []memory.Message) {
+func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history []memory.Message, sysTokens int) {
 	s.bg.add()
 	go func() {
 		defer s.bg.done()
@@ -38,7 +39,7 @@ func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history []mem
 					slog.String("session_id", meta.ID), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			}
 		}()
-		s.summarize(bctx, meta, history)
+		s.summarize(bctx, meta, history, sysTokens)
 	}()
 }
 
@@ -81,19 +82,22 @@ func (b *background) wait() {
 }
 
 // summarize writes a new summary when the history after the current one
-// has grown past three quarters of its nominal share of the budget (half
-// of what the system prompt and the tool-loop reserve leave; the tools its
-// data blocks describe are not counted, so the window is folded before it
-// reaches the share): the oldest exchanges fold in until about a quarter
-// of the share remains, so the window then stays append-only (a stable
-// prompt prefix) for several turns.
-func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []memory.Message) {
+// has outgrown its nominal share of the budget (half of what the system
+// prompt and the tool-loop reserve leave; the tools its data blocks
+// describe are not counted): every exchange but the newest folds in, so
+// a fold, which changes the prompt from the summary on, comes as seldom
+// as the share allows, and the window then stays append-only (a stable
+// prompt prefix) until the next one. The newest exchange stays verbatim
+// for the turn that follows it.
+func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []memory.Message, sys int) {
 	through := 0
 	prev := ""
 	if meta.Summary != nil {
 		through, prev = meta.Summary.Through, meta.Summary.Text
 	}
-	sys := s.messageTokens(llm.Message{Role: llm.RoleSystem, Content: systemText(s.opts.SystemPrompt, meta.Locale)})
+	if sys <= 0 {
+		sys = s.messageTokens(llm.Message{Role: llm.RoleSystem, Content: systemText(s.opts.SystemPrompt, meta.Locale, "")})
+	}
 	share := (s.opts.MaxContextTokens - s.opts.MaxContextTokens/loopReserveDiv - sys) / cachedShareDiv
 	var window []memory.Message
 	cost := 0
@@ -103,15 +107,15 @@ func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []mem
 			cost += s.historyTokens(m)
 		}
 	}
-	if cost <= share*3/4 {
+	if cost <= share {
 		return
 	}
+	newest := window[len(window)-1].Exchange
 	newThrough := through
 	var folded []memory.Message
-	for i := 0; i < len(window) && cost > share/4; {
+	for i := 0; i < len(window) && window[i].Exchange != newest; {
 		ex := window[i].Exchange
 		for i < len(window) && window[i].Exchange == ex {
-			cost -= s.historyTokens(window[i])
 			folded = append(folded, window[i])
 			i++
 		}
@@ -216,9 +220,19 @@ func extractiveSummary(prev string, folded []memory.Message) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func firstSentence(s string) string {
+	depth := 0
 	for i, r := range s {
-		if (r == '.' || r == '!' || r == '?') && (i+1 == len(s) || s[i+1] == ' ') {
-			return s[:i+1]
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth = max(depth-1, 0)
+		case '.', '!', '?':
+			// A sentence ends outside parentheses, before a capital letter
+			// or the end: "e.g. speed" and "(e.g. Kaelith)" go on.
+			if depth == 0 && (i+1 == len(s) || i+2 < len(s) && s[i+1] == ' ' && unicode.IsUpper(rune(s[i+2]))) {
+				return s[:i+1]
+			}
 		}
 	}
 	return s

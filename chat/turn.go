@@ -102,7 +102,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
 		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 	}
-	s.afterTurn(ctx, turn.Meta, append(turn.History, fin.Messages...))
+	s.afterTurn(ctx, turn.Meta, append(turn.History, fin.Messages...), a.systemTokens)
 	rep = Reply{
 		SessionID: id,
 		Exchange:  turn.Meta.Exchange,
@@ -265,6 +265,9 @@ type answered struct {
 	// userTokens counts the player's message with block for the history
 	// budget, as the prompt counted it (0: no prompt was built).
 	userTokens int
+	// systemTokens counts the prompt's system message (0: no prompt was
+	// built), for the summary's share of the budget.
+	systemTokens int
 	// about are the subjects an offline answer was about.
 	about []memory.Subject
 }
@@ -314,6 +317,13 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
 		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)), words: s.words(turn.Meta.Locale),
 	}
+	if sel.Deferred() {
+		// The catalog lists the tools called through use_tool in the
+		// system prompt; the block describes only those it leaves out.
+		cat := s.catalog(scope.OfferedSpecs(ctx, sel.Listed()))
+		in.catalog = cat.text
+		in.tools = slices.DeleteFunc(in.tools, func(sp tool.Spec) bool { return cat.listed[describedID(sp)] })
+	}
 	in.player = s.playerBlock(ctx, playerFrom(ctx), in.cached, q.Screen, turn.Meta.Locale)
 	p := s.buildPrompt(in)
 	tt := s.newTurnTools(sel, q, turn, p)
@@ -330,7 +340,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		}
 	}
 	msgs := p.msgs
-	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough, userTokens: p.userTokens}
+	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough, userTokens: p.userTokens, systemTokens: p.systemTokens}
 	streamed := false
 	// The LLM loop, retries included, runs inside the turn's deadline with
 	// time kept back, so a hung LLM still leaves time to answer offline.

@@ -31,20 +31,20 @@ func (s *Snapshot) Tools() ([]tool.Tool, error) {
 		out = append(out, t)
 	}
 	add(list("cache_get_champions_list", tool.DisplayNames{"en": "Champion list", "fr": "Liste des champions", "de": "Championliste"},
-		"Every champion with id, faction, rarity, affinity and role, from an in-memory snapshot (fast). "+
+		"Every champion with id, faction, rarity, affinity and role. From an in-memory snapshot (fast). "+
 			"Filter by name_prefix, faction, rarity, affinity or role. Use it to find a champion's exact name or id, or to list a group.",
 		s.champions))
 	add(list("cache_get_bosses_list", tool.DisplayNames{"en": "Boss list", "fr": "Liste des boss", "de": "Bossliste"},
-		"Every boss with id, affinity, difficulty and dungeon, from an in-memory snapshot (fast). Filter by name_prefix, affinity or difficulty.",
+		"Every boss with id, affinity, difficulty and dungeon. From an in-memory snapshot (fast). Filter by name_prefix, affinity or difficulty.",
 		s.bosses))
 	add(list("cache_get_factions_list", tool.DisplayNames{"en": "Faction list", "fr": "Liste des factions", "de": "Fraktionsliste"},
-		"Every faction with id, alignment and how many champions it has, from an in-memory snapshot (fast).",
+		"Every faction with id, alignment and how many champions it has. From an in-memory snapshot (fast).",
 		s.factions))
 	add(list("cache_get_dungeons_list", tool.DisplayNames{"en": "Dungeon list", "fr": "Liste des donjons", "de": "Dungeonliste"},
-		"Every dungeon and campaign area with id, kind, stages and boss, from an in-memory snapshot (fast). Filter by name_prefix or kind.",
+		"Every dungeon and campaign area with id, kind, stages and boss. From an in-memory snapshot (fast). Filter by name_prefix or kind.",
 		s.dungeons))
 	add(list("cache_get_gear_sets_list", tool.DisplayNames{"en": "Gear set list", "fr": "Liste des sets", "de": "Setliste"},
-		"Every gear set with id, pieces, stat bonus and the role it suits, from an in-memory snapshot (fast). Filter by name_prefix or best_for.",
+		"Every gear set with id, pieces, stat bonus and the role it suits. From an in-memory snapshot (fast). Filter by name_prefix or best_for.",
 		s.gearSets))
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

@@ -262,6 +262,22 @@ func passage(c chunk.Chunk, score float64) Passage {
 		Text: tool.Clip(c.Text, maxPassageChars)}
 }
 
+// relevantShare: a search hit scoring under 1/relevantShare of the best
+// one is left out. A passage of an entity the query names scores over 1
+// (the embedded store's entity boost), one that only ranks well a few hundredths
+// (reciprocal rank fusion): next to the former, the latter is noise in the
+// model's context. Hits that all rank alike are all kept.
+const relevantShare = 4
+
+// relevant drops the hits scoring under 1/relevantShare of the best.
+func relevant(hits []vectorstore.Hit) []vectorstore.Hit {
+	best := 0.0
+	for _, h := range hits {
+		best = max(best, h.Score)
+	}
+	return slices.DeleteFunc(slices.Clone(hits), func(h vectorstore.Hit) bool { return h.Score*relevantShare < best })
+}
+
 func passages(hits []vectorstore.Hit) []Passage {
 	out := make([]Passage, len(hits))
 	for i, h := range hits {
@@ -443,6 +459,7 @@ func searchDef[A texter](b *builder, name string, names tool.DisplayNames, param
 			res.LLMInstruction = "Nothing relevant was found: say so, or try rag_semantic_search with other words."
 			return res, nil
 		}
+		hits = relevant(hits)
 		return tool.Success(fmt.Sprintf("%d passages matched.", len(hits)), SearchPassages{Query: q, Passages: passages(hits)}), nil
 	})
 }
@@ -496,6 +513,7 @@ func (b *builder) semantic(cfg SearchConfig) func(context.Context, SemanticArgs)
 			return tool.Failure("No document matched.", "no results for the query and filters",
 				"Remove filters or use other words; rag_list_documents shows the categories and entities."), nil
 		}
+		hits = relevant(hits)
 		return tool.Success(fmt.Sprintf("%d passages matched.", len(hits)), SearchPassages{Query: q, Passages: passages(hits)}), nil
 	}
 }

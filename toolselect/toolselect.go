@@ -45,10 +45,10 @@ const UseToolName = "use_tool"
 // included.
 const DefaultMax = 10
 
-// DefaultCore are the tools offered on every call when present: the two
-// lookups most questions need and the search of last resort.
+// DefaultCore are the tools offered on every call when present: the
+// lookup most questions need.
 func DefaultCore() []string {
-	return []string{"gcs_get_champion_details", "gcs_get_boss_details", "rag_semantic_search"}
+	return []string{"gcs_get_champion_details"}
 }
 
 //go:embed examples.json
@@ -577,8 +577,7 @@ func findToolsSpec(deferred bool) tool.Spec {
 	desc := "Find more tools when none of the offered tools fits the question: describe what you need; " +
 		"the matching tools are offered on your next call."
 	if deferred {
-		desc = "Find more tools when none of the tools offered or described fits the question: describe what you need; " +
-			"you get their argument schemas, to call through " + UseToolName + "."
+		desc = "Find tools for a need no listed tool fits; you get their full argument schemas, to call through " + UseToolName + "."
 	}
 	return tool.Spec{
 		Name:         FindToolsName,
@@ -636,4 +635,16 @@ func (s *Selector) AnswerFind(args json.RawMessage) (tool.Result, []string) {
 		return tool.Success("Call these tools through "+UseToolName+" with their name and arguments.", map[string]any{"tools": list}), names
 	}
 	return tool.Success("These tools are offered on your next call.", map[string]any{"tools": list}), names
+}
+
+// Listed returns the specs outside the core, in the specs' order: the
+// tools called through use_tool in ModeDeferred.
+func (s *Selector) Listed() []tool.Spec {
+	out := make([]tool.Spec, 0, len(s.specs))
+	for _, sp := range s.specs {
+		if !slices.Contains(s.core, sp.Name) {
+			out = append(out, sp)
+		}
+	}
+	return out
 }

@@ -220,7 +220,7 @@ func TestBossBriefingChain(t *testing.T) {
 		if !slices.Contains(calls, "boss_briefing:proactive:success") || !slices.Contains(calls, "boss_briefing:executed:success") {
 			t.Fatalf("tool calls %v", calls)
 		}
-		if env.Status != "success" {
+		if env.Status != "" { // the model reads a success without a status
 			t.Fatalf("chain %s", env.Status)
 		}
 		steps := env.steps(t)

@@ -354,7 +354,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	svc, err := chat.NewService(deps, chat.Options{
 		MaxToolIterations: cfg.MaxToolIterations, MaxContextTokens: cfg.MaxContextTokens, OfferSQLTools: cfg.SQLToolsForLLM,
-		ToolSelection: cfg.ToolSelection, MaxToolsPerCall: cfg.MaxToolsPerCall, Model: cfg.OpenAIModel,
+		ToolSelection: cfg.ToolSelection, ToolCatalogBytes: cfg.ToolCatalogMaxBytes, MaxToolsPerCall: cfg.MaxToolsPerCall, Model: cfg.OpenAIModel,
 		Entities:  entities,
 		LLMBudget: llmBudget(cfg), FallbackReserve: fallbackReserve, MaxToolCallsPerRound: cfg.MaxToolCallsPerRound,
 		ProgressPath: cfg.ProgressPath,

@@ -191,15 +191,23 @@ func offersTool(req openai.ChatCompletionRequest, name string) bool {
 	return slices.ContainsFunc(req.Tools, func(t openai.Tool) bool { return t.Function != nil && t.Function.Name == name })
 }
 
-// Describes reports whether a user message of req describes the tool name
-// to be called through use_tool, and use_tool is offered.
+// Describes reports whether req lists the tool name in the system
+// prompt's catalog or describes it in a user message's data block, to be
+// called through use_tool, and use_tool is offered.
 func Describes(req openai.ChatCompletionRequest, name string) bool {
 	if !offersTool(req, UseTool) {
 		return false
 	}
 	return slices.ContainsFunc(req.Messages, func(m openai.ChatCompletionMessage) bool {
 		i := strings.LastIndex(m.Content, DescribedHeader)
-		return m.Role == openai.ChatMessageRoleUser && i >= 0 && strings.Contains(m.Content[i:], "\n- "+name+": ")
+		switch {
+		case i < 0:
+			return false
+		case m.Role == openai.ChatMessageRoleSystem: // the catalog: "- name(arguments): ..."
+			return strings.Contains(m.Content[i:], "\n- "+name+"(")
+		default:
+			return m.Role == openai.ChatMessageRoleUser && strings.Contains(m.Content[i:], "\n- "+name+": ")
+		}
 	})
 }
 
