@@ -32,13 +32,7 @@ func TestCatalogInSystemPrompt(t *testing.T) {
 	e := newEnv(t, envConfig{opts: Options{ToolSelection: toolselect.ModeDeferred, ToolCatalogBytes: 8192}})
 	id, _ := e.session(t)
 	counters := e.box.get("gcs_find_counters_for_boss")
-	e.fake.SetResponder(func(r openai.ChatCompletionRequest) llmtest.Reply {
-		if r.Messages[len(r.Messages)-1].Role == openai.ChatMessageRoleUser {
-			return llmtest.ToolCalls(llmtest.Call{ID: "u", Name: toolselect.UseToolName,
-				Arguments: `{"name":"gcs_find_counters_for_boss","arguments":{"boss_name":"Fire Knight"}}`})
-		}
-		return llmtest.Text("Bring Kaelith.")
-	})
+	countersThroughUseTool(e)
 	n := e.fake.RequestCount()
 	r := e.turn(t, id, "which champions counter the Fire Knight boss?")
 	first := e.fake.Requests()[n]

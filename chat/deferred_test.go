@@ -23,13 +23,9 @@ func lastUser(r openai.ChatCompletionRequest) string {
 	return ""
 }
 
-// TestDeferredToolsDescribedOnce: in TOOL_SELECTION=deferred every call
-// offers the same tools; a selected tool is described once in a data block
-// and called through use_tool, and runs (events, outcome) as itself.
-func TestDeferredToolsDescribedOnce(t *testing.T) {
-	e := newEnv(t, envConfig{opts: Options{ToolSelection: toolselect.ModeDeferred}})
-	id, _ := e.session(t)
-	counters := e.box.get("gcs_find_counters_for_boss")
+// countersThroughUseTool makes e's model call gcs_find_counters_for_boss
+// through use_tool on a turn's first call, then answer.
+func countersThroughUseTool(e *env) {
 	e.fake.SetResponder(func(r openai.ChatCompletionRequest) llmtest.Reply {
 		if r.Messages[len(r.Messages)-1].Role == openai.ChatMessageRoleUser {
 			return llmtest.ToolCalls(llmtest.Call{ID: "u", Name: toolselect.UseToolName,
@@ -37,6 +33,16 @@ func TestDeferredToolsDescribedOnce(t *testing.T) {
 		}
 		return llmtest.Text("Bring Kaelith.")
 	})
+}
+
+// TestDeferredToolsDescribedOnce: in TOOL_SELECTION=deferred every call
+// offers the same tools; a selected tool is described once in a data block
+// and called through use_tool, and runs (events, outcome) as itself.
+func TestDeferredToolsDescribedOnce(t *testing.T) {
+	e := newEnv(t, envConfig{opts: Options{ToolSelection: toolselect.ModeDeferred}})
+	id, _ := e.session(t)
+	counters := e.box.get("gcs_find_counters_for_boss")
+	countersThroughUseTool(e)
 	n := e.fake.RequestCount()
 	var events []Event
 	r, err := e.svc.Turn(t.Context(), TurnRequest{SessionID: id, Message: "which champions counter the Fire Knight boss?"}, func(ev Event) { events = append(events, ev) })
