@@ -241,12 +241,7 @@ func (z zcodec) undelta(dst []byte, raw string, dict []byte, src *strings.Reader
 // before the first message stored whole belong to a chain that starts
 // before the read and are left out (they are older than the window).
 func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain, error) {
-	texts, skip, c, err := z.decodeTexts(raw, 0, chain{}, false)
-	if err != nil {
-		return nil, chain{}, err
-	}
-	// Messages the summary covers are decoded without their data blocks.
-	out, err := parseTurnHistory(texts[skip:], summary)
+	out, _, c, err := z.decodeAll(raw, summary)
 	if err != nil {
 		return nil, chain{}, err
 	}
@@ -254,6 +249,22 @@ func (z zcodec) decodeHistory(raw []string, max, summary int) ([]Message, chain,
 		out = out[len(out)-max:]
 	}
 	return out, c, nil
+}
+
+// decodeAll decodes the stored history raw: its messages but the leading
+// deltas of a chain that starts before raw (skip counts them), and the
+// last chain. Messages the summary covers are decoded without their data
+// blocks.
+func (z zcodec) decodeAll(raw []string, summary int) (msgs []Message, skip int, c chain, err error) {
+	texts, skip, c, err := z.decodeTexts(raw, 0, chain{}, false)
+	if err != nil {
+		return nil, 0, chain{}, err
+	}
+	msgs, err = parseTurnHistory(texts[skip:], summary)
+	if err != nil {
+		return nil, 0, chain{}, err
+	}
+	return msgs, skip, c, nil
 }
 
 // decodeTexts returns the JSON of stored history messages, texts[i] that

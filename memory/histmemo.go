@@ -125,11 +125,7 @@ func (z zcodec) turnHistory(memo *histMemo, id string, raw []string, keep, summa
 
 // decodeRead decodes raw without the memo and remembers it.
 func (z zcodec) decodeRead(memo *histMemo, id string, raw []string, keep, summary int) ([]Message, chain, error) {
-	texts, skip, c, err := z.decodeTexts(raw, 0, chain{}, false)
-	if err != nil {
-		return nil, chain{}, err
-	}
-	msgs, err := parseTurnHistory(texts[skip:], summary)
+	msgs, skip, c, err := z.decodeAll(raw, summary)
 	if err != nil {
 		return nil, chain{}, err
 	}
