@@ -102,7 +102,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
 		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 	}
-	s.afterTurn(ctx, turn.Meta, append(turn.History, fin.Messages...), a.systemTokens)
+	s.afterTurn(ctx, turn.Meta, turn.History, fin.Messages, a.systemTokens)
 	rep = Reply{
 		SessionID: id,
 		Exchange:  turn.Meta.Exchange,
