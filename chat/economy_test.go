@@ -376,3 +376,40 @@ func TestHeldSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestFoldJobOnlyWhenDue: whether a turn folds is decided from the stored
+// token counts before anything starts; a turn whose window still fits
+// starts no background job (and copies no history), and each fold is one
+// job.
+func TestFoldJobOnlyWhenDue(t *testing.T) {
+	e := newEnv(t, envConfig{opts: Options{MaxContextTokens: 1200}})
+	id, _ := e.session(t)
+	e.fake.SetResponder(func(r openai.ChatCompletionRequest) llmtest.Reply {
+		if r.Messages[0].Content == summarizerPrompt {
+			return llmtest.Text("- earlier talk")
+		}
+		return llmtest.Text(strings.Repeat("a long answer ", 30))
+	})
+	ctx := context.Background()
+	folds, through := 0, 0
+	for i := range 12 {
+		e.turn(t, id, fmt.Sprintf("question %d %s", i, strings.Repeat("words ", 30)))
+		e.svc.Wait()
+		m, err := e.store.Session(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Summary != nil && m.Summary.Through != through {
+			folds, through = folds+1, m.Summary.Through
+		}
+		e.svc.bg.mu.Lock()
+		started := e.svc.bg.started
+		e.svc.bg.mu.Unlock()
+		if started != folds {
+			t.Fatalf("after turn %d: %d background jobs started for %d folds", i+1, started, folds)
+		}
+	}
+	if folds == 0 || folds >= 12 {
+		t.Fatalf("%d folds in 12 turns: the test needs some turns that fold and some that do not", folds)
+	}
+}

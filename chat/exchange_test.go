@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gameassist/gameassist/llm/llmtest"
+	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/screens"
 )
@@ -14,7 +15,7 @@ import (
 // withExchanges rebuilds e's service with the store recording exchanges.
 func withExchanges(t *testing.T, e *env, screensOn bool) {
 	t.Helper()
-	deps := Deps{Store: e.store, Executor: e.box.exec, Fallback: newOfflineFallback(t, e.box.exec, offline.Options{Names: e.box.names}), Exchanges: e.store, Logger: slog.New(slog.DiscardHandler)}
+	deps := Deps{Store: e.store, Executor: e.box.exec, Fallback: newOfflineFallback(t, e.box.exec, offline.Options{Names: e.box.names}), Exchanges: RecordExchanges{}, Logger: slog.New(slog.DiscardHandler)}
 	if e.client != nil {
 		deps.LLM = e.client
 	}
@@ -74,6 +75,43 @@ func TestOfflineTurnRecordsOfflineModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	if x := got[r.Exchange]; x.Model != OfflineModel || x.Reply != r.Reply || x.Screen != nil {
+		t.Errorf("record = %+v", x)
+	}
+}
+
+// stampExchanges marks each record, to show the stamp reaches the store.
+type stampExchanges struct{}
+
+func (stampExchanges) StampExchange(_ context.Context, e *memory.Exchange) { e.TraceID = "stamped" }
+
+// TestExchangeRecordedWithTheTurn: the record goes with the turn's write,
+// stamped: a turn makes as many store calls with exchanges recorded as
+// without.
+func TestExchangeRecordedWithTheTurn(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	id, _ := e.session(t)
+	e.fake.Enqueue(llmtest.Text("Hello."))
+	calls := e.store.Calls()
+	e.turn(t, id, "hi")
+	plain := e.store.Calls() - calls
+
+	deps := Deps{Store: e.store, Executor: e.box.exec, Fallback: newOfflineFallback(t, e.box.exec, offline.Options{Names: e.box.names}), LLM: e.client, Exchanges: stampExchanges{}, Logger: slog.New(slog.DiscardHandler)}
+	svc, err := NewService(deps, Options{Model: "test-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.svc = svc
+	e.fake.Enqueue(llmtest.Text("Hello again."))
+	calls = e.store.Calls()
+	r := e.turn(t, id, "hi again")
+	if got := e.store.Calls() - calls; got != plain {
+		t.Errorf("a recorded turn made %d store calls, one without records %d", got, plain)
+	}
+	got, err := e.store.Exchanges(context.Background(), id, r.Exchange)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := got[r.Exchange]; x.Reply != "Hello again." || x.TraceID != "stamped" || x.Model != "test-model" {
 		t.Errorf("record = %+v", x)
 	}
 }

@@ -82,8 +82,10 @@ type Deps struct {
 	// DisplayNames names the player's owned champions in the prompt's
 	// player block; nil shows their ids.
 	DisplayNames DisplayNamer
-	// Exchanges keeps what each exchange was answered with, for players'
-	// ratings of it; nil keeps nothing.
+	// Exchanges, when set, has the Store keep what each exchange was
+	// answered with, for players' ratings of it, with the turn's messages
+	// (RecordExchanges, or a recorder that stamps the record first); nil
+	// keeps nothing.
 	Exchanges ExchangeRecorder
 	// Labels names the game's identifiers in tool results for the model, in
 	// the session's locale; nil leaves them as they are.

@@ -23,9 +23,16 @@ const summarizerPrompt = `You maintain the running summary of a conversation bet
 
 // afterTurn folds exchanges that are leaving the history window into the
 // session's rolling summary, in the background: the turn has answered and
-// nothing waits for it. history is the session's history with the turn
-// just recorded.
-func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history []memory.Message, sysTokens int) {
+// nothing waits for it. history is the session's history before the turn
+// and added the messages the turn just recorded. Whether to fold is
+// decided here, from the counts stored with the messages, read in place: a
+// turn that does not fold (most turns) copies no history and starts
+// nothing.
+func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history, added []memory.Message, sysTokens int) {
+	window := s.foldWindow(meta, history, added, sysTokens)
+	if window == nil {
+		return
+	}
 	s.bg.add()
 	go func() {
 		defer s.bg.done()
@@ -39,7 +46,7 @@ func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history []mem
 					slog.String("session_id", meta.ID), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			}
 		}()
-		s.summarize(bctx, meta, history, sysTokens)
+		s.summarize(bctx, meta, window)
 	}()
 }
 
@@ -53,11 +60,14 @@ type background struct {
 	mu   sync.Mutex
 	n    int
 	idle *sync.Cond
+	// started counts the jobs ever started, for tests.
+	started int
 }
 
 func (b *background) add() {
 	b.mu.Lock()
 	b.n++
+	b.started++
 	b.mu.Unlock()
 }
 
@@ -81,34 +91,54 @@ func (b *background) wait() {
 	}
 }
 
-// summarize writes a new summary when the history after the current one
-// has outgrown its nominal share of the budget (half of what the system
-// prompt and the tool-loop reserve leave; the tools its data blocks
-// describe are not counted): every exchange but the newest folds in, so
-// a fold, which changes the prompt from the summary on, comes as seldom
-// as the share allows, and the window then stays append-only (a stable
-// prompt prefix) until the next one. The newest exchange stays verbatim
-// for the turn that follows it.
-func (s *Service) summarize(ctx context.Context, meta memory.Meta, history []memory.Message, sys int) {
+// foldWindow returns the history after the current summary (history,
+// then added) when it has outgrown its nominal share of the budget (half
+// of what the system prompt and the tool-loop reserve leave; the tools its
+// data blocks describe are not counted), nil otherwise: then summarize
+// folds every exchange but the newest in, so a fold, which changes the
+// prompt from the summary on, comes as seldom as the share allows, and the
+// window then stays append-only (a stable prompt prefix) until the next
+// one. The newest exchange stays verbatim for the turn that follows it.
+// Only a window that folds is copied.
+func (s *Service) foldWindow(meta memory.Meta, history, added []memory.Message, sys int) []memory.Message {
 	through := 0
-	prev := ""
 	if meta.Summary != nil {
-		through, prev = meta.Summary.Through, meta.Summary.Text
+		through = meta.Summary.Through
 	}
 	if sys <= 0 {
 		sys = s.messageTokens(llm.Message{Role: llm.RoleSystem, Content: systemText(s.opts.SystemPrompt, meta.Locale, "")})
 	}
 	share := (s.opts.MaxContextTokens - s.opts.MaxContextTokens/loopReserveDiv - sys) / cachedShareDiv
-	var window []memory.Message
-	cost := 0
-	for _, m := range history {
-		if m.Exchange > through {
-			window = append(window, m)
-			cost += s.historyTokens(m)
+	cost, n := 0, 0
+	for _, part := range [2][]memory.Message{history, added} {
+		for i := range part {
+			if part[i].Exchange > through {
+				cost += s.historyTokens(part[i])
+				n++
+			}
 		}
 	}
-	if cost <= share {
-		return
+	if cost <= share || n == 0 {
+		return nil
+	}
+	window := make([]memory.Message, 0, n)
+	for _, part := range [2][]memory.Message{history, added} {
+		for i := range part {
+			if part[i].Exchange > through {
+				window = append(window, part[i])
+			}
+		}
+	}
+	return window
+}
+
+// summarize writes a new summary folding every exchange of window (the
+// history after the current summary, see foldWindow) but the newest.
+func (s *Service) summarize(ctx context.Context, meta memory.Meta, window []memory.Message) {
+	through := 0
+	prev := ""
+	if meta.Summary != nil {
+		through, prev = meta.Summary.Through, meta.Summary.Text
 	}
 	newest := window[len(window)-1].Exchange
 	newThrough := through

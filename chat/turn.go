@@ -97,12 +97,6 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		fin.Hits = append(fin.Hits, c.scope.Hits()...)
 		fin.Versions = withVersions(c.screenVersions, c.scope.AssignedVersions())
 	}
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
-	defer cancel()
-	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
-		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
-	}
-	s.afterTurn(ctx, turn.Meta, append(turn.History, fin.Messages...), a.systemTokens)
 	rep = Reply{
 		SessionID: id,
 		Exchange:  turn.Meta.Exchange,
@@ -111,12 +105,19 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 		Usage:     a.usage,
 		Degraded:  a.degraded,
 	}
-	s.label(rep.ToolCalls, turn.Meta.Locale)
 	seen := turn.Meta
 	if c.newScreen != nil {
 		seen.Screen = c.newScreen // the screen this turn applied
 	}
-	s.recordExchange(wctx, seen, req.Message, rep, a.summaryThrough, now)
+	// The exchange's record goes with the turn's write.
+	fin.Exchange = s.exchangeRecord(ctx, seen, req.Message, rep, a.summaryThrough, now)
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
+	defer cancel()
+	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
+		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
+	}
+	s.afterTurn(ctx, turn.Meta, turn.History, fin.Messages, a.systemTokens)
+	s.label(rep.ToolCalls, turn.Meta.Locale)
 	s.obs.Turn(ctx, rep, time.Since(started))
 	return rep, nil
 }

@@ -140,7 +140,12 @@ func (c chain) push(js []byte, whole bool) chain {
 
 // encodeMessages returns msgs as stored whole and, when c is a chain,
 // as stored after it (deltas, or whole where a chain is full or a delta
-// would not be smaller).
+// would not be smaller). The whole forms of messages that have a delta
+// are stored only when the list changed since the turn's load (see
+// finishSrc), which a held lock makes rare: when the delta is clearly
+// smaller (under a quarter of the JSON: compressed whole, the JSON
+// would not get near it), that whole form is the plain JSON, which reads
+// the same, and the message is not compressed twice.
 func (z zcodec) encodeMessages(msgs []Message, c chain) (whole, after []string, err error) {
 	whole = make([]string, len(msgs))
 	if c.n > 0 {
@@ -151,19 +156,23 @@ func (z zcodec) encodeMessages(msgs []Message, c chain) (whole, after []string, 
 		if err != nil {
 			return nil, nil, err
 		}
-		w := z.pack(js)
-		whole[i] = string(w)
-		if after == nil {
-			continue
-		}
-		if c.n >= chainMax {
-			after[i], c = whole[i], c.push(js, true)
+		if after == nil || c.n >= chainMax {
+			whole[i] = string(z.pack(js))
+			if after != nil {
+				after[i], c = whole[i], c.push(js, true)
+			}
 			continue
 		}
 		d, err := z.delta(js, c.dict)
 		if err != nil {
 			return nil, nil, err
 		}
+		if len(d) < len(js)/clearDelta {
+			whole[i], after[i], c = string(js), string(d), c.push(js, false)
+			continue
+		}
+		w := z.pack(js)
+		whole[i] = string(w)
 		if len(d) >= len(w) {
 			after[i], c = whole[i], c.push(js, true)
 			continue
@@ -172,6 +181,10 @@ func (z zcodec) encodeMessages(msgs []Message, c chain) (whole, after []string, 
 	}
 	return whole, after, nil
 }
+
+// clearDelta: a delta under 1/clearDelta of its message's JSON is stored
+// without compressing the message whole to compare.
+const clearDelta = 4
 
 // delta compresses js with dict.
 func (z zcodec) delta(js, dict []byte) ([]byte, error) {

@@ -108,3 +108,55 @@ func TestDecodeHistoryChains(t *testing.T) {
 		t.Errorf("swapped deltas: %v", err)
 	}
 }
+
+// TestEncodeClearDeltaOnce: a message that repeats the chain before it is
+// stored as a delta and not compressed whole as well: its whole form (for
+// a list that changed since the load) is the plain JSON, which decodes to
+// the same message. A message the chain does not help is compressed whole
+// to compare, as before.
+func TestEncodeClearDeltaOnce(t *testing.T) {
+	z, err := newZcodec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := strings.Repeat("Kaelith: Legendary Magic attacker, counters burn teams. ", 40)
+	first := Message{Role: "user", Content: "q1", Context: block, Exchange: 1}
+	js, _ := json.Marshal(first)
+	c := chain{}.push(js, true)
+	again := Message{Role: "user", Content: "q2", Context: block, Exchange: 2}
+	whole, after, err := z.encodeMessages([]Message{again}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(again)
+	if after[0][0] != deltaMark {
+		t.Fatalf("after = %q…, want a delta", after[0][:8])
+	}
+	if whole[0] != string(want) {
+		t.Errorf("whole form %q…, want the plain JSON (not compressed a second time)", whole[0][:8])
+	}
+	for _, raw := range [][]string{{string(js), after[0]}, {string(js), whole[0]}} {
+		got, _, err := z.decodeHistory(raw, 10, 0)
+		if err != nil || len(got) != 2 || got[1].Content != "q2" || got[1].Context != block {
+			t.Fatalf("decoded %+v, %v", got, err)
+		}
+	}
+	// Text neither the chain nor itself helps much (hex digits): no clear
+	// delta, so the whole form is compressed to compare.
+	var hexText strings.Builder
+	for i := range 60 {
+		sum := sha1.Sum([]byte(fmt.Sprint(i))) //nolint:gosec // test text
+		hexText.WriteString(hex.EncodeToString(sum[:]))
+	}
+	other := Message{Role: "assistant", Content: hexText.String(), Exchange: 2}
+	whole, after, err = z.encodeMessages([]Message{other}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole[0][0] != zstdMark {
+		t.Errorf("whole form %q…, want it compressed", whole[0][:8])
+	}
+	if after[0][0] != deltaMark && after[0] != whole[0] {
+		t.Errorf("after form neither a delta nor the whole form")
+	}
+}

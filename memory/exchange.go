@@ -72,22 +72,17 @@ func (s *Store) exchangesKept() int { return max(1, s.opts.HistoryMax/2) }
 
 // SaveExchange records what exchange e.Exchange of session id was answered
 // with. The session must exist; the record expires with it and only the
-// last HistoryMax/2 exchanges are kept.
+// last HistoryMax/2 exchanges are kept. A turn records its exchange with
+// its messages instead (Finish.Exchange), in the same round trip.
 func (s *Store) SaveExchange(ctx context.Context, id string, e Exchange) error {
 	if !validID(id) {
 		return notFound("save exchange", id)
 	}
-	if e.Exchange < 1 {
-		return fmt.Errorf("memory: save exchange %s: exchange %d, want from 1", id, e.Exchange)
-	}
-	b, err := json.Marshal(e)
+	x, err := s.exchangeWrite(id, &e)
 	if err != nil {
 		return fmt.Errorf("memory: save exchange %s: %w", id, err)
 	}
-	keys := []string{s.keys(id)[keyMeta], s.exchangesKey(id)}
-	// Stored compressed when that is smaller; earlier versions' plain JSON
-	// still reads (see pack).
-	n, err := saveExchangeScript.Run(ctx, s.rdb, keys, s.ttlMillis(), e.Exchange, string(s.z.pack(b)), s.exchangesKept()).Int()
+	n, err := saveExchangeScript.Run(ctx, s.rdb, x.keys, x.args...).Int()
 	if err != nil {
 		return wrap("save exchange", id, err)
 	}
@@ -95,6 +90,62 @@ func (s *Store) SaveExchange(ctx context.Context, id string, e Exchange) error {
 		return notFound("save exchange", id)
 	}
 	return nil
+}
+
+// exchangeWrite is an exchange record ready for saveExchangeSrc, and,
+// once queued in a pipeline, its command.
+type exchangeWrite struct {
+	keys []string
+	args []any
+	cmd  *redis.Cmd
+}
+
+// exchangeWrite encodes e for session id (nil: no record).
+func (s *Store) exchangeWrite(id string, e *Exchange) (*exchangeWrite, error) {
+	if e == nil {
+		return nil, nil
+	}
+	if e.Exchange < 1 {
+		return nil, fmt.Errorf("exchange %d, want from 1", e.Exchange)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("exchange %d: %w", e.Exchange, err)
+	}
+	// Stored compressed when that is smaller; earlier versions' plain JSON
+	// still reads (see pack).
+	return &exchangeWrite{
+		keys: []string{s.keys(id)[keyMeta], s.exchangesKey(id)},
+		args: []any{s.ttlMillis(), e.Exchange, string(s.z.pack(b)), s.exchangesKept()},
+	}, nil
+}
+
+// queue adds the record to pipe (nothing for a nil x). Its keys share
+// the session's hash tag, so on Redis Cluster it goes to the session's
+// node with the turn's write.
+func (x *exchangeWrite) queue(ctx context.Context, pipe redis.Pipeliner) {
+	if x != nil {
+		x.cmd = saveExchangeScript.EvalSha(ctx, pipe, x.keys, x.args...)
+	}
+}
+
+// exchangeWritten checks the queued record x after its pipeline ran
+// (nothing for a nil x), sending the script whole when Redis did not have
+// it loaded; werr is the error of the write it went with (the session
+// gone: not logged again). A failure is logged: it costs only the rating
+// of that exchange.
+func (s *Store) exchangeWritten(ctx context.Context, id string, x *exchangeWrite, werr error) {
+	if x == nil || x.cmd == nil {
+		return
+	}
+	err := x.cmd.Err()
+	if redis.HasErrorPrefix(err, "NOSCRIPT") {
+		err = saveExchangeScript.Run(ctx, s.rdb, x.keys, x.args...).Err()
+	}
+	if err == nil || werr != nil {
+		return
+	}
+	s.log.WarnContext(ctx, "memory: record exchange", "session", id, "exchange", x.args[1], "err", err)
 }
 
 // Exchanges returns the recorded exchanges of session id among ns, by

@@ -118,9 +118,15 @@ func (z zcodec) turnHistory(memo *histMemo, id string, raw []string, keep, summa
 		return z.decodeRead(memo, id, raw, keep, summary)
 	}
 	r.summarized = max(prev.summarized-k, skip)
+	// The messages the summary now covers lose their data blocks here,
+	// once, as decodeRead's do, so the window shares r's messages.
+	for i := r.summarized; i <= cut; i++ {
+		r.msgs[i].Context, r.msgs[i].Shown = "", nil
+	}
+	r.summarized = max(r.summarized, cut+1)
 	r.measure()
 	memo.set(id, r)
-	return r.window(cut, keep), c, nil
+	return r.window(keep), c, nil
 }
 
 // decodeRead decodes raw without the memo and remembers it.
@@ -135,7 +141,7 @@ func (z zcodec) decodeRead(memo *histMemo, id string, raw []string, keep, summar
 	r.summarized = cut + 1
 	r.measure()
 	memo.set(id, r)
-	return r.window(cut, keep), c, nil
+	return r.window(keep), c, nil
 }
 
 // measure sets the read's size: its elements and, about, its messages.
@@ -165,16 +171,11 @@ func cutoff(msgs []Message, summary int) int {
 	return -1
 }
 
-// window returns the read's messages as a turn gets them: those up to cut
-// without their data block and Shown, the last max of them.
-func (r *histRead) window(cut, keep int) []Message {
-	out := make([]Message, len(r.msgs)-r.skip)
-	copy(out, r.msgs[r.skip:])
-	for i := 0; i <= cut-r.skip; i++ {
-		out[i].Context, out[i].Shown = "", nil
-	}
-	if len(out) > keep {
-		out = out[len(out)-keep:]
-	}
-	return out
+// window returns the read's messages as a turn gets them, the last keep
+// of them: those up to the summary's cut are stored without their data
+// block and Shown (see histRead.summarized). It shares r's messages,
+// clipped, so an append copies them; callers do not modify them.
+func (r *histRead) window(keep int) []Message {
+	start := max(r.skip, len(r.msgs)-keep)
+	return r.msgs[start:len(r.msgs):len(r.msgs)]
 }

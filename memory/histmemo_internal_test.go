@@ -59,6 +59,12 @@ func TestHistMemo(t *testing.T) {
 		read := stored[max(0, end-window):end]
 		summary := max(0, end/2-10)
 		got := sameHistory(t, z, &memo, "s1", read, 60, summary)
+		// The turn gets the memo's messages themselves, clipped: no copy
+		// of the window per turn, and an append cannot write into them.
+		r := memo.get("s1")
+		if len(got) == 0 || cap(got) != len(got) || &got[len(got)-1] != &r.msgs[len(r.msgs)-1] {
+			t.Fatalf("read ending at %d: the window is a copy of the memo's messages (len %d cap %d)", end, len(got), cap(got))
+		}
 		if before != nil {
 			// The newest message of the last read is reused as decoded.
 			last := before[len(before)-1]

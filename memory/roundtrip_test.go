@@ -79,7 +79,7 @@ func TestRoundTrips(t *testing.T) {
 		}
 		if _, l, err := st.LockAndBegin(ctx, "s", time.Second); err != nil {
 			t.Fatal(err)
-		} else if err := st.FinishTurn(ctx, "s", memory.Finish{Release: l}); err != nil {
+		} else if err := st.FinishTurn(ctx, "s", memory.Finish{Release: l, Exchange: &memory.Exchange{Exchange: 1}}); err != nil {
 			t.Fatal(err)
 		}
 		tests := []struct {
@@ -101,6 +101,25 @@ func TestRoundTrips(t *testing.T) {
 				}
 				return l.Release(ctx) // already released: no round trip
 			}, 2},
+			{"LockAndBegin then FinishTurn with its exchange record", func() error {
+				turn, l, err := st.LockAndBegin(ctx, "s", time.Second)
+				if err != nil {
+					return err
+				}
+				f := finish
+				f.Release = l
+				f.Exchange = &memory.Exchange{Exchange: turn.Meta.Exchange, Message: "q", Reply: "a", Model: "m"}
+				if err := st.FinishTurn(ctx, "s", f); err != nil {
+					return err
+				}
+				return l.Release(ctx)
+			}, 2},
+			{"FinishTurn with a new screen and its exchange record", func() error {
+				f := finish
+				f.Screen = &memory.Screen{Name: "home"}
+				f.Exchange = &memory.Exchange{Exchange: 7, Message: "q", Reply: "on home"}
+				return st.FinishTurn(ctx, "s", f)
+			}, 1},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -112,6 +131,10 @@ func TestRoundTrips(t *testing.T) {
 					t.Errorf("%s took %d round trips, want %d", tt.name, got, tt.want)
 				}
 			})
+		}
+		got, err := st.Exchanges(ctx, "s", 7)
+		if err != nil || got[7].Reply != "on home" {
+			t.Errorf("the exchange written with a screen: %+v, %v", got, err)
 		}
 	})
 }

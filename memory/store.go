@@ -164,6 +164,11 @@ type Finish struct {
 	// Versions records tool versions assigned to the session this turn
 	// (tool name → version, see Meta.Versions), in the same round trip.
 	Versions map[string]int
+	// Exchange, when set, is recorded as SaveExchange records it, in the
+	// same round trip (its Exchange must be from 1). A failure to record
+	// it costs only the rating of that exchange: it is logged and the
+	// turn's write stands.
+	Exchange *Exchange
 }
 
 func validID(id string) bool {
@@ -417,6 +422,10 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if err != nil {
 		return err
 	}
+	x, err := s.exchangeWrite(id, f.Exchange)
+	if err != nil {
+		return fmt.Errorf("memory: finish turn %s: %w", id, err)
+	}
 	args := make([]any, 0, 6+2*len(f.Messages)+4*len(f.Put)+len(f.Hits))
 	args = append(args, s.ttlMillis(), s.historyKept(), len(f.Messages))
 	if len(f.Messages) > 0 {
@@ -449,9 +458,9 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
 	if f.Screen != nil {
-		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, pls, release)
+		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, pls, release, x)
 	}
-	return s.writeAndRelease(ctx, "finish turn", id, args, pls, release)
+	return s.writeAndRelease(ctx, "finish turn", id, args, pls, release, x)
 }
 
 // PutCache stores cache entries for a session outside a turn. Entries need
@@ -464,7 +473,7 @@ func (s *Store) PutCache(ctx context.Context, id string, entries ...CacheEntry) 
 	if err != nil {
 		return fmt.Errorf("memory: put cache %s: %w", id, err)
 	}
-	return s.writeAndRelease(ctx, "put cache", id, append(args, 0), pls, nil)
+	return s.writeAndRelease(ctx, "put cache", id, append(args, 0), pls, nil, nil)
 }
 
 // appendPuts adds finishSrc's cache arguments (the count, then key,
@@ -524,13 +533,15 @@ func appendVersions(args []any, versions map[string]int) ([]any, error) {
 // maxToolName bounds a tool name recorded with its version.
 const maxToolName = 200
 
-// writeAndRelease writes the shared payloads pls, runs finishSrc, marks
-// the session active and releases lock (when not nil), in one pipeline.
-func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, pls []payloadWrite, lock *Lock) error {
+// writeAndRelease writes the shared payloads pls, runs finishSrc, records
+// the exchange x (when not nil), marks the session active and releases
+// lock (when not nil), in one pipeline.
+func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, pls []payloadWrite, lock *Lock, x *exchangeWrite) error {
 	keys := s.keys(id)
 	pipe := s.rdb.Pipeline()
 	s.queuePayloadWrites(ctx, pipe, pls)
 	res := s.script.finish.EvalSha(ctx, pipe, keys, args...)
+	x.queue(ctx, pipe)
 	active := s.markActive(ctx, pipe, id, lock)
 	var unlock *redis.Cmd
 	if lock != nil {
@@ -541,6 +552,7 @@ func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, 
 	if redis.HasErrorPrefix(err, "NOSCRIPT") {
 		err = s.script.finish.Eval(ctx, s.rdb, keys, args...).Err()
 	}
+	s.exchangeWritten(ctx, id, x, err)
 	if unlock != nil {
 		uerr := unlock.Err()
 		if redis.HasErrorPrefix(uerr, "NOSCRIPT") {
@@ -611,14 +623,14 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 	}
-	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, pls, release)
+	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, pls, release, nil)
 }
 
 // saveScreen writes the shared payloads pls, runs finishSrc with args
 // (when not nil), sets the session's screen and releases release (when not
 // nil), in one round trip. A turn's write (op "finish turn") also marks
-// the session active.
-func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, pls []payloadWrite, release *Lock) error {
+// the session active and records the exchange x (when not nil).
+func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, pls []payloadWrite, release *Lock, x *exchangeWrite) error {
 	val, event := "", ""
 	if sc != nil {
 		b, err := json.Marshal(sc)
@@ -642,6 +654,7 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *S
 		fin = s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	}
 	scr := s.script.screen.EvalSha(ctx, pipe, keys, val, event)
+	x.queue(ctx, pipe)
 	var active *redis.IntCmd
 	if op == "finish turn" {
 		active = s.markActive(ctx, pipe, id, release)
@@ -665,6 +678,7 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *S
 	if err == nil {
 		err = retry(scr, s.script.screen, keys, val, event)
 	}
+	s.exchangeWritten(ctx, id, x, err)
 	if unlock != nil {
 		if uerr := retry(unlock, s.script.unlock, []string{release.key}, release.owner); uerr == nil {
 			release.released.Store(true)

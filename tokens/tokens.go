@@ -25,8 +25,10 @@ const DefaultEncoding = "o200k_base"
 var loaderOnce sync.Once
 
 // Counter counts tokens of text in one encoding. It remembers the counts
-// of recent long texts (a prompt's history and cached results come back
-// every turn, and BPE encoding is the costly part of assembling a prompt).
+// of recent texts (a prompt's history and cached results come back every
+// turn, and BPE encoding is the costly part of assembling a prompt; even a
+// tool's name costs a few microseconds and dozens of allocations to
+// encode, against a map lookup).
 // It is safe for concurrent use.
 type Counter struct {
 	enc  *tiktoken.Tiktoken
@@ -38,12 +40,9 @@ type Counter struct {
 	seed  maphash.Seed
 }
 
-// Memo bounds: texts shorter than memoMinLen are counted every time;
-// memoSize counts are remembered, the oldest forgotten first.
-const (
-	memoMinLen = 128
-	memoSize   = 8192
-)
+// memoSize bounds the memo: memoSize counts are remembered, the oldest
+// forgotten first.
+const memoSize = 8192
 
 func newCounter(enc *tiktoken.Tiktoken, name string) *Counter {
 	return &Counter{enc: enc, name: name, memo: make(map[uint64]int, memoSize), seed: maphash.MakeSeed()}
@@ -148,13 +147,6 @@ func (c *Counter) count(ctx context.Context, s string) (int, work, error) {
 	var w work
 	if s == "" {
 		return 0, w, nil
-	}
-	if len(s) < memoMinLen {
-		if err := ctx.Err(); err != nil {
-			return estimate(len(s), 0, 0), w, err
-		}
-		w.chunks, w.longest, w.exact = 1, len(s), len(s)
-		return len(c.enc.EncodeOrdinary(s)), w, nil
 	}
 	// maphash reads s in place, a word at a time (fnv through io.Writer
 	// copied the whole text first).

@@ -165,3 +165,25 @@ func TestMemoHitAllocatesNothing(t *testing.T) {
 		t.Errorf("a memo hit: %v allocations", got)
 	}
 }
+
+// TestShortTextRemembered: a short text (a tool's name, its arguments, a
+// player's message) is encoded once too; BPE over it costs dozens of
+// allocations, a memo hit none.
+func TestShortTextRemembered(t *testing.T) {
+	c, err := ForModel("gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"gcs_get_champion_details", `{"champion_name":"Kaelith"}`, "hi"} {
+		n, w, _ := c.count(context.Background(), text)
+		if w.memo || w.exact != len(text) {
+			t.Fatalf("%q: first count %+v, want it encoded", text, w)
+		}
+		if again, w2, _ := c.count(context.Background(), text); again != n || !w2.memo {
+			t.Errorf("%q: second count %d (memo %v), want %d from the memo", text, again, w2.memo, n)
+		}
+		if got := testing.AllocsPerRun(20, func() { c.Count(text) }); got != 0 {
+			t.Errorf("%q: a memo hit made %v allocations", text, got)
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/gameassist/gameassist/api"
-	"github.com/gameassist/gameassist/chat"
 	"github.com/gameassist/gameassist/feedback"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/telemetry"
@@ -15,13 +14,12 @@ import (
 
 // tracedExchanges records each exchange with the trace and span of its
 // turn (when the turn is traced), so a rating can join that trace.
-type tracedExchanges struct{ next chat.ExchangeRecorder }
+type tracedExchanges struct{}
 
-func (x tracedExchanges) SaveExchange(ctx context.Context, id string, e memory.Exchange) error {
+func (tracedExchanges) StampExchange(ctx context.Context, e *memory.Exchange) {
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
 		e.TraceID, e.SpanID = sc.TraceID().String(), sc.SpanID().String()
 	}
-	return x.next.SaveExchange(ctx, id, e)
 }
 
 // tracedFeedback adds a gen_ai.evaluation.result event, in the rated

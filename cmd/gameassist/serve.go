@@ -311,7 +311,7 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 	}
 	deps := chat.Deps{
 		Store: store, Executor: exec, Fallback: offlineFallback{r: responder}, Screens: rules, Versions: versions, Rollouts: rollouts, Logger: logger,
-		DisplayNames: names, Exchanges: tracedExchanges{next: store},
+		DisplayNames: names, Exchanges: tracedExchanges{},
 	}
 	if gcs.sample {
 		deps.Labels = newSampleWords()

@@ -291,6 +291,37 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 		}
 	})
 
+	t.Run("exchange with the turn", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		turn, l := begin(t, st, "s")
+		n := turn.Meta.Exchange
+		msgs := []memory.Message{{Role: "user", Content: "hi", Exchange: n}, {Role: "assistant", Content: "hello", Exchange: n}}
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Messages: msgs, Release: l, Exchange: &memory.Exchange{Exchange: 0}}); err == nil {
+			t.Fatal("a turn with exchange record 0 was recorded")
+		}
+		if h, _ := st.History(ctx, "s"); len(h) != 0 {
+			t.Fatalf("a refused turn left history %+v", h)
+		}
+		x := memory.Exchange{Exchange: n, Message: "hi", Reply: "hello", Model: "m", At: time.Unix(1_800_000_000, 0).UTC(),
+			Tools: []memory.ExchangeTool{{Name: "t", Arguments: json.RawMessage(`{"a":1}`), Source: "executed", Status: "success"}}}
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Messages: msgs, Release: l, Exchange: &x}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.Exchanges(ctx, "s", n)
+		if err != nil || got[n].Reply != "hello" || got[n].Message != "hi" || len(got[n].Tools) != 1 || string(got[n].Tools[0].Arguments) != `{"a":1}` {
+			t.Fatalf("Exchanges = %+v, %v", got, err)
+		}
+		if h, _ := st.History(ctx, "s"); len(h) != 2 {
+			t.Fatalf("history %+v, want the turn's two messages", h)
+		}
+		if _, l2, err := st.LockAndBegin(ctx, "s", busyWait); err != nil {
+			t.Fatalf("the lock was not released with the turn: %v", err)
+		} else if err := l2.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+
 	t.Run("player state", func(t *testing.T) {
 		st := open(t)
 		pid := "player-" + strings.ReplaceAll(t.Name(), "/", "-")

@@ -405,12 +405,27 @@ func (s *Store) FinishTurn(_ context.Context, id string, f memory.Finish) error 
 	if err := w.check(); err != nil {
 		return fmt.Errorf("sessionfake: finish turn %s: %w", id, err)
 	}
+	var x []byte
+	if f.Exchange != nil {
+		var err error
+		if x, err = encodeExchange(*f.Exchange); err != nil {
+			return fmt.Errorf("sessionfake: finish turn %s: %w", id, err)
+		}
+	}
 	l, err := s.held("finish turn", id, f.Release)
 	if err != nil {
 		return err
 	}
 	w.release = l
-	return s.apply("finish turn", id, w)
+	if err := s.apply("finish turn", id, w); err != nil {
+		return err
+	}
+	if x != nil {
+		// Recorded with the turn, as memory records it in the same round
+		// trip.
+		s.keepExchange(id, f.Exchange.Exchange, x)
+	}
+	return nil
 }
 
 // SaveScreen stores a screen event's outcome: the screen (nil clears it),
@@ -464,25 +479,43 @@ func (s *Store) SaveExchange(_ context.Context, id string, e memory.Exchange) er
 	if !validID(id) {
 		return notFound("save exchange", id)
 	}
-	if e.Exchange < 1 {
-		return fmt.Errorf("sessionfake: save exchange %s: exchange %d, want from 1", id, e.Exchange)
-	}
-	b, err := json.Marshal(e)
+	b, err := encodeExchange(e)
 	if err != nil {
 		return fmt.Errorf("sessionfake: save exchange %s: %w", id, err)
 	}
+	if !s.keepExchange(id, e.Exchange, b) {
+		return notFound("save exchange", id)
+	}
+	return nil
+}
+
+// encodeExchange checks and encodes an exchange record.
+func encodeExchange(e memory.Exchange) ([]byte, error) {
+	if e.Exchange < 1 {
+		return nil, fmt.Errorf("exchange %d, want from 1", e.Exchange)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("exchange %d: %w", e.Exchange, err)
+	}
+	return b, nil
+}
+
+// keepExchange stores record b of exchange n of session id, dropping the
+// one that left the bound; false when the session does not exist.
+func (s *Store) keepExchange(id string, n int, b []byte) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sess, ok := s.sessions[id]
 	if !ok {
-		return notFound("save exchange", id)
+		return false
 	}
 	if sess.exchanges == nil {
 		sess.exchanges = map[int][]byte{}
 	}
-	sess.exchanges[e.Exchange] = b
-	delete(sess.exchanges, e.Exchange-max(1, HistoryMax/2))
-	return nil
+	sess.exchanges[n] = b
+	delete(sess.exchanges, n-max(1, HistoryMax/2))
+	return true
 }
 
 // Exchanges returns the recorded exchanges of session id among ns.
