@@ -51,11 +51,7 @@ func TestIndexScoresAsDense(t *testing.T) {
 	s, examples := exampleSelector(t)
 	var vecs [][][]float32
 	for _, sp := range s.specs {
-		v := [][]float32{s.emb.Vector(words(sp.Name) + ". " + sp.Description)}
-		for _, ex := range examples[sp.Name] {
-			v = append(v, s.emb.Vector(ex))
-		}
-		vecs = append(vecs, v)
+		vecs = append(vecs, specVectors(s.emb, sp, examples[sp.Name]))
 	}
 	texts := []string{
 		"what are the skills of Arbiter",
@@ -126,11 +122,7 @@ func BenchmarkScore(b *testing.B) {
 	s, examples := exampleSelector(b)
 	var vecs [][][]float32
 	for _, sp := range s.specs {
-		v := [][]float32{s.emb.Vector(words(sp.Name) + ". " + sp.Description)}
-		for _, ex := range examples[sp.Name] {
-			v = append(v, s.emb.Vector(ex))
-		}
-		vecs = append(vecs, v)
+		vecs = append(vecs, specVectors(s.emb, sp, examples[sp.Name]))
 	}
 	q := s.emb.Vector("which champions counter the Fire Knight boss on hard?")
 	b.Run("dense", func(b *testing.B) {

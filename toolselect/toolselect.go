@@ -186,11 +186,7 @@ func New(specs []tool.Spec, opts Options) (*Selector, error) {
 		}
 		s.pos[sp.Name] = len(s.specs)
 		s.specs = append(s.specs, sp)
-		v := [][]float32{emb.Vector(words(sp.Name) + ". " + sp.Description)}
-		for _, ex := range opts.Examples[sp.Name] {
-			v = append(v, emb.Vector(ex))
-		}
-		vecs = append(vecs, v)
+		vecs = append(vecs, specVectors(emb, sp, opts.Examples[sp.Name]))
 	}
 	s.idx = newIndex(emb.Dim(), vecs)
 	for _, c := range opts.Core {
@@ -224,6 +220,16 @@ func New(specs []tool.Spec, opts Options) (*Selector, error) {
 		return strings.Compare(a.name, b.name)
 	})
 	return s, nil
+}
+
+// specVectors are a tool's vectors: its name and description, then each
+// of its example questions.
+func specVectors(emb *embed.Hashing, sp tool.Spec, examples []string) [][]float32 {
+	v := [][]float32{emb.Vector(words(sp.Name) + ". " + sp.Description)}
+	for _, ex := range examples {
+		v = append(v, emb.Vector(ex))
+	}
+	return v
 }
 
 // words turns a tool name into words: gcs_get_boss_details → "gcs get boss details".
