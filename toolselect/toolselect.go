@@ -110,6 +110,7 @@ type Selector struct {
 	idx      *index // per spec: description vector, then one per example
 	emb      *embed.Hashing
 	core     []string
+	listed   []tool.Spec // the specs outside the core, in order
 	max      int
 	all      bool
 	deferred bool
@@ -192,6 +193,11 @@ func New(specs []tool.Spec, opts Options) (*Selector, error) {
 	for _, c := range opts.Core {
 		if _, ok := s.pos[c]; ok {
 			s.core = append(s.core, c)
+		}
+	}
+	for _, sp := range s.specs {
+		if !slices.Contains(s.core, sp.Name) {
+			s.listed = append(s.listed, sp)
 		}
 	}
 	if opts.KindTools == nil {
@@ -644,13 +650,6 @@ func (s *Selector) AnswerFind(args json.RawMessage) (tool.Result, []string) {
 }
 
 // Listed returns the specs outside the core, in the specs' order: the
-// tools called through use_tool in ModeDeferred.
-func (s *Selector) Listed() []tool.Spec {
-	out := make([]tool.Spec, 0, len(s.specs))
-	for _, sp := range s.specs {
-		if !slices.Contains(s.core, sp.Name) {
-			out = append(out, sp)
-		}
-	}
-	return out
-}
+// tools called through use_tool in ModeDeferred. The slice is shared:
+// read only.
+func (s *Selector) Listed() []tool.Spec { return slices.Clip(s.listed) }
