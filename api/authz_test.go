@@ -73,20 +73,20 @@ func (w *authzWorld) CreateSession(_ context.Context, playerID, locale string) (
 
 // Authorize is chat.Service's rule: no token is unauthorized, an id that
 // is not exactly a session's is not found, another token is forbidden.
-func (w *authzWorld) Authorize(_ context.Context, id, token string) (memory.Meta, error) {
+func (w *authzWorld) Authorize(_ context.Context, id, token string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if token == "" {
-		return memory.Meta{}, chat.ErrUnauthorized
+		return chat.ErrUnauthorized
 	}
 	s, ok := w.sessions[id]
 	if !ok {
-		return memory.Meta{}, fmt.Errorf("authorize: %w", memory.ErrNotFound)
+		return fmt.Errorf("authorize: %w", memory.ErrNotFound)
 	}
 	if token != s.token {
-		return memory.Meta{}, chat.ErrForbidden
+		return chat.ErrForbidden
 	}
-	return s.meta, nil
+	return nil
 }
 
 func (w *authzWorld) session(id string) (*authzSession, error) {

@@ -53,7 +53,7 @@ func (s *Server) chat(c *gin.Context) {
 	}
 	c.Set(sessionIDKey, req.SessionID)
 	token, _ := bearer(c)
-	if _, err := s.deps.Chat.Authorize(c.Request.Context(), req.SessionID, token); err != nil {
+	if err := s.deps.Chat.Authorize(c.Request.Context(), req.SessionID, token); err != nil {
 		s.fail(c, err)
 		return
 	}

@@ -82,7 +82,7 @@ func (s *Server) feedback(c *gin.Context) {
 	}
 	c.Set(sessionIDKey, req.SessionID)
 	token, _ := bearer(c)
-	if _, err := s.deps.Chat.Authorize(c.Request.Context(), req.SessionID, token); err != nil {
+	if err := s.deps.Chat.Authorize(c.Request.Context(), req.SessionID, token); err != nil {
 		if errors.Is(err, chat.ErrForbidden) || errors.Is(err, memory.ErrNotFound) {
 			// Another session's token and an unknown session answer the
 			// same, so a rating cannot probe which sessions exist.

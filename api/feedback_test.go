@@ -22,16 +22,16 @@ import (
 // tokenChat authorizes session id with the token "tok-"+id only.
 type tokenChat struct{ fakeChat }
 
-func (tokenChat) Authorize(_ context.Context, id, token string) (memory.Meta, error) {
+func (tokenChat) Authorize(_ context.Context, id, token string) error {
 	switch {
 	case token == "":
-		return memory.Meta{}, chat.ErrUnauthorized
+		return chat.ErrUnauthorized
 	case id == "s9":
-		return memory.Meta{}, memory.ErrNotFound
+		return memory.ErrNotFound
 	case token == "tok-"+id:
-		return memory.Meta{ID: id}, nil
+		return nil
 	}
-	return memory.Meta{}, chat.ErrForbidden
+	return chat.ErrForbidden
 }
 
 // fakeFeedback keeps ratings in a map; sessions have exchanges 1..answered.

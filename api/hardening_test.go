@@ -33,8 +33,8 @@ func (fakeChat) CreateSession(context.Context, string, string) (string, string, 
 	return "", "", errors.New("not used")
 }
 
-func (fakeChat) Authorize(_ context.Context, id, _ string) (memory.Meta, error) {
-	return memory.Meta{ID: id}, nil
+func (fakeChat) Authorize(context.Context, string, string) error {
+	return nil
 }
 
 func (f fakeChat) Turn(ctx context.Context, req chat.TurnRequest, emit func(chat.Event)) (chat.Reply, error) {

@@ -24,8 +24,8 @@ type authChat struct {
 	err error
 }
 
-func (a authChat) Authorize(context.Context, string, string) (memory.Meta, error) {
-	return memory.Meta{}, a.err
+func (a authChat) Authorize(context.Context, string, string) error {
+	return a.err
 }
 
 // serveChat serves the api over svc and returns its URL.

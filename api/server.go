@@ -39,7 +39,8 @@ type Check struct {
 // ChatService runs sessions and turns; *chat.Service satisfies it.
 type ChatService interface {
 	CreateSession(ctx context.Context, playerID, locale string) (id, token string, err error)
-	Authorize(ctx context.Context, id, token string) (memory.Meta, error)
+	// Authorize checks that token opens session id.
+	Authorize(ctx context.Context, id, token string) error
 	Turn(ctx context.Context, req chat.TurnRequest, emit func(chat.Event)) (chat.Reply, error)
 	// ScreenEventAt applies a game server's screen event, ordered by ev; an
 	// event before the last one applied changes nothing.

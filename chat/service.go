@@ -192,6 +192,8 @@ type Service struct {
 	exchanges ExchangeRecorder
 	// schemas renders tool schemas for the model once each.
 	schemas schemaMemo
+	// tokens remembers the token hashes of sessions checked here.
+	tokens tokenMemo
 }
 
 // NewService returns a Service over deps.
@@ -403,25 +405,34 @@ func (s *Service) normalizeLocale(locale string) (string, error) {
 	return l, nil
 }
 
-// Authorize checks that token opens session id and returns its meta. An id
-// that is not a UUID is ErrNotFound without asking the store; an empty or
-// malformed token is ErrUnauthorized; a token of another session or a wrong
-// one is ErrForbidden.
-func (s *Service) Authorize(ctx context.Context, id, token string) (memory.Meta, error) {
+// Authorize checks that token opens session id. An id that is not a UUID
+// is ErrNotFound without asking the store; an empty or malformed token is
+// ErrUnauthorized; a token of another session or a wrong one is
+// ErrForbidden; an unknown session is memory.ErrNotFound. A session this
+// instance has checked before is checked against the token hash it read
+// then, without a store round trip (see tokenMemo): such a session that
+// has since been deleted passes here and is not found by the turn.
+func (s *Service) Authorize(ctx context.Context, id, token string) error {
 	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
-		return memory.Meta{}, fmt.Errorf("chat: authorize: session %q: %w", tool.Clip(id, 40), memory.ErrNotFound)
+		return fmt.Errorf("chat: authorize: session %q: %w", tool.Clip(id, 40), memory.ErrNotFound)
 	}
 	if !wellFormedToken(token) {
-		return memory.Meta{}, ErrUnauthorized
+		return ErrUnauthorized
 	}
-	m, err := s.store.Session(ctx, id)
-	if err != nil {
-		return memory.Meta{}, fmt.Errorf("chat: authorize: %w", err)
+	want, ok := s.tokens.get(id)
+	if !ok {
+		m, err := s.store.Session(ctx, id)
+		if err != nil {
+			return fmt.Errorf("chat: authorize: %w", err)
+		}
+		if want = m.TokenHash; want != "" {
+			s.tokens.put(id, want)
+		}
 	}
-	if m.TokenHash == "" || subtle.ConstantTimeCompare([]byte(memory.HashToken(token)), []byte(m.TokenHash)) != 1 {
-		return memory.Meta{}, ErrForbidden
+	if want == "" || subtle.ConstantTimeCompare([]byte(memory.HashToken(token)), []byte(want)) != 1 {
+		return ErrForbidden
 	}
-	return m, nil
+	return nil
 }
 
 // words is the Words of locale, nil without a Labeler.

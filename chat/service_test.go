@@ -207,6 +207,13 @@ func TestCreateSessionAndAuthorize(t *testing.T) {
 	if id == other || token == otherToken {
 		t.Fatal("sessions share an id or token")
 	}
+	if m, err := e.store.Session(ctx, id); err != nil || m.ID != id || m.PlayerID != "player-1" || m.Locale != "en" {
+		t.Fatalf("meta = %+v (%v)", m, err)
+	}
+	unknown := "8c1f0a52-3b9e-4d1c-9a57-2f5d7e0b6c11"
+	// In order: a session's first check reads the store, later ones use the
+	// token hash read then, right or wrong token; a refused or unknown
+	// session is read every time.
 	tests := []struct {
 		name  string
 		id    string
@@ -214,30 +221,48 @@ func TestCreateSessionAndAuthorize(t *testing.T) {
 		want  error
 		trips bool
 	}{
-		{"valid", id, token, nil, true},
-		{"wrong token", id, token + "x", ErrForbidden, true},
-		{"another session's token", id, otherToken, ErrForbidden, true},
+		{"another session's token, first check", id, otherToken, ErrForbidden, true},
+		{"valid, first check since a refusal", id, token, nil, false},
+		{"valid again", id, token, nil, false},
+		{"wrong token", id, token + "x", ErrForbidden, false},
+		{"another session's token", id, otherToken, ErrForbidden, false},
+		{"other session, first check", other, otherToken, nil, true},
 		{"empty token", id, "", ErrUnauthorized, false},
 		{"malformed token", id, "a b", ErrUnauthorized, false},
 		{"oversized token", id, strings.Repeat("a", 300), ErrUnauthorized, false},
-		{"unknown session", "8c1f0a52-3b9e-4d1c-9a57-2f5d7e0b6c11", token, memory.ErrNotFound, true},
+		{"unknown session", unknown, token, memory.ErrNotFound, true},
+		{"unknown session again", unknown, token, memory.ErrNotFound, true},
 		{"not a uuid", "../../etc", token, memory.ErrNotFound, false},
 		{"uuid without dashes", strings.ReplaceAll(id, "-", ""), token, memory.ErrNotFound, false},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			before := e.store.Calls()
-			m, err := e.svc.Authorize(ctx, tc.id, tc.token)
-			if !errors.Is(err, tc.want) || (tc.want == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tc.want)
-			}
-			if tc.want == nil && (m.ID != id || m.PlayerID != "player-1" || m.Locale != "en") {
-				t.Errorf("meta = %+v", m)
-			}
-			if got := e.store.Calls() > before; got != tc.trips {
-				t.Errorf("store called = %v, want %v", got, tc.trips)
-			}
-		})
+		before := e.store.Calls()
+		err := e.svc.Authorize(ctx, tc.id, tc.token)
+		if !errors.Is(err, tc.want) || (tc.want == nil && err != nil) {
+			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.want)
+		}
+		if got := e.store.Calls() > before; got != tc.trips {
+			t.Errorf("%s: store called = %v, want %v", tc.name, got, tc.trips)
+		}
+	}
+}
+
+// TestAuthorizeNewService: the token hashes a Service remembers are its
+// own; another one (another instance, a restart) reads the store.
+func TestAuthorizeNewService(t *testing.T) {
+	e := newEnv(t, envConfig{noLLM: true})
+	ctx := context.Background()
+	id, token := e.session(t)
+	if err := e.svc.Authorize(ctx, id, token); err != nil {
+		t.Fatal(err)
+	}
+	e.svc = e.newService(t, envConfig{noLLM: true})
+	before := e.store.Calls()
+	if err := e.svc.Authorize(ctx, id, token+"x"); !errors.Is(err, ErrForbidden) {
+		t.Fatalf("wrong token on a new service: %v", err)
+	}
+	if e.store.Calls() == before {
+		t.Error("a new service trusted a token hash it never read")
 	}
 }
 
@@ -267,7 +292,10 @@ func TestCreateSessionLocale(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := e.svc.Authorize(ctx, id, token)
+			if err := e.svc.Authorize(ctx, id, token); err != nil {
+				t.Fatal(err)
+			}
+			m, err := e.store.Session(ctx, id)
 			if err != nil || m.Locale != tc.want {
 				t.Errorf("locale = %q (%v), want %q", m.Locale, err, tc.want)
 			}
@@ -408,7 +436,7 @@ func TestSessionsIsolated(t *testing.T) {
 			t.Errorf("B's history holds A's message")
 		}
 	}
-	if _, err := e.svc.Authorize(context.Background(), b, tokenA); !errors.Is(err, ErrForbidden) {
+	if err := e.svc.Authorize(context.Background(), b, tokenA); !errors.Is(err, ErrForbidden) {
 		t.Errorf("A's token opens B: %v", err)
 	}
 }
@@ -462,7 +490,7 @@ func TestRestartKeepsSession(t *testing.T) {
 	e.turn(t, id, "two")
 	// A new Service over the same store.
 	e.svc = e.newService(t, envConfig{})
-	if _, err := e.svc.Authorize(context.Background(), id, token); err != nil {
+	if err := e.svc.Authorize(context.Background(), id, token); err != nil {
 		t.Fatalf("token after restart: %v", err)
 	}
 	r := e.turn(t, id, "three")
