@@ -133,8 +133,6 @@ type promptInput struct {
 	catalog string
 	// player is the player block (see playerBlock), "" without a state.
 	player string
-	// words names the game's identifiers in cached results (nil: none).
-	words Words
 }
 
 // prompt is an assembled first prompt and what the budget gave each part.
@@ -243,7 +241,7 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 
 	rest := in.budget - in.budget/loopReserveDiv - fixed
 	share := blockShare{screen: min(avail, rest/screenResultsShareDiv), other: min(avail, rest/newResultsShareDiv)}
-	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player, words: in.words}, shownIn(window), share)
+	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player, locale: in.locale}, shownIn(window), share)
 	p.full, p.stubs, p.block, p.shown = b.full, b.stubs, b.text, b.shown
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + message.Content}
 	p.userTokens = messageTokens
@@ -328,8 +326,8 @@ type blockInput struct {
 	screenTools []string
 	tools       []tool.Spec
 	player      string
-	// words names the game's identifiers in cached results (nil: none).
-	words Words
+	// locale's words name the game's identifiers in cached results.
+	locale string
 }
 
 // contextBlock renders the turn's data block: what changed since the
@@ -364,11 +362,11 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 		if _, ok := v.results[id]; ok {
 			continue
 		}
-		res, err := decodeResult(e.Result)
-		if err != nil {
+		text, ok := s.results.stored(e.Result, in.locale, s.words)
+		if !ok {
 			continue
 		}
-		lines = append(lines, line{e: e, text: neutralize("- " + e.Tool + " " + compactJSON(e.Parameters) + " → " + resultText(res, in.words) + "\n")})
+		lines = append(lines, line{e: e, text: neutralize("- " + e.Tool + " " + compactJSON(e.Parameters) + " → " + text + "\n")})
 	}
 	for id, r := range v.results {
 		if !live[id] {

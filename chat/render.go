@@ -22,7 +22,11 @@ import (
 // a table. With words, every string value that is an identifier the game
 // names for players (an effect's "decrease_def") reads as that name.
 func resultText(r tool.Result, words Words) string {
-	text := r.ForLLM()
+	return viewText(r.ForLLM(), words)
+}
+
+// viewText is resultText of the envelope whose ForLLM text is text.
+func viewText(text string, words Words) string {
 	v, err := parseOrdered([]byte(text))
 	if err != nil || v.kind != 'o' {
 		return text

@@ -192,6 +192,8 @@ type Service struct {
 	exchanges ExchangeRecorder
 	// schemas renders tool schemas for the model once each.
 	schemas schemaMemo
+	// results renders tool results for the model once each.
+	results resultMemo
 }
 
 // NewService returns a Service over deps.
