@@ -246,7 +246,9 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + message.Content}
 	p.userTokens = messageTokens
 	if b.text != "" {
-		p.userTokens = s.messageTokens(user)
+		// The block's lines were counted for its budget: the message is
+		// counted from them (see tokens.Counter.CountParts).
+		p.userTokens = msgOverhead + s.tok.CountParts(append(b.parts, message.Content))
 		if len(b.shown.Tools) > 0 {
 			p.userTokens -= s.describedTokens(b.text)
 		}
@@ -309,6 +311,8 @@ func shownIn(window []memory.Message) visible {
 type block struct {
 	text  string
 	shown *memory.Shown
+	// parts are text's pieces, in order: its headers and lines.
+	parts []string
 	// used counts the tokens of the cached results' lines; full and stubs
 	// how many went in full and as one line.
 	used, full, stubs int
@@ -414,55 +418,59 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 		}
 	}
 	var b strings.Builder
-	b.WriteString(contextOpen)
+	parts := make([]string, 0, 4+len(lines)+len(shown.Retired)+len(tools))
+	add := func(part string) {
+		b.WriteString(part)
+		parts = append(parts, part)
+	}
+	add(contextOpen)
 	if shown.Screen != nil {
-		b.WriteString(screenHeader)
+		add(screenHeader)
 		if screen == "" {
-			b.WriteString(noScreen)
+			add(noScreen + "\n")
 		} else {
-			b.WriteString(neutralize(screen))
+			add(neutralize(screen) + "\n")
 		}
-		b.WriteString("\n")
 	}
 	if shown.Player != nil {
 		if *shown.Player == "" {
-			b.WriteString(playerHeader + noPlayer)
+			add(playerHeader + noPlayer)
 		} else {
-			b.WriteString(*shown.Player)
+			add(*shown.Player)
 		}
 	}
 	if len(lines) > 0 {
-		b.WriteString(cacheHeader)
+		add(cacheHeader)
 		for i, l := range lines {
 			shown.Results = append(shown.Results, memory.ShownResult{Key: l.e.Key, CachedAt: l.e.CachedAt, Tool: l.e.Tool, Parameters: l.e.Parameters})
 			if fullAt[i] {
-				b.WriteString(l.text)
+				add(l.text)
 				continue
 			}
 			stub := neutralize("- " + l.e.Tool + " " + compactJSON(l.e.Parameters) + ": " + stubNote + "\n")
 			out.used += s.countTokens(stub)
 			out.stubs++
-			b.WriteString(stub)
+			add(stub)
 		}
 	}
 	if len(shown.Retired) > 0 {
-		b.WriteString(retiredHeader)
+		add(retiredHeader)
 		for _, r := range shown.Retired {
 			ln := neutralize("- " + r.Tool + " " + compactJSON(r.Parameters) + "\n")
 			out.used += s.countTokens(ln)
-			b.WriteString(ln)
+			add(ln)
 		}
 	}
 	if len(tools) > 0 {
-		b.WriteString(toolsHeader)
+		add(toolsHeader)
 		for _, sp := range tools {
 			ln := neutralize("- " + sp.Name + ": " + oneLine(sp.Description) + "\n" + s.schemas.args(sp.Parameters))
 			out.used += s.countTokens(ln)
-			b.WriteString(ln)
+			add(ln)
 		}
 	}
-	b.WriteString(contextClose)
-	out.text, out.shown = b.String(), shown
+	add(contextClose)
+	out.text, out.shown, out.parts = b.String(), shown, parts
 	return out
 }
 

@@ -292,6 +292,8 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 type tokenCounter interface {
 	Count(text string) int
 	CountContext(ctx context.Context, text string) (int, error)
+	// CountParts counts the concatenation of parts.
+	CountParts(parts []string) int
 }
 
 // countTokens counts s with the model's tokenizer.
