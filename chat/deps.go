@@ -62,7 +62,9 @@ type Words func(id string) (string, bool)
 
 // Labeler gives the Words of a locale; the sample game's names its effects
 // ("decrease_def" is "Decrease DEF" in English, "Baisse de DÉF" in French).
-// Nil: tool results keep their identifiers.
+// Nil: tool results keep their identifiers. A locale's words stay the same
+// while the Service runs: a result is rendered once per locale and the
+// text remembered.
 type Labeler interface {
 	Words(locale string) Words
 }

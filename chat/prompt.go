@@ -133,8 +133,6 @@ type promptInput struct {
 	catalog string
 	// player is the player block (see playerBlock), "" without a state.
 	player string
-	// words names the game's identifiers in cached results (nil: none).
-	words Words
 }
 
 // prompt is an assembled first prompt and what the budget gave each part.
@@ -243,12 +241,14 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 
 	rest := in.budget - in.budget/loopReserveDiv - fixed
 	share := blockShare{screen: min(avail, rest/screenResultsShareDiv), other: min(avail, rest/newResultsShareDiv)}
-	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player, words: in.words}, shownIn(window), share)
+	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player, locale: in.locale}, shownIn(window), share)
 	p.full, p.stubs, p.block, p.shown = b.full, b.stubs, b.text, b.shown
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + message.Content}
 	p.userTokens = messageTokens
 	if b.text != "" {
-		p.userTokens = s.messageTokens(user)
+		// The block's lines were counted for its budget: the message is
+		// counted from them (see tokens.Counter.CountParts).
+		p.userTokens = msgOverhead + s.tok.CountParts(append(b.parts, message.Content))
 		if len(b.shown.Tools) > 0 {
 			p.userTokens -= s.describedTokens(b.text)
 		}
@@ -311,6 +311,8 @@ func shownIn(window []memory.Message) visible {
 type block struct {
 	text  string
 	shown *memory.Shown
+	// parts are text's pieces, in order: its headers and lines.
+	parts []string
 	// used counts the tokens of the cached results' lines; full and stubs
 	// how many went in full and as one line.
 	used, full, stubs int
@@ -328,8 +330,8 @@ type blockInput struct {
 	screenTools []string
 	tools       []tool.Spec
 	player      string
-	// words names the game's identifiers in cached results (nil: none).
-	words Words
+	// locale's words name the game's identifiers in cached results.
+	locale string
 }
 
 // contextBlock renders the turn's data block: what changed since the
@@ -364,11 +366,11 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 		if _, ok := v.results[id]; ok {
 			continue
 		}
-		res, err := decodeResult(e.Result)
-		if err != nil {
+		text, ok := s.results.stored(e.Result, in.locale, s.words)
+		if !ok {
 			continue
 		}
-		lines = append(lines, line{e: e, text: neutralize("- " + e.Tool + " " + compactJSON(e.Parameters) + " → " + resultText(res, in.words) + "\n")})
+		lines = append(lines, line{e: e, text: neutralize("- " + e.Tool + " " + compactJSON(e.Parameters) + " → " + text + "\n")})
 	}
 	for id, r := range v.results {
 		if !live[id] {
@@ -416,55 +418,59 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 		}
 	}
 	var b strings.Builder
-	b.WriteString(contextOpen)
+	parts := make([]string, 0, 4+len(lines)+len(shown.Retired)+len(tools))
+	add := func(part string) {
+		b.WriteString(part)
+		parts = append(parts, part)
+	}
+	add(contextOpen)
 	if shown.Screen != nil {
-		b.WriteString(screenHeader)
+		add(screenHeader)
 		if screen == "" {
-			b.WriteString(noScreen)
+			add(noScreen + "\n")
 		} else {
-			b.WriteString(neutralize(screen))
+			add(neutralize(screen) + "\n")
 		}
-		b.WriteString("\n")
 	}
 	if shown.Player != nil {
 		if *shown.Player == "" {
-			b.WriteString(playerHeader + noPlayer)
+			add(playerHeader + noPlayer)
 		} else {
-			b.WriteString(*shown.Player)
+			add(*shown.Player)
 		}
 	}
 	if len(lines) > 0 {
-		b.WriteString(cacheHeader)
+		add(cacheHeader)
 		for i, l := range lines {
 			shown.Results = append(shown.Results, memory.ShownResult{Key: l.e.Key, CachedAt: l.e.CachedAt, Tool: l.e.Tool, Parameters: l.e.Parameters})
 			if fullAt[i] {
-				b.WriteString(l.text)
+				add(l.text)
 				continue
 			}
 			stub := neutralize("- " + l.e.Tool + " " + compactJSON(l.e.Parameters) + ": " + stubNote + "\n")
 			out.used += s.countTokens(stub)
 			out.stubs++
-			b.WriteString(stub)
+			add(stub)
 		}
 	}
 	if len(shown.Retired) > 0 {
-		b.WriteString(retiredHeader)
+		add(retiredHeader)
 		for _, r := range shown.Retired {
 			ln := neutralize("- " + r.Tool + " " + compactJSON(r.Parameters) + "\n")
 			out.used += s.countTokens(ln)
-			b.WriteString(ln)
+			add(ln)
 		}
 	}
 	if len(tools) > 0 {
-		b.WriteString(toolsHeader)
+		add(toolsHeader)
 		for _, sp := range tools {
 			ln := neutralize("- " + sp.Name + ": " + oneLine(sp.Description) + "\n" + s.schemas.args(sp.Parameters))
 			out.used += s.countTokens(ln)
-			b.WriteString(ln)
+			add(ln)
 		}
 	}
-	b.WriteString(contextClose)
-	out.text, out.shown = b.String(), shown
+	add(contextClose)
+	out.text, out.shown, out.parts = b.String(), shown, parts
 	return out
 }
 

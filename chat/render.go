@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/gameassist/gameassist/tool"
 )
@@ -22,9 +23,20 @@ import (
 // a table. With words, every string value that is an identifier the game
 // names for players (an effect's "decrease_def") reads as that name.
 func resultText(r tool.Result, words Words) string {
-	text := r.ForLLM()
-	v, err := parseOrdered([]byte(text))
-	if err != nil || v.kind != 'o' {
+	return viewText(r.ForLLM(), words)
+}
+
+// viewText is resultText of the envelope whose ForLLM text is text.
+func viewText(text string, words Words) string {
+	raw := []byte(text)
+	v, ok := parseFast(raw)
+	if !ok {
+		var err error
+		if v, err = parseOrdered(raw); err != nil {
+			return text
+		}
+	}
+	if v.kind != 'o' {
 		return text
 	}
 	if words != nil {
@@ -105,6 +117,277 @@ func readValue(dec *json.Decoder) (*jsonValue, error) {
 	return &jsonValue{kind: 'l', lit: lit}, err
 }
 
+// maxFastDepth bounds the nesting parseFast reads; deeper values go to
+// parseOrdered (encoding/json has its own bound).
+const maxFastDepth = 1000
+
+// parseFast is parseOrdered for the JSON tool results are made of, without
+// encoding/json's tokenizer: strictly valid JSON whose strings need no
+// re-encoding (no escapes nor control characters, valid UTF-8, no U+2028
+// or U+2029), so a literal is its input bytes as marshalLiteral would
+// write them. Anything else is not read (false): parseOrdered reads it.
+// The literals share raw's bytes.
+func parseFast(raw []byte) (*jsonValue, bool) {
+	p := fastParser{raw: raw, keys: map[string]string{}}
+	v, ok := p.value(0)
+	if !ok {
+		return nil, false
+	}
+	p.space()
+	return v, p.i == len(raw)
+}
+
+// fastParser reads one JSON value from raw at i.
+type fastParser struct {
+	raw []byte
+	i   int
+	// keys holds each object key once: the rows of a list repeat them.
+	keys map[string]string
+}
+
+func (p *fastParser) space() {
+	for p.i < len(p.raw) {
+		switch p.raw[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *fastParser) value(depth int) (*jsonValue, bool) {
+	if depth > maxFastDepth {
+		return nil, false
+	}
+	p.space()
+	if p.i >= len(p.raw) {
+		return nil, false
+	}
+	switch c := p.raw[p.i]; {
+	case c == '{':
+		p.i++
+		v := &jsonValue{kind: 'o'}
+		p.space()
+		if p.i < len(p.raw) && p.raw[p.i] == '}' {
+			p.i++
+			return v, true
+		}
+		for {
+			p.space()
+			lit, ok := p.str()
+			if !ok {
+				return nil, false
+			}
+			key, ok := p.keys[string(lit[1:len(lit)-1])]
+			if !ok {
+				key = string(lit[1 : len(lit)-1])
+				p.keys[key] = key
+			}
+			p.space()
+			if p.i >= len(p.raw) || p.raw[p.i] != ':' {
+				return nil, false
+			}
+			p.i++
+			val, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			v.keys = append(v.keys, key)
+			v.vals = append(v.vals, val)
+			if more, ok := p.next('}'); !more {
+				return v, ok
+			}
+		}
+	case c == '[':
+		p.i++
+		v := &jsonValue{kind: 'a'}
+		p.space()
+		if p.i < len(p.raw) && p.raw[p.i] == ']' {
+			p.i++
+			return v, true
+		}
+		for {
+			val, ok := p.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			v.vals = append(v.vals, val)
+			if more, ok := p.next(']'); !more {
+				return v, ok
+			}
+		}
+	case c == '"':
+		lit, ok := p.str()
+		return &jsonValue{kind: 'l', lit: lit}, ok
+	case c == '-' || c >= '0' && c <= '9':
+		lit, ok := p.number()
+		return &jsonValue{kind: 'l', lit: lit}, ok
+	}
+	for _, w := range [...]string{"true", "false", "null"} {
+		if end := p.i + len(w); end <= len(p.raw) && string(p.raw[p.i:end]) == w {
+			p.i = end
+			return &jsonValue{kind: 'l', lit: p.raw[p.i-len(w) : p.i]}, true
+		}
+	}
+	return nil, false
+}
+
+// next reads what follows a member or an element: a comma (more) or the
+// closing delimiter; ok is false when neither comes.
+func (p *fastParser) next(closing byte) (more, ok bool) {
+	p.space()
+	if p.i < len(p.raw) {
+		switch p.raw[p.i] {
+		case ',':
+			p.i++
+			return true, true
+		case closing:
+			p.i++
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// str reads a string literal that needs no re-encoding, quotes included.
+func (p *fastParser) str() ([]byte, bool) {
+	if p.i >= len(p.raw) || p.raw[p.i] != '"' {
+		return nil, false
+	}
+	start := p.i
+	for i := start + 1; i < len(p.raw); {
+		c := p.raw[i]
+		switch {
+		case c == '"':
+			p.i = i + 1
+			return p.raw[start:p.i], true
+		case c == '\\' || c < 0x20:
+			return nil, false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(p.raw[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				return nil, false
+			}
+			i += size
+		}
+	}
+	return nil, false
+}
+
+// number reads a number as JSON writes one:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *fastParser) number() ([]byte, bool) {
+	raw, i := p.raw, p.i
+	digits := func() bool {
+		start := i
+		for i < len(raw) && raw[i] >= '0' && raw[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if i < len(raw) && raw[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(raw) && raw[i] == '0':
+		i++
+	case !digits():
+		return nil, false
+	}
+	if i < len(raw) && raw[i] == '.' {
+		i++
+		if !digits() {
+			return nil, false
+		}
+	}
+	if i < len(raw) && (raw[i] == 'e' || raw[i] == 'E') {
+		i++
+		if i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return nil, false
+		}
+	}
+	lit := raw[p.i:i]
+	p.i = i
+	return lit, true
+}
+
+// plainString reports whether s is written by marshalLiteral as itself
+// between quotes.
+func plainString(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == '"' || c == '\\' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// writeString writes s as marshalLiteral encodes it.
+func writeString(b *bytes.Buffer, s string) {
+	if plainString(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
+	lit, _ := marshalLiteral(s)
+	b.Write(lit)
+}
+
+// stringSize is the length of s as marshalLiteral encodes it.
+func stringSize(s string) int {
+	if plainString(s) {
+		return len(s) + 2
+	}
+	lit, _ := marshalLiteral(s)
+	return len(lit)
+}
+
+// stringLiteral is s as marshalLiteral encodes it.
+func stringLiteral(s string) []byte {
+	if plainString(s) {
+		return []byte(`"` + s + `"`)
+	}
+	lit, _ := marshalLiteral(s)
+	return lit
+}
+
+// size is the length of v's encoding (see encode).
+func (v *jsonValue) size() int {
+	switch v.kind {
+	case 'o':
+		n := 2 + max(len(v.keys)-1, 0)
+		for i, k := range v.keys {
+			n += stringSize(k) + 1 + v.vals[i].size()
+		}
+		return n
+	case 'a':
+		n := 2 + max(len(v.vals)-1, 0)
+		for _, e := range v.vals {
+			n += e.size()
+		}
+		return n
+	default:
+		return len(v.lit)
+	}
+}
+
 // marshalLiteral encodes a literal token as tool results are encoded:
 // without HTML escaping.
 func marshalLiteral(t json.Token) ([]byte, error) {
@@ -148,8 +431,7 @@ func (v *jsonValue) tabulate() *jsonValue {
 	}
 	colVals := make([]*jsonValue, len(cols))
 	for i, c := range cols {
-		lit, _ := marshalLiteral(c)
-		colVals[i] = &jsonValue{kind: 'l', lit: lit}
+		colVals[i] = &jsonValue{kind: 'l', lit: stringLiteral(c)}
 	}
 	rows := make([]*jsonValue, len(v.vals))
 	for i, e := range v.vals {
@@ -165,10 +447,7 @@ func (v *jsonValue) tabulate() *jsonValue {
 	table := &jsonValue{kind: 'o', keys: []string{"columns", "rows"}, vals: []*jsonValue{
 		{kind: 'a', vals: colVals}, {kind: 'a', vals: rows},
 	}}
-	var a, b bytes.Buffer
-	v.encode(&a)
-	table.encode(&b)
-	if b.Len() < a.Len() {
+	if table.size() < v.size() {
 		return table
 	}
 	return v
@@ -205,8 +484,7 @@ func (v *jsonValue) encode(b *bytes.Buffer) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			lit, _ := marshalLiteral(k)
-			b.Write(lit)
+			writeString(b, k)
 			b.WriteByte(':')
 			v.vals[i].encode(b)
 		}

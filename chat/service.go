@@ -194,6 +194,8 @@ type Service struct {
 	schemas schemaMemo
 	// tokens remembers the token hashes of sessions checked here.
 	tokens tokenMemo
+	// results renders tool results for the model once each.
+	results resultMemo
 }
 
 // NewService returns a Service over deps.
@@ -292,6 +294,8 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 type tokenCounter interface {
 	Count(text string) int
 	CountContext(ctx context.Context, text string) (int, error)
+	// CountParts counts the concatenation of parts.
+	CountParts(parts []string) int
 }
 
 // countTokens counts s with the model's tokenizer.

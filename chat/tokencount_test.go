@@ -2,7 +2,9 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +15,8 @@ import (
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/tokens"
+	"github.com/gameassist/gameassist/tool"
 	"github.com/gameassist/gameassist/toolselect"
 )
 
@@ -32,6 +36,11 @@ func (r *recordingCounter) Count(text string) int {
 func (r *recordingCounter) CountContext(ctx context.Context, text string) (int, error) {
 	r.record(text)
 	return r.inner.CountContext(ctx, text)
+}
+
+func (r *recordingCounter) CountParts(parts []string) int {
+	r.record(strings.Join(parts, ""))
+	return r.inner.CountParts(parts)
 }
 
 func (r *recordingCounter) record(text string) {
@@ -144,5 +153,63 @@ func TestHistoryTokensWithoutStoredCount(t *testing.T) {
 	}
 	if texts := rec.take(); len(texts) != 0 {
 		t.Errorf("a message with a stored count was counted again: %q", texts)
+	}
+}
+
+// partsCounter is a real counter that records each text Count and
+// CountContext encode or look up, and each part of a CountParts.
+type partsCounter struct {
+	*tokens.Counter
+	mu    sync.Mutex
+	texts []string
+}
+
+func (p *partsCounter) Count(text string) int {
+	p.mu.Lock()
+	p.texts = append(p.texts, text)
+	p.mu.Unlock()
+	return p.Counter.Count(text)
+}
+
+func (p *partsCounter) CountParts(parts []string) int {
+	p.mu.Lock()
+	p.texts = append(p.texts, parts...)
+	p.mu.Unlock()
+	return p.Counter.CountParts(parts)
+}
+
+// TestUserMessageCountedFromBlockLines: the player's message with its data
+// block is counted from the block's lines, which the block's budget
+// counted already (and the message), not as one new text; the count is
+// the whole text's.
+func TestUserMessageCountedFromBlockLines(t *testing.T) {
+	tok, err := tokens.ForModel("gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc := &partsCounter{Counter: tok}
+	s := &Service{tok: pc}
+	champ, _ := json.Marshal(champResult("Kaelith", "decrease_def"))
+	boss, _ := json.Marshal(tool.Success("The Fire Knight.", json.RawMessage(`{"name":"Fire Knight","hp":`+strings.Repeat("1", 3000)+`}`)))
+	p := s.buildPrompt(promptInput{
+		system: DefaultSystemPrompt, locale: "en", screen: "The player is on the boss screen: Fire Knight, stage 3.",
+		cached: []memory.CacheEntry{
+			{Key: "k1", Tool: "gcs_get_champion_details", Parameters: json.RawMessage(`{"champion_name":"Kaelith"}`), Result: champ, CachedAt: 1},
+			{Key: "k2", Tool: "gcs_get_boss_details", Parameters: json.RawMessage(`{"boss_name":"Fire Knight"}`), Result: boss, CachedAt: 1},
+		},
+		message: "Which champion for the Fire Knight?", budget: 4000,
+	})
+	if p.full != 1 || p.stubs != 1 {
+		t.Fatalf("%d results in full, %d as one line; want one each", p.full, p.stubs)
+	}
+	user := p.msgs[len(p.msgs)-1].Content
+	if !strings.HasPrefix(user, contextOpen) || !strings.Contains(user, screenHeader) {
+		t.Fatalf("no data block: %s", user)
+	}
+	if slices.Contains(pc.texts, user) {
+		t.Error("the player's message with its block was counted as one text")
+	}
+	if want := msgOverhead + tok.Count(user); p.userTokens != want {
+		t.Errorf("userTokens %d, want %d", p.userTokens, want)
 	}
 }

@@ -316,7 +316,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	in := promptInput{
 		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, screenTools: q.Screen, cached: scope.Cached(),
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
-		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)), words: s.words(turn.Meta.Locale),
+		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)),
 	}
 	if sel.Deferred() {
 		// The catalog lists the tools called through use_tool in the
@@ -348,7 +348,6 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	lctx, cancel := s.llmContext(ctx)
 	defer cancel()
 	key := promptCacheKey(turn.Meta.ID)
-	words := s.words(turn.Meta.Locale)
 	for round := 0; ; round++ {
 		req := llm.Request{Messages: msgs, CacheKey: key}
 		final := round >= s.opts.MaxToolIterations
@@ -436,9 +435,11 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 		}
 		s.label(outs, turn.Meta.Locale)
 		for i, o := range outs {
-			content := resultText(o.Result, words)
+			var content string
 			if o.Source == tool.SourceDuplicate {
 				content = duplicateNote(o)
+			} else {
+				content = s.results.text(o.Result, turn.Meta.Locale, s.words)
 			}
 			content = tt.fit(lctx, content)
 			if i == len(outs)-1 && dropped > 0 {

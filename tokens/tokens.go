@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -130,6 +131,51 @@ func (c *Counter) Count(s string) int {
 func (c *Counter) CountContext(ctx context.Context, s string) (int, error) {
 	n, _, err := c.count(ctx, s)
 	return n, err
+}
+
+// CountParts returns Count of the parts' concatenation, from the parts'
+// own counts (remembered: see Count) when that is exact: when every part
+// but the last ends with a newline and the next begins with an ASCII
+// character that is neither a space nor '/', the encodings whose
+// pre-tokenizer takes a run of whitespace up to its last newline as one
+// piece (o200k_base, cl100k_base) split no piece across the joints, and a
+// concatenation of at most one chunk (see nextChunk) is cut where its parts
+// are. Otherwise the concatenation is counted. A prompt's data block is
+// such parts: lines the budget has counted one by one.
+func (c *Counter) CountParts(parts []string) int {
+	if !c.joinable(parts) {
+		return c.Count(strings.Join(parts, ""))
+	}
+	n := 0
+	for _, p := range parts {
+		n += c.Count(p)
+	}
+	return n
+}
+
+// joinable reports whether CountParts may add the parts' counts.
+func (c *Counter) joinable(parts []string) bool {
+	if c.name != "o200k_base" && c.name != "cl100k_base" {
+		return false
+	}
+	total := 0
+	prev := ""
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		total += len(p)
+		if prev != "" {
+			if prev[len(prev)-1] != '\n' {
+				return false
+			}
+			if b := p[0]; b <= ' ' || b >= 0x7f || b == '/' {
+				return false
+			}
+		}
+		prev = p
+	}
+	return total <= chunkBytes
 }
 
 // work is what counting one text did, for tests.

@@ -3,6 +3,9 @@ package tokens
 import (
 	"context"
 	"errors"
+	"hash/maphash"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -186,4 +189,134 @@ func TestShortTextRemembered(t *testing.T) {
 			t.Errorf("%q: a memo hit made %v allocations", text, got)
 		}
 	}
+}
+
+// partsAlphabet are the pieces random parts are made of: what the
+// pre-tokenizers treat differently at a joint (newlines, spaces, '/',
+// letters in both cases, contractions, digits, punctuation, marks, emoji,
+// Unicode spaces, invalid UTF-8) and what a data block holds.
+var partsAlphabet = []string{
+	"\n", "\n\n", "\r\n", " ", "  ", "\t", "/", "//", "a", "Kaelith", "DEF", "x", "'s", "'LL", "1", "2026", "12345",
+	"{", "}", "\"", ":", ",", "[", "]", "-", "- ", "#", "## ", "<", ">", "→", "é", "e\u0301", "🐉", "\u00a0", "\u2028",
+	"\u3000", "\xff", "<context>\n", "## Cached tool results\n", "- gcs_get_champion_details {\"champion_name\":\"Kaelith\"} → ",
+	"{\"message\":\"Details of Kaelith.\",\"data\":{\"hp\":12345}}", "</context>\n\n", "<player>Tell me about Kaelith</player>",
+}
+
+// randomParts makes n parts of alphabet pieces; joinable ones end with a
+// newline and begin with a printable ASCII character other than '/'.
+func randomParts(r *rand.Rand, n int, joinable bool) []string {
+	parts := make([]string, n)
+	for i := range parts {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			b.WriteString(partsAlphabet[r.IntN(len(partsAlphabet))])
+		}
+		p := b.String()
+		if joinable {
+			for p == "" || p[0] <= ' ' || p[0] >= 0x7f || p[0] == '/' {
+				p = p[1:] + "x"
+			}
+			if i < n-1 && !strings.HasSuffix(p, "\n") {
+				p += []string{"\n", " \n", "\n\n", "x\n", "}\n", "/\n", "\t\r\n"}[r.IntN(7)]
+			}
+		}
+		parts[i] = p
+	}
+	return parts
+}
+
+// TestCountParts: the parts' counts add up to the concatenation's count
+// exactly, for random parts that meet the joints' rule (added from the
+// parts) and random ones that do not (counted whole), in both encodings
+// that add parts and one that does not, and for long concatenations.
+func TestCountParts(t *testing.T) {
+	for _, model := range []string{"gpt-4o", "gpt-4", "text-davinci-003"} {
+		t.Run(model, func(t *testing.T) {
+			c, err := ForModel(model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(25, uint64(len(model))))
+			added := 0
+			for i := range 3000 {
+				parts := randomParts(r, 1+r.IntN(6), i%3 != 0)
+				if i%50 == 0 {
+					parts = append(parts, strings.Repeat("- a long line of the block, counted on its own\n", 1+r.IntN(120)))
+				}
+				if c.joinable(parts) {
+					added++
+				}
+				if got, want := c.CountParts(parts), c.Count(strings.Join(parts, "")); got != want {
+					t.Fatalf("CountParts(%q) = %d, Count of the concatenation %d", parts, got, want)
+				}
+			}
+			// Past exactBytes a text is estimated: a block that long is
+			// counted whole, as the prompt's estimate.
+			long := slices.Repeat([]string{"- the Fire Knight's shield turns with every hit\n"}, exactBytes/48+10)
+			long = append(long, slices.Repeat([]string{"- 1234567890 9876543210 5555 → 1.2.3.4\n"}, 400)...)
+			if got, want := c.CountParts(long), c.Count(strings.Join(long, "")); got != want {
+				t.Fatalf("CountParts of %d parts = %d, Count of the concatenation %d", len(long), got, want)
+			}
+			if c.Encoding() == "p50k_base" && added > 0 {
+				t.Errorf("%s added %d sets of parts", c.Encoding(), added)
+			}
+			if c.Encoding() != "p50k_base" && added < 1000 {
+				t.Errorf("only %d of 3000 sets of parts were added", added)
+			}
+		})
+	}
+}
+
+// TestCountPartsFromMemo: parts counted before (a data block's lines) are
+// not encoded again, nor is their concatenation: counting the block is
+// lookups only.
+func TestCountPartsFromMemo(t *testing.T) {
+	c, err := ForModel("gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := []string{"<context>\n", "## Cached tool results\n",
+		"- gcs_get_champion_details {\"champion_name\":\"Kaelith\"} → {\"message\":\"Details of Kaelith.\",\"data\":{\"hp\":12345,\"skills\":[\"Cut\",\"Wake\"]}}\n",
+		"- gcs_get_boss_details {\"boss_name\":\"Fire Knight\"}: available — call to read\n", "</context>\n\n", "<player>Tell me about Kaelith</player>"}
+	for _, p := range parts {
+		c.Count(p)
+	}
+	want := c.CountParts(parts)
+	joined := strings.Join(parts, "")
+	if _, encoded := c.memo[maphash.String(c.seed, joined)^uint64(len(joined))]; encoded {
+		t.Error("the concatenation was encoded")
+	}
+	if n := testing.AllocsPerRun(100, func() { c.CountParts(parts) }); n != 0 {
+		t.Errorf("counting remembered parts: %v allocations, want 0", n)
+	}
+	if got := c.Count(joined); got != want {
+		t.Errorf("CountParts %d, the concatenation %d", want, got)
+	}
+
+	// A changed part is counted anew.
+	changed := slices.Clone(parts)
+	changed[2] = strings.Replace(changed[2], "12345", "99", 1)
+	if got, want := c.CountParts(changed), c.Count(strings.Join(changed, "")); got != want {
+		t.Errorf("changed part: %d, want %d", got, want)
+	}
+}
+
+// FuzzCountParts: any parts count as their concatenation does.
+func FuzzCountParts(f *testing.F) {
+	c, err := ForModel("gpt-4o")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add("<context>\n\x00- a → {\"b\":1}\n\x00</context>\n\n\x00<player>hi</player>")
+	f.Add("a\n\x00/b\n\x00 c")
+	f.Add("a \n\n\x00b\r\n\x00'll\n\x00\u00a0x")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 8<<10 {
+			return
+		}
+		parts := strings.Split(s, "\x00")
+		if got, want := c.CountParts(parts), c.Count(strings.Join(parts, "")); got != want {
+			t.Fatalf("CountParts(%q) = %d, want %d", parts, got, want)
+		}
+	})
 }
