@@ -102,8 +102,11 @@ const (
 	chainMax  = 32
 	maxDict   = 16 << 10
 	// deltaLevel is the DEFLATE level of deltas (written once, read every
-	// turn: decoding speed does not depend on it).
-	deltaLevel = 6
+	// turn: decoding speed does not depend on it). From level 7 the writer
+	// takes its dictionary by hashing it, where levels 1 to 6 compress it
+	// (and throw the result away) for every message: level 7 writes a
+	// turn's deltas in less CPU than level 6 did, and smaller.
+	deltaLevel = 7
 )
 
 // errChain is a delta whose dictionary is not the one it was written with.
