@@ -81,6 +81,9 @@ type Store struct {
 	z zcodec
 	// hist remembers each session's last decoded history, for its next turn.
 	hist histMemo
+	// pls remembers the shared payloads written or read lately, compressed
+	// and not.
+	pls payloadMemo
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
