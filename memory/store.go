@@ -84,6 +84,8 @@ type Store struct {
 	// pls remembers the shared payloads written or read lately, compressed
 	// and not.
 	pls payloadMemo
+	// metaMemo remembers the summaries and screens of metas it decoded.
+	metaMemo metaMemo
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
@@ -307,7 +309,7 @@ func (s *Store) Session(ctx context.Context, id string) (Meta, error) {
 	if len(fields) == 0 {
 		return Meta{}, notFound("session", id)
 	}
-	m, err := parseMeta(fields)
+	m, err := parseMeta(fields, &s.metaMemo)
 	if err != nil {
 		return Meta{}, wrap("session", id, err)
 	}
@@ -375,7 +377,7 @@ func (s *Store) parseTurnChain(ctx context.Context, id string, res []any, payloa
 	if unchanged {
 		parts[1] = read.tail(s.historyKept())
 	}
-	meta, err := parseMeta(pairs(parts[0]))
+	meta, err := parseMeta(pairs(parts[0]), &s.metaMemo)
 	if err != nil {
 		return Turn{}, turnLoad{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
@@ -946,7 +948,9 @@ func (s *Store) ActiveSessions(ctx context.Context) (int64, error) {
 	return n.Val(), nil
 }
 
-func parseMeta(f map[string]string) (Meta, error) {
+// parseMeta decodes a stored meta hash; metas (nil: none) remembers the
+// summaries and screens it decoded.
+func parseMeta(f map[string]string, metas *metaMemo) (Meta, error) {
 	m := Meta{ID: f["id"], PlayerID: f["player_id"], Locale: f["locale"], TokenHash: f["token_hash"]}
 	if m.ID == "" {
 		return Meta{}, errors.New("stored meta has no id")
@@ -959,8 +963,10 @@ func parseMeta(f map[string]string) (Meta, error) {
 		return Meta{}, fmt.Errorf("stored created_at: %w", err)
 	}
 	if sm := f["summary"]; sm != "" {
-		m.Summary = new(Summary)
-		if err := json.Unmarshal([]byte(sm), m.Summary); err != nil {
+		if metas == nil {
+			metas = new(metaMemo)
+		}
+		if m.Summary, err = metas.summary(sm); err != nil {
 			return Meta{}, fmt.Errorf("stored summary: %w", err)
 		}
 	}
@@ -980,8 +986,10 @@ func parseMeta(f map[string]string) (Meta, error) {
 		m.Versions[tool] = n
 	}
 	if sc := f["screen"]; sc != "" {
-		m.Screen = new(Screen)
-		if err := json.Unmarshal([]byte(sc), m.Screen); err != nil {
+		if metas == nil {
+			metas = new(metaMemo)
+		}
+		if m.Screen, err = metas.screen(sc); err != nil {
 			return Meta{}, fmt.Errorf("stored screen: %w", err)
 		}
 	}
