@@ -104,18 +104,14 @@ func (s *Store) encodeEntry(e CacheEntry) (string, payloadWrite, error) {
 }
 
 // parseEntry decodes a cache hash value. For a reference, the entry's
-// Result is empty and payload names what fills it.
-func parseEntry(key, js, hits string) (e CacheEntry, payload string, err error) {
-	var st storedEntry
-	if err := json.Unmarshal([]byte(js), &st); err != nil {
-		return CacheEntry{}, "", fmt.Errorf("stored cache entry %s: %w", key, err)
+// Result is empty and payload names what fills it. entries (nil: none)
+// remembers the values it decoded.
+func parseEntry(key, js, hits string, entries *entryMemo) (e CacheEntry, payload string, err error) {
+	if entries == nil {
+		entries = new(entryMemo)
 	}
-	if st.Payload != "" {
-		r := st.entryRef
-		e = CacheEntry{Tool: r.Tool, Version: r.Version, Parameters: r.Parameters, CachedAt: r.CachedAt, Duration: r.Duration, DataVersion: r.DataVersion}
-		payload = r.Payload
-	} else {
-		e = st.CacheEntry
+	if e, payload, err = entries.parse(js); err != nil {
+		return CacheEntry{}, "", fmt.Errorf("stored cache entry %s: %w", key, err)
 	}
 	e.Key = key
 	if hits != "" {
@@ -126,6 +122,72 @@ func parseEntry(key, js, hits string) (e CacheEntry, payload string, err error) 
 		e.Hits = n
 	}
 	return e, payload, nil
+}
+
+// decodeEntry decodes a cache hash value (whose key and hits parseEntry
+// sets).
+func decodeEntry(js string) (e CacheEntry, payload string, err error) {
+	var st storedEntry
+	if err := json.Unmarshal([]byte(js), &st); err != nil {
+		return CacheEntry{}, "", err
+	}
+	if st.Payload != "" {
+		r := st.entryRef
+		e = CacheEntry{Tool: r.Tool, Version: r.Version, Parameters: r.Parameters, CachedAt: r.CachedAt, Duration: r.Duration, DataVersion: r.DataVersion}
+		payload = r.Payload
+	} else {
+		e = st.CacheEntry
+	}
+	return e, payload, nil
+}
+
+// maxEntryMemo bounds the bytes of stored values an entryMemo keeps;
+// past it the memo starts over.
+const maxEntryMemo = 4 << 20
+
+// entryMemo remembers cache hash values as decodeEntry decoded them, by
+// the stored value: a session's entries are read back unchanged turn
+// after turn. Callers get copies of their own.
+type entryMemo struct {
+	mu    sync.Mutex
+	m     map[string]decodedEntry
+	bytes int
+}
+
+type decodedEntry struct {
+	e       CacheEntry
+	payload string
+}
+
+// parse is decodeEntry through the memo.
+func (m *entryMemo) parse(js string) (CacheEntry, string, error) {
+	m.mu.Lock()
+	d, ok := m.m[js]
+	m.mu.Unlock()
+	if !ok {
+		e, payload, err := decodeEntry(js)
+		if err != nil {
+			return CacheEntry{}, "", err
+		}
+		d = decodedEntry{e: e, payload: payload}
+		if size := 2 * len(js); size <= maxEntryMemo/8 {
+			m.mu.Lock()
+			if m.m == nil || m.bytes+size > maxEntryMemo {
+				m.m, m.bytes = map[string]decodedEntry{}, 0
+			}
+			m.m[js] = decodedEntry{e: e.clone(), payload: payload}
+			m.bytes += size
+			m.mu.Unlock()
+		}
+		return d.e, d.payload, nil
+	}
+	return d.e.clone(), d.payload, nil
+}
+
+// clone is e with slices of its own.
+func (e CacheEntry) clone() CacheEntry {
+	e.Parameters, e.Result = bytes.Clone(e.Parameters), bytes.Clone(e.Result)
+	return e
 }
 
 // pendingEntry is a decoded reference waiting for its payload.

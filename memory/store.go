@@ -86,6 +86,8 @@ type Store struct {
 	pls payloadMemo
 	// metaMemo remembers the summaries and screens of metas it decoded.
 	metaMemo metaMemo
+	// entryMemo remembers the cache hash values it decoded.
+	entryMemo entryMemo
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
@@ -414,7 +416,7 @@ func (s *Store) loadEntries(ctx context.Context, id string, raw, hits map[string
 	var pending []pendingEntry
 	refs := make([]string, 0, len(raw))
 	for key, js := range raw {
-		e, payload, err := parseEntry(key, js, hits[key])
+		e, payload, err := parseEntry(key, js, hits[key], &s.entryMemo)
 		if err != nil && !forTurn {
 			return nil, err
 		}
