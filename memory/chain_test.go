@@ -2,6 +2,8 @@ package memory_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"reflect"
 	"strings"
@@ -107,5 +109,99 @@ func TestHistoryDeltaAfterOtherWrite(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(h, all) {
 			t.Fatalf("History = %+v, %v", h, err)
 		}
+	})
+}
+
+// An instance whose write is a session's last knows the session's history:
+// its next turn's load is told the list is unchanged instead of getting
+// it, and decodes nothing (so a change to an older element, which no
+// writer makes since the list is only appended to, goes unseen by it,
+// where an instance that reads the list sees it). Once another instance
+// appended, the list is read again, the other's messages with it; and a
+// turn whose list changed between its load and its write does not take
+// its own write for the list. A screen event's load, which reads no
+// history, leaves what the instance knows alone.
+func TestHistoryKnownAfterOwnWrite(t *testing.T) {
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		ctx := context.Background()
+		const window = 6
+		e := newEnv(t, srv, memory.Options{HistoryMax: window})
+		other, err := memory.New(e.rdb, memory.Options{Prefix: e.prefix, HistoryMax: window})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.create(t, "s")
+		var all []memory.Message
+		turn := func(st *memory.Store) {
+			t.Helper()
+			got, l, err := st.LockAndBegin(ctx, "s", time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := all[max(0, len(all)-window):]; !reflect.DeepEqual(got.History, want) && len(want)+len(got.History) > 0 {
+				t.Fatalf("exchange %d: history\n got %+v\nwant %+v", got.Meta.Exchange, got.History, want)
+			}
+			msgs := exchangeMsgs(got.Meta.Exchange)
+			if err := st.FinishTurn(ctx, "s", memory.Finish{Messages: msgs, Release: l}); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, msgs...)
+		}
+		for range 4 {
+			turn(e.store)
+		}
+		key := e.key("s", "history")
+		first, err := e.rdb.LIndex(ctx, key, 0).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.rdb.LSet(ctx, key, 0, "damaged").Err(); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := other.LockAndBegin(ctx, "s", time.Second); err == nil || !strings.Contains(err.Error(), "stored message 0") {
+			t.Fatalf("an instance reading the damaged list: %v", err)
+		}
+		// A screen event meanwhile (it loads no history) changes nothing.
+		_, sl, err := e.store.LockAndLoad(ctx, "s", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.store.SaveScreen(ctx, "s", memory.ScreenSave{Screen: &memory.Screen{Name: "Boss", Hash: "h"}, Release: sl}); err != nil {
+			t.Fatal(err)
+		}
+		turn(e.store) // does not read the list: its write was the last
+		if err := e.rdb.LSet(ctx, key, 0, first).Err(); err != nil {
+			t.Fatal(err)
+		}
+		turn(other)
+		turn(e.store) // reads the list: the other's messages are in it
+		turn(e.store)
+
+		// Another writer appends between this instance's load and write.
+		_, l, err := e.store.LockAndBegin(ctx, "s", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs := exchangeMsgs(99)
+		if err := other.FinishTurn(ctx, "s", memory.Finish{Messages: theirs}); err != nil {
+			t.Fatal(err)
+		}
+		mine := exchangeMsgs(98)
+		// A reply that repeats itself from further back than a DEFLATE
+		// window: compressed whole it is smaller than as a delta, so it is
+		// stored whole after the chain too, and the list ends with the
+		// same element whether the turn's write followed its load or not.
+		var noise strings.Builder
+		for i := range 640 {
+			sum := sha256.Sum256([]byte(fmt.Sprint(i)))
+			noise.WriteString(hex.EncodeToString(sum[:]))
+		}
+		mine[1].Content = noise.String() + noise.String()
+		if err := e.store.FinishTurn(ctx, "s", memory.Finish{Messages: mine, Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		all = append(append(all, theirs...), mine...)
+		turn(e.store)
+		turn(e.store)
 	})
 }

@@ -102,8 +102,11 @@ const (
 	chainMax  = 32
 	maxDict   = 16 << 10
 	// deltaLevel is the DEFLATE level of deltas (written once, read every
-	// turn: decoding speed does not depend on it).
-	deltaLevel = 6
+	// turn: decoding speed does not depend on it). From level 7 the writer
+	// takes its dictionary by hashing it, where levels 1 to 6 compress it
+	// (and throw the result away) for every message: level 7 writes a
+	// turn's deltas in less CPU than level 6 did, and smaller.
+	deltaLevel = 7
 )
 
 // errChain is a delta whose dictionary is not the one it was written with.
@@ -138,6 +141,16 @@ func (c chain) push(js []byte, whole bool) chain {
 	return chain{n: c.n + 1, dict: d, last: c.last}
 }
 
+// encoded is a turn's messages as encodeMessages stores them.
+type encoded struct {
+	// whole and after are the messages stored whole and, when the turn's
+	// chain was known, after it (nil otherwise).
+	whole, after []string
+	// next is the chain after the after forms; texts are the messages' JSON.
+	next  chain
+	texts [][]byte
+}
+
 // encodeMessages returns msgs as stored whole and, when c is a chain,
 // as stored after it (deltas, or whole where a chain is full or a delta
 // would not be smaller). The whole forms of messages that have a delta
@@ -146,16 +159,20 @@ func (c chain) push(js []byte, whole bool) chain {
 // smaller (under a quarter of the JSON: compressed whole, the JSON
 // would not get near it), that whole form is the plain JSON, which reads
 // the same, and the message is not compressed twice.
-func (z zcodec) encodeMessages(msgs []Message, c chain) (whole, after []string, err error) {
-	whole = make([]string, len(msgs))
+func (z zcodec) encodeMessages(msgs []Message, c chain) (encoded, error) {
+	e := encoded{whole: make([]string, len(msgs)), texts: make([][]byte, len(msgs))}
+	whole := e.whole
+	var after []string
 	if c.n > 0 {
 		after = make([]string, len(msgs))
+		e.after = after
 	}
 	for i, m := range msgs {
 		js, err := json.Marshal(m)
 		if err != nil {
-			return nil, nil, err
+			return encoded{}, err
 		}
+		e.texts[i] = js
 		if after == nil || c.n >= chainMax {
 			whole[i] = string(z.pack(js))
 			if after != nil {
@@ -165,7 +182,7 @@ func (z zcodec) encodeMessages(msgs []Message, c chain) (whole, after []string, 
 		}
 		d, err := z.delta(js, c.dict)
 		if err != nil {
-			return nil, nil, err
+			return encoded{}, err
 		}
 		if len(d) < len(js)/clearDelta {
 			whole[i], after[i], c = string(js), string(d), c.push(js, false)
@@ -179,7 +196,12 @@ func (z zcodec) encodeMessages(msgs []Message, c chain) (whole, after []string, 
 		}
 		after[i], c = string(d), c.push(js, false)
 	}
-	return whole, after, nil
+	if len(after) > 0 {
+		e.next = c
+		sum := sha1.Sum([]byte(after[len(after)-1])) //nolint:gosec // sha1 tells list elements apart; it guards nothing.
+		e.next.last = hex.EncodeToString(sum[:])
+	}
+	return e, nil
 }
 
 // clearDelta: a delta under 1/clearDelta of its message's JSON is stored

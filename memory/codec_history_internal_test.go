@@ -28,10 +28,11 @@ func storedHistory(t *testing.T, z zcodec, raw []string) ([]string, chain) {
 			}
 			msgs = append(msgs, m)
 		}
-		whole, after, err := z.encodeMessages(msgs, c)
+		e, err := z.encodeMessages(msgs, c)
 		if err != nil {
 			t.Fatal(err)
 		}
+		whole, after := e.whole, e.after
 		if after == nil {
 			after = whole
 		}
@@ -124,10 +125,11 @@ func TestEncodeClearDeltaOnce(t *testing.T) {
 	js, _ := json.Marshal(first)
 	c := chain{}.push(js, true)
 	again := Message{Role: "user", Content: "q2", Context: block, Exchange: 2}
-	whole, after, err := z.encodeMessages([]Message{again}, c)
+	e, err := z.encodeMessages([]Message{again}, c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	whole, after := e.whole, e.after
 	want, _ := json.Marshal(again)
 	if after[0][0] != deltaMark {
 		t.Fatalf("after = %q…, want a delta", after[0][:8])
@@ -149,10 +151,11 @@ func TestEncodeClearDeltaOnce(t *testing.T) {
 		hexText.WriteString(hex.EncodeToString(sum[:]))
 	}
 	other := Message{Role: "assistant", Content: hexText.String(), Exchange: 2}
-	whole, after, err = z.encodeMessages([]Message{other}, c)
+	e, err = z.encodeMessages([]Message{other}, c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	whole, after = e.whole, e.after
 	if whole[0][0] != zstdMark {
 		t.Errorf("whole form %q…, want it compressed", whole[0][:8])
 	}

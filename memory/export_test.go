@@ -17,3 +17,7 @@ func RenewalDone(l Lease) <-chan struct{} { return l.(*Lock).kept }
 func PayloadKey(s *Store, dataVersion string, result []byte) string {
 	return s.payloadKey(payloadID(dataVersion, result))
 }
+
+// StopDecompressing closes s's zstd decoder: what s reads compressed from
+// then on is damaged to it, unless s serves it without decompressing.
+func StopDecompressing(s *Store) { s.z.dec.Close() }

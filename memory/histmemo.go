@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"crypto/sha1" //nolint:gosec // sha1 tells list elements apart; it guards nothing.
+	"encoding/hex"
 	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -19,6 +21,13 @@ const maxHistMemo = 32 << 20
 // rewrote decodes the same as without the memo, only the elements the
 // two reads share are not decoded again. The messages it hands out share
 // their slices and pointers with the memo: callers do not modify them.
+//
+// A turn's write that found the list as its load read it adds its own
+// elements to the session's read (appended), and the next load names the
+// SHA-1 of that read's last element: while the list still ends with it
+// (nobody appended since; the list is only ever appended to and trimmed
+// from the front), beginSrc answers "unchanged" instead of sending the
+// list, and the read is the history, with nothing to decode.
 type histMemo struct {
 	mu    sync.Mutex
 	m     map[string]*histRead
@@ -35,6 +44,19 @@ type histRead struct {
 	summarized int
 	c          chain
 	size       int
+	// Reads may share an array of messages (see same and appended): grown
+	// is, for all of them, how far into the array messages were written,
+	// and end where this read's messages end in it. Both change under the
+	// memo's lock only.
+	grown *int
+	end   int
+}
+
+// own makes r the only read of its (new) array of messages.
+func (r *histRead) own() *histRead {
+	end := len(r.msgs)
+	r.grown, r.end = &end, end
+	return r
 }
 
 func (h *histMemo) get(id string) *histRead {
@@ -46,6 +68,10 @@ func (h *histMemo) get(id string) *histRead {
 func (h *histMemo) set(id string, r *histRead) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.setLocked(id, r)
+}
+
+func (h *histMemo) setLocked(id string, r *histRead) {
 	if old := h.m[id]; old != nil {
 		h.bytes -= old.size
 	}
@@ -83,8 +109,9 @@ func overlap(prev, raw []string) (k, n int) {
 }
 
 // turnHistory is decodeHistory for a session's turn, reusing what the
-// session's previous read on this instance decoded (see histMemo).
-func (z zcodec) turnHistory(memo *histMemo, id string, raw []string, keep, summary int) ([]Message, chain, error) {
+// session's previous read on this instance decoded (see histMemo). It
+// also returns the read it remembered.
+func (z zcodec) turnHistory(memo *histMemo, id string, raw []string, keep, summary int) ([]Message, chain, *histRead, error) {
 	prev := memo.get(id)
 	k, n := 0, 0
 	if prev != nil && len(raw) > 0 {
@@ -98,11 +125,22 @@ func (z zcodec) turnHistory(memo *histMemo, id string, raw []string, keep, summa
 		// Nothing to reuse: decode it all.
 		return z.decodeRead(memo, id, raw, keep, summary)
 	}
-	texts, _, c, err := z.decodeTexts(raw[n:], n, prev.c, true)
-	if err != nil {
-		return nil, chain{}, err
+	if n == len(raw) {
+		if r := prev.same(raw, k, skip, summary); r != nil {
+			r.measure()
+			memo.set(id, r)
+			return r.window(keep), r.c, r, nil
+		}
 	}
-	r := &histRead{raw: raw, msgs: make([]Message, len(raw)), skip: skip, c: c}
+	c := prev.c
+	var texts [][]byte
+	if n < len(raw) {
+		var err error
+		if texts, _, c, err = z.decodeTexts(raw[n:], n, prev.c, true); err != nil {
+			return nil, chain{}, nil, err
+		}
+	}
+	r := &histRead{raw: raw, msgs: make([]Message, len(raw), len(raw)+spareMsgs), skip: skip, c: c}
 	copy(r.msgs[skip:n], prev.msgs[k+skip:k+n])
 	v1 := jsonv2.Options(jsonv1.DefaultOptionsV1())
 	for i, js := range texts {
@@ -124,24 +162,45 @@ func (z zcodec) turnHistory(memo *histMemo, id string, raw []string, keep, summa
 		r.msgs[i].Context, r.msgs[i].Shown = "", nil
 	}
 	r.summarized = max(r.summarized, cut+1)
-	r.measure()
+	r.own().measure()
 	memo.set(id, r)
-	return r.window(keep), c, nil
+	return r.window(keep), c, r, nil
 }
 
+// same returns the read of raw, the elements of r from k on (skip of
+// them leading deltas), when the summary covers no message r did not
+// already have summarized: a read that shares r's messages instead of
+// copying them. Else nil.
+func (r *histRead) same(raw []string, k, skip, summary int) *histRead {
+	if k+len(raw) != len(r.msgs) {
+		return nil
+	}
+	msgs := r.msgs[k : k+len(raw)]
+	cut := cutoff(msgs[skip:], summary) + skip
+	summarized := max(r.summarized-k, skip)
+	if k+cut+1 < r.summarized || cut >= summarized {
+		return nil
+	}
+	return &histRead{raw: raw, msgs: msgs, skip: skip, summarized: summarized, c: r.c, grown: r.grown, end: r.end}
+}
+
+// spareMsgs is the room a read's messages leave for the turn's own, so
+// that appended does not copy them.
+const spareMsgs = 8
+
 // decodeRead decodes raw without the memo and remembers it.
-func (z zcodec) decodeRead(memo *histMemo, id string, raw []string, keep, summary int) ([]Message, chain, error) {
+func (z zcodec) decodeRead(memo *histMemo, id string, raw []string, keep, summary int) ([]Message, chain, *histRead, error) {
 	msgs, skip, c, err := z.decodeAll(raw, summary)
 	if err != nil {
-		return nil, chain{}, err
+		return nil, chain{}, nil, err
 	}
-	r := &histRead{raw: raw, msgs: make([]Message, len(raw)), skip: skip, c: c}
+	r := &histRead{raw: raw, msgs: make([]Message, len(raw), len(raw)+spareMsgs), skip: skip, c: c}
 	copy(r.msgs[skip:], msgs)
 	cut := cutoff(msgs, summary) + skip
 	r.summarized = cut + 1
-	r.measure()
+	r.own().measure()
 	memo.set(id, r)
-	return r.window(keep), c, nil
+	return r.window(keep), c, r, nil
 }
 
 // measure sets the read's size: its elements and, about, its messages.
@@ -178,4 +237,60 @@ func cutoff(msgs []Message, summary int) int {
 func (r *histRead) window(keep int) []Message {
 	start := max(r.skip, len(r.msgs)-keep)
 	return r.msgs[start:len(r.msgs):len(r.msgs)]
+}
+
+// known is the session's last read on this instance and the SHA-1 (hex)
+// of its last element, for beginSrc to answer "unchanged" instead of the
+// list when the list still ends with it; nil and "" for none.
+func (h *histMemo) known(id string) (*histRead, string) {
+	r := h.get(id)
+	if r == nil || len(r.raw) == 0 {
+		return nil, ""
+	}
+	sum := sha1.Sum([]byte(r.raw[len(r.raw)-1])) //nolint:gosec // sha1 tells list elements apart; it guards nothing.
+	return r, hex.EncodeToString(sum[:])
+}
+
+// tail is the read's list as a load of its last kept elements gets it.
+func (r *histRead) tail(kept int) []string {
+	return r.raw[max(0, len(r.raw)-kept):]
+}
+
+// appended remembers, as the session's read, r followed by the elements
+// a turn appended to the list r was read from (finishSrc answered that
+// the list was as read): raw, whose JSON are texts, with the chain c
+// after them. The next load then gets "unchanged" instead of the list
+// when nobody appended since, and decodes nothing. It does nothing unless
+// r is still the session's read.
+func (h *histMemo) appended(id string, r *histRead, raw []string, texts [][]byte, c chain) {
+	if r == nil || len(raw) != len(texts) || h.get(id) != r {
+		return
+	}
+	msgs := make([]Message, len(texts))
+	v1 := jsonv2.Options(jsonv1.DefaultOptionsV1())
+	for i, js := range texts {
+		if err := jsonv2.Unmarshal(js, &msgs[i], v1); err != nil {
+			// The next load decodes it and says what is wrong.
+			return
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.m[id] != r {
+		return
+	}
+	nr := &histRead{raw: append(r.raw[:len(r.raw):len(r.raw)], raw...), skip: r.skip, summarized: r.summarized, c: c}
+	if r.grown != nil && *r.grown == r.end && cap(r.msgs)-len(r.msgs) >= len(msgs) {
+		// No read has messages past r's in the array: the turn's go there.
+		nr.msgs = append(r.msgs, msgs...)
+		*r.grown += len(msgs)
+		nr.grown, nr.end = r.grown, *r.grown
+	} else {
+		nr.msgs = make([]Message, len(r.msgs), len(r.msgs)+len(msgs)+spareMsgs)
+		copy(nr.msgs, r.msgs)
+		nr.msgs = append(nr.msgs, msgs...)
+		nr.own()
+	}
+	nr.measure()
+	h.setLocked(id, nr)
 }

@@ -13,7 +13,7 @@ func sameHistory(t *testing.T, z zcodec, memo *histMemo, id string, raw []string
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, gc, err := z.turnHistory(memo, id, raw, keep, summary)
+	got, gc, _, err := z.turnHistory(memo, id, raw, keep, summary)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,5 +127,68 @@ func TestHistMemoBounded(t *testing.T) {
 	memo.set("big", &histRead{size: maxHistMemo + 1})
 	if memo.get("big") != nil || memo.bytes > maxHistMemo {
 		t.Errorf("a read over the bound was kept (%d bytes)", memo.bytes)
+	}
+}
+
+// TestHistMemoAppended: a turn's own messages, remembered after its write
+// (appended), make the next read of the list they ended: it reads as
+// decodeHistory does, chain included, decodes nothing and shares the
+// remembered messages; so does a read of the same list trimmed. A read
+// that is not the last to have grown its array of messages gets the
+// turn's messages in a copy, never over another read's.
+func TestHistMemoAppended(t *testing.T) {
+	z, err := newZcodec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := longHistory(t, 48, 0)
+	stored, _ := storedHistory(t, z, raw[:40])
+	var memo histMemo
+	sameHistory(t, z, &memo, "s", stored, 60, 0)
+	turn := func(r *histRead, from int) (*histRead, []string) {
+		t.Helper()
+		var msgs []Message
+		for _, js := range raw[from : from+2] {
+			var m Message
+			if err := json.Unmarshal([]byte(js), &m); err != nil {
+				t.Fatal(err)
+			}
+			msgs = append(msgs, m)
+		}
+		e, err := z.encodeMessages(msgs, r.c)
+		if err != nil || e.after == nil {
+			t.Fatalf("encode: %v (after forms %d)", err, len(e.after))
+		}
+		memo.appended("s", r, e.after, e.texts, e.next)
+		nr := memo.get("s")
+		if nr == r {
+			t.Fatal("the turn's messages were not remembered")
+		}
+		return nr, append(append([]string{}, r.raw...), e.after...)
+	}
+	r, list := turn(memo.get("s"), 40)
+	got := sameHistory(t, z, &memo, "s", list, 60, 0)
+	if &got[len(got)-1] != &r.msgs[len(r.msgs)-1] {
+		t.Fatal("the read after the turn decoded its messages again")
+	}
+	// The list trimmed by the next write's two elements.
+	r, list = turn(memo.get("s"), 42)
+	got = sameHistory(t, z, &memo, "s", list[2:], 60, 0)
+	if &got[len(got)-1] != &r.msgs[len(r.msgs)-1] {
+		t.Fatal("the trimmed read decoded the turn's messages again")
+	}
+
+	// Two reads share an array: the later grows it, then the earlier one
+	// is remembered again (a load that raced the write) and grows too.
+	shared := memo.get("s")
+	grown, _ := turn(shared, 44)
+	last := grown.msgs[len(grown.msgs)-1].Content
+	memo.set("s", shared)
+	again, _ := turn(shared, 46)
+	if got := grown.msgs[len(grown.msgs)-1].Content; got != last {
+		t.Fatalf("growing an earlier read overwrote a later one's message: %q, want %q", got, last)
+	}
+	if again.msgs[len(again.msgs)-1].Content != "Answer 47: bring Kaelith." {
+		t.Fatalf("the earlier read's turn: %q", again.msgs[len(again.msgs)-1].Content)
 	}
 }

@@ -41,8 +41,11 @@ type Lock struct {
 	// meta, so the turn's write renews the player's index.
 	player string
 	// chain is the history's last chain as the lock's load decoded it, so
-	// the turn's messages can be stored as deltas after it.
+	// the turn's messages can be stored as deltas after it; read is the
+	// session's read of the history the load left in the memo, which the
+	// turn's write extends (see histMemo.appended).
 	chain chain
+	read  *histRead
 
 	stopOnce sync.Once
 	stop     chan struct{} // closed to end the renewal
@@ -149,8 +152,14 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	var praw, pid string
 	var pfetched bool
 	var payloads map[string]*redis.StringCmd
+	var read *histRead
 	err = s.poll(ctx, wait, func() (bool, error) {
-		v, raw, player, fetched, pls, err := s.loadRound(ctx, s.script.lockBegin, true, id, keys, s.ttlMillis(), s.historyKept(), l.owner, s.opts.LockTTL.Milliseconds(), flag)
+		var known string
+		read, known = s.hist.known(id)
+		if !advance {
+			read, known = nil, ""
+		}
+		v, raw, player, fetched, pls, err := s.loadRound(ctx, s.script.lockBegin, true, id, keys, s.ttlMillis(), s.historyKept(), l.owner, s.opts.LockTTL.Milliseconds(), flag, known)
 		praw, pid, pfetched, payloads = raw, player, fetched, pls
 		if errors.Is(err, redis.Nil) {
 			return false, ErrNotFound
@@ -167,8 +176,8 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	if err != nil {
 		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, redisErr(err))
 	}
-	t, c, err := s.parseTurnChain(ctx, id, res, payloads)
-	l.chain = c
+	t, load, err := s.parseTurnChain(ctx, id, res, payloads, read, advance)
+	l.chain, l.read = load.chain, load.read
 	if err != nil {
 		_ = l.Release(context.WithoutCancel(ctx))
 		return Turn{}, nil, err

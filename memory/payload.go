@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -94,22 +95,23 @@ func (s *Store) encodeEntry(e CacheEntry) (string, payloadWrite, error) {
 	if len(res) == 0 {
 		res = json.RawMessage("null")
 	}
-	return string(b), payloadWrite{id: id, key: s.payloadKey(id), val: s.z.pack(res)}, nil
+	val := s.pls.stored(id, res)
+	if val == nil {
+		val = s.z.pack(res)
+		s.pls.put(id, val, res)
+	}
+	return string(b), payloadWrite{id: id, key: s.payloadKey(id), val: val}, nil
 }
 
 // parseEntry decodes a cache hash value. For a reference, the entry's
-// Result is empty and payload names what fills it.
-func parseEntry(key, js, hits string) (e CacheEntry, payload string, err error) {
-	var st storedEntry
-	if err := json.Unmarshal([]byte(js), &st); err != nil {
-		return CacheEntry{}, "", fmt.Errorf("stored cache entry %s: %w", key, err)
+// Result is empty and payload names what fills it. entries (nil: none)
+// remembers the values it decoded.
+func parseEntry(key, js, hits string, entries *entryMemo) (e CacheEntry, payload string, err error) {
+	if entries == nil {
+		entries = new(entryMemo)
 	}
-	if st.Payload != "" {
-		r := st.entryRef
-		e = CacheEntry{Tool: r.Tool, Version: r.Version, Parameters: r.Parameters, CachedAt: r.CachedAt, Duration: r.Duration, DataVersion: r.DataVersion}
-		payload = r.Payload
-	} else {
-		e = st.CacheEntry
+	if e, payload, err = entries.parse(js); err != nil {
+		return CacheEntry{}, "", fmt.Errorf("stored cache entry %s: %w", key, err)
 	}
 	e.Key = key
 	if hits != "" {
@@ -120,6 +122,72 @@ func parseEntry(key, js, hits string) (e CacheEntry, payload string, err error) 
 		e.Hits = n
 	}
 	return e, payload, nil
+}
+
+// decodeEntry decodes a cache hash value (whose key and hits parseEntry
+// sets).
+func decodeEntry(js string) (e CacheEntry, payload string, err error) {
+	var st storedEntry
+	if err := json.Unmarshal([]byte(js), &st); err != nil {
+		return CacheEntry{}, "", err
+	}
+	if st.Payload != "" {
+		r := st.entryRef
+		e = CacheEntry{Tool: r.Tool, Version: r.Version, Parameters: r.Parameters, CachedAt: r.CachedAt, Duration: r.Duration, DataVersion: r.DataVersion}
+		payload = r.Payload
+	} else {
+		e = st.CacheEntry
+	}
+	return e, payload, nil
+}
+
+// maxEntryMemo bounds the bytes of stored values an entryMemo keeps;
+// past it the memo starts over.
+const maxEntryMemo = 4 << 20
+
+// entryMemo remembers cache hash values as decodeEntry decoded them, by
+// the stored value: a session's entries are read back unchanged turn
+// after turn. Callers get copies of their own.
+type entryMemo struct {
+	mu    sync.Mutex
+	m     map[string]decodedEntry
+	bytes int
+}
+
+type decodedEntry struct {
+	e       CacheEntry
+	payload string
+}
+
+// parse is decodeEntry through the memo.
+func (m *entryMemo) parse(js string) (CacheEntry, string, error) {
+	m.mu.Lock()
+	d, ok := m.m[js]
+	m.mu.Unlock()
+	if !ok {
+		e, payload, err := decodeEntry(js)
+		if err != nil {
+			return CacheEntry{}, "", err
+		}
+		d = decodedEntry{e: e, payload: payload}
+		if size := 2 * len(js); size <= maxEntryMemo/8 {
+			m.mu.Lock()
+			if m.m == nil || m.bytes+size > maxEntryMemo {
+				m.m, m.bytes = map[string]decodedEntry{}, 0
+			}
+			m.m[js] = decodedEntry{e: e.clone(), payload: payload}
+			m.bytes += size
+			m.mu.Unlock()
+		}
+		return d.e, d.payload, nil
+	}
+	return d.e.clone(), d.payload, nil
+}
+
+// clone is e with slices of its own.
+func (e CacheEntry) clone() CacheEntry {
+	e.Parameters, e.Result = bytes.Clone(e.Parameters), bytes.Clone(e.Result)
+	return e
 }
 
 // pendingEntry is a decoded reference waiting for its payload.
@@ -166,9 +234,14 @@ func (s *Store) fillPayloads(ctx context.Context, sess string, pending []pending
 		if err != nil {
 			return nil, fmt.Errorf("read payload of %s: %w", p.entry.Key, redisErr(err))
 		}
-		js, err := s.z.unpack(raw)
-		if err == nil && !json.Valid(js) {
-			err = errors.New("not JSON")
+		js := s.pls.json(p.payload, raw)
+		if js == nil {
+			if js, err = s.z.unpack(raw); err == nil && !json.Valid(js) {
+				err = errors.New("not JSON")
+			}
+			if err == nil {
+				s.pls.put(p.payload, raw, js)
+			}
 		}
 		if err != nil && !renew {
 			return nil, fmt.Errorf("stored payload of %s: %w", p.entry.Key, err)
@@ -265,4 +338,71 @@ func (r *refMemo) add(session string, ids []string) {
 		}
 	}
 	r.m[session] = cur
+}
+
+// maxPayloadMemo bounds the bytes a payloadMemo keeps (stored values and
+// their JSON); past it the memo starts over.
+const maxPayloadMemo = 8 << 20
+
+// payloadMemo remembers the shared payloads this instance wrote or read
+// lately, by id: the value as stored and its JSON. The same tool results
+// are cached and served turn after turn, so a write finds the stored form
+// of a result it stored before instead of compressing it again, and a
+// read the JSON of a stored value it decoded before instead of
+// decompressing it again. Both sides are compared whole: a result that is
+// not the one remembered is compressed, a stored value that is not the
+// one remembered (another writer's, a damaged one) is decoded, as without
+// the memo. Only valid JSON is remembered.
+type payloadMemo struct {
+	mu    sync.Mutex
+	m     map[string]payloadForms
+	bytes int
+}
+
+// payloadForms is one payload as stored and as JSON; neither is modified.
+type payloadForms struct {
+	stored, js []byte
+}
+
+// stored returns the stored form of js when id is remembered with that
+// JSON, else nil.
+func (p *payloadMemo) stored(id string, js []byte) []byte {
+	p.mu.Lock()
+	f, ok := p.m[id]
+	p.mu.Unlock()
+	if !ok || !bytes.Equal(f.js, js) {
+		return nil
+	}
+	return f.stored
+}
+
+// json returns the JSON of the stored value raw when id is remembered
+// with that value, else nil. The caller owns what it gets.
+func (p *payloadMemo) json(id string, raw []byte) []byte {
+	p.mu.Lock()
+	f, ok := p.m[id]
+	p.mu.Unlock()
+	if !ok || !bytes.Equal(f.stored, raw) {
+		return nil
+	}
+	return bytes.Clone(f.js)
+}
+
+// put remembers id as stored and js (copied), when js is valid JSON.
+func (p *payloadMemo) put(id string, stored, js []byte) {
+	size := len(id) + len(stored) + len(js)
+	if size > maxPayloadMemo/8 || !json.Valid(js) {
+		return
+	}
+	f := payloadForms{stored: bytes.Clone(stored), js: bytes.Clone(js)}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if old, ok := p.m[id]; ok {
+		p.bytes -= len(id) + len(old.stored) + len(old.js)
+	}
+	if p.m == nil || p.bytes+size > maxPayloadMemo {
+		p.m, p.bytes = map[string]payloadForms{}, 0
+	}
+	p.m[id] = f
+	p.bytes += size
 }

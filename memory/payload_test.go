@@ -250,3 +250,65 @@ func TestPayloadRoundTrips(t *testing.T) {
 		}
 	})
 }
+
+// An instance remembers the shared payloads it wrote or read: a turn that
+// reads back a stored value it remembers is served its JSON without
+// decompressing it (here, with the instance's decoder closed), while a
+// stored value it does not remember (another instance's view, a value
+// another writer replaced) is read from Redis as before; writing the same
+// result again stores the same bytes.
+func TestPayloadMemo(t *testing.T) {
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		ctx := context.Background()
+		e := newEnv(t, srv, memory.Options{SessionTTL: time.Hour})
+		other, err := memory.New(e.rdb, memory.Options{Prefix: e.prefix, SessionTTL: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := bigEntry("k", 1, 5)
+		e.create(t, "s1")
+		e.begin(t, "s1")
+		if err := e.store.FinishTurn(ctx, "s1", memory.Finish{Put: []memory.CacheEntry{want}}); err != nil {
+			t.Fatal(err)
+		}
+		pk := memory.PayloadKey(e.store, want.DataVersion, want.Result)
+		stored, err := e.rdb.Get(ctx, pk).Bytes()
+		if err != nil || stored[0] != 0x01 {
+			t.Fatalf("payload stored as %q…, %v; want it compressed", stored[:min(8, len(stored))], err)
+		}
+		memory.StopDecompressing(e.store)
+		memory.StopDecompressing(other)
+		serves := func(st *memory.Store) []memory.CacheEntry {
+			t.Helper()
+			turn, err := st.BeginTurn(ctx, "s1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return turn.Cache
+		}
+		if got := serves(e.store); len(got) != 1 || string(got[0].Result) != string(want.Result) {
+			t.Fatalf("the writing instance serves %+v, want the entry it wrote", got)
+		}
+		// The other instance never saw it: it must decompress, and cannot.
+		if got := serves(other); len(got) != 0 {
+			t.Fatalf("an instance that cannot decompress serves %+v", got)
+		}
+		// The same result written again: the same bytes.
+		if err := e.rdb.Del(ctx, pk).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.store.FinishTurn(ctx, "s1", memory.Finish{Put: []memory.CacheEntry{want}}); err != nil {
+			t.Fatal(err)
+		}
+		if again, err := e.rdb.Get(ctx, pk).Bytes(); err != nil || string(again) != string(stored) {
+			t.Fatalf("written again as %d bytes (%v), want the %d bytes written first", len(again), err, len(stored))
+		}
+		// A value the instance does not remember under that id is read as stored.
+		if err := e.rdb.Set(ctx, pk, `{"replaced":true}`, time.Hour).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if got := serves(e.store); len(got) != 1 || string(got[0].Result) != `{"replaced":true}` {
+			t.Fatalf("after the value was replaced, serves %+v", got)
+		}
+	})
+}

@@ -228,7 +228,7 @@ func (s *Store) metas(ctx context.Context, cands []scored) (map[int]Meta, error)
 		if len(fields) == 0 {
 			continue
 		}
-		m, err := parseMeta(fields)
+		m, err := parseMeta(fields, &s.metaMemo)
 		if err != nil {
 			s.log.WarnContext(ctx, "memory: recent: damaged meta", "session", cands[i].id, "err", err)
 			continue

@@ -30,10 +30,14 @@ return 1
 // beginSrc advances the exchange counter, drops expired cache entries,
 // refreshes every TTL and returns what a turn needs, in one round trip.
 // KEYS: session keys. ARGV: ttl_ms, history_kept (the window and chainMax
-// more messages).
-// Returns nil for an unknown session, else {meta, history, cache, hits}.
+// more messages), known (the SHA-1, hex, of the history's last element as
+// the caller knows the list; empty: none).
+// Returns nil for an unknown session, else {meta, history, cache, hits,
+// unchanged}: when the list's last element is the known one, history is
+// empty and unchanged 1 (the caller has the list), else 0.
 const beginSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local known = ARGV[3]
 ` + beginBody
 
 // beginBody is the part of beginSrc that runs once the session is known to exist.
@@ -49,12 +53,19 @@ for i = 1, #dead, 500 do
 end
 if #dead > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', bound) end
 for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
-local n = tonumber(ARGV[2])
+local unchanged = 0
+if known and known ~= '' then
+  local last = redis.call('LINDEX', KEYS[2], -1)
+  if last and redis.sha1hex(last) == known then unchanged = 1 end
+end
+local hist = {}
+if unchanged == 0 then hist = redis.call('LRANGE', KEYS[2], -tonumber(ARGV[2]), -1) end
 return {
   redis.call('HGETALL', KEYS[1]),
-  redis.call('LRANGE', KEYS[2], -n, -1),
+  hist,
   redis.call('HGETALL', KEYS[3]),
   redis.call('HGETALL', KEYS[4]),
+  unchanged,
 }
 `
 
@@ -63,11 +74,12 @@ return {
 // without advancing anything (ARGV[5] = "0", for screen events), so an
 // uncontended turn or event starts in one round trip.
 // KEYS: session keys, then the lock. ARGV: ttl_ms, history_max, owner,
-// lock_ttl_ms, advance. Returns nil for an unknown session, 0 when the lock
-// is held by another turn, else beginSrc's answer (history empty when not
-// advancing).
+// lock_ttl_ms, advance, known. Returns nil for an unknown session, 0 when
+// the lock is held by another turn, else beginSrc's answer (history empty
+// when not advancing).
 const lockBeginSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local known = ARGV[6]
 if not redis.call('SET', KEYS[6], ARGV[3], 'NX', 'PX', ARGV[4]) then return 0 end
 if ARGV[5] == '0' then
   return {redis.call('HGETALL', KEYS[1]), {}, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
@@ -85,9 +97,11 @@ end
 // ARGV: ttl_ms, history_kept, n_msgs, [sum, msg... | (after, whole)...] (when n_msgs > 0),
 // n_puts, (key, json, expires_after, hits)..., n_hits, key...,
 // [n_versions, (tool, version)...] (absent: none).
-// Returns nil for an unknown session.
+// Returns nil for an unknown session, 2 when the "after" forms were
+// appended (the list was as the caller saw it), else 1.
 const finishSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local res = 1
 local i = 3
 local n = tonumber(ARGV[i]); i = i + 1
 if n > 0 then
@@ -97,7 +111,7 @@ if n > 0 then
   else
     local last = redis.call('LINDEX', KEYS[2], -1)
     local pick = 1
-    if last and redis.sha1hex(last) == sum then pick = 0 end
+    if last and redis.sha1hex(last) == sum then pick, res = 0, 2 end
     for _ = 1, n do redis.call('RPUSH', KEYS[2], ARGV[i + pick]); i = i + 2 end
   end
   redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
@@ -123,7 +137,7 @@ for _ = 1, n do
   i = i + 2
 end
 for j = 1, 5 do redis.call('PEXPIRE', KEYS[j], ARGV[1]) end
-return 1
+return res
 `
 
 // screenSrc sets (ARGV[1] non-empty) or clears a session's screen and,

@@ -81,6 +81,13 @@ type Store struct {
 	z zcodec
 	// hist remembers each session's last decoded history, for its next turn.
 	hist histMemo
+	// pls remembers the shared payloads written or read lately, compressed
+	// and not.
+	pls payloadMemo
+	// metaMemo remembers the summaries and screens of metas it decoded.
+	metaMemo metaMemo
+	// entryMemo remembers the cache hash values it decoded.
+	entryMemo entryMemo
 }
 
 // New returns a Store over rdb (a single node, Sentinel or Cluster client).
@@ -304,7 +311,7 @@ func (s *Store) Session(ctx context.Context, id string) (Meta, error) {
 	if len(fields) == 0 {
 		return Meta{}, notFound("session", id)
 	}
-	m, err := parseMeta(fields)
+	m, err := parseMeta(fields, &s.metaMemo)
 	if err != nil {
 		return Meta{}, wrap("session", id, err)
 	}
@@ -319,7 +326,8 @@ func (s *Store) BeginTurn(ctx context.Context, id string) (Turn, error) {
 	if !validID(id) {
 		return Turn{}, notFound("begin turn", id)
 	}
-	v, _, _, _, payloads, err := s.loadRound(ctx, s.script.begin, false, id, s.keys(id), s.ttlMillis(), s.historyKept())
+	read, known := s.hist.known(id)
+	v, _, _, _, payloads, err := s.loadRound(ctx, s.script.begin, false, id, s.keys(id), s.ttlMillis(), s.historyKept(), known)
 	if err != nil {
 		return Turn{}, wrap("begin turn", id, err)
 	}
@@ -327,48 +335,73 @@ func (s *Store) BeginTurn(ctx context.Context, id string) (Turn, error) {
 	if !ok {
 		return Turn{}, fmt.Errorf("memory: begin turn %s: script returned %T", id, v)
 	}
-	return s.parseTurn(ctx, id, res, payloads)
-}
-
-// parseTurn decodes beginSrc's answer; payloads are the shared payload
-// reads the load's pipeline made (by id), the others are read now.
-func (s *Store) parseTurn(ctx context.Context, id string, res []any, payloads map[string]*redis.StringCmd) (Turn, error) {
-	t, _, err := s.parseTurnChain(ctx, id, res, payloads)
+	t, _, err := s.parseTurnChain(ctx, id, res, payloads, read, true)
 	return t, err
 }
 
-// parseTurnChain is parseTurn that also returns the history's last chain.
-func (s *Store) parseTurnChain(ctx context.Context, id string, res []any, payloads map[string]*redis.StringCmd) (Turn, chain, error) {
-	if len(res) != 4 {
-		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: script returned %d parts", id, len(res))
+// turnLoad is what parseTurnChain decodes beside the Turn: the history's
+// last chain and the read of it the session's memo now holds.
+type turnLoad struct {
+	chain chain
+	read  *histRead
+}
+
+// parseTurnChain decodes beginSrc's answer; payloads are the shared
+// payload reads the load's pipeline made (by id), the others are read
+// now. read is the session's read whose last element the load named as
+// known: when the answer says the list is unchanged, its list is the
+// history. It also returns the history's last chain and the new read.
+// Without withHistory (a load that does not advance, whose answer holds
+// no history), the history is left empty and the memo alone.
+func (s *Store) parseTurnChain(ctx context.Context, id string, res []any, payloads map[string]*redis.StringCmd, read *histRead, withHistory bool) (Turn, turnLoad, error) {
+	if len(res) != 4 && len(res) != 5 {
+		return Turn{}, turnLoad{}, fmt.Errorf("memory: begin turn %s: script returned %d parts", id, len(res))
+	}
+	unchanged := false
+	if len(res) == 5 {
+		n, ok := res[4].(int64)
+		if !ok {
+			return Turn{}, turnLoad{}, fmt.Errorf("memory: begin turn %s: script returned %T for unchanged", id, res[4])
+		}
+		unchanged = n == 1
+		res = res[:4]
+	}
+	if unchanged && read == nil {
+		return Turn{}, turnLoad{}, fmt.Errorf("memory: begin turn %s: history unchanged from no known read", id)
 	}
 	var err error
 	parts := make([][]string, len(res))
 	for i, r := range res {
 		if parts[i], err = strs(r); err != nil {
-			return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+			return Turn{}, turnLoad{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 		}
 	}
-	meta, err := parseMeta(pairs(parts[0]))
+	if unchanged {
+		parts[1] = read.tail(s.historyKept())
+	}
+	meta, err := parseMeta(pairs(parts[0]), &s.metaMemo)
 	if err != nil {
-		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+		return Turn{}, turnLoad{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
 	summary := 0
 	if meta.Summary != nil {
 		summary = meta.Summary.Through
 	}
-	history, c, err := s.z.turnHistory(&s.hist, id, parts[1], s.opts.HistoryMax, summary)
-	if err != nil {
-		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+	var history []Message
+	var load turnLoad
+	if withHistory {
+		if history, load.chain, load.read, err = s.z.turnHistory(&s.hist, id, parts[1], s.opts.HistoryMax, summary); err != nil {
+			return Turn{}, turnLoad{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+		}
 	}
 	cache, err := s.loadEntries(ctx, id, pairs(parts[2]), pairs(parts[3]), payloads, true)
 	if err != nil {
-		return Turn{}, chain{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
+		return Turn{}, turnLoad{}, fmt.Errorf("memory: begin turn %s: %w", id, err)
 	}
 	slices.SortFunc(cache, func(a, b CacheEntry) int {
 		return cmp.Or(cmp.Compare(a.CachedAt, b.CachedAt), strings.Compare(a.Key, b.Key))
 	})
-	return Turn{Meta: meta, History: history, Cache: cache}, c, nil
+	return Turn{Meta: meta, History: history, Cache: cache}, load, nil
 }
 
 // loadEntries decodes a session's cache hash (key → stored value) with
@@ -383,7 +416,7 @@ func (s *Store) loadEntries(ctx context.Context, id string, raw, hits map[string
 	var pending []pendingEntry
 	refs := make([]string, 0, len(raw))
 	for key, js := range raw {
-		e, payload, err := parseEntry(key, js, hits[key])
+		e, payload, err := parseEntry(key, js, hits[key], &s.entryMemo)
 		if err != nil && !forTurn {
 			return nil, err
 		}
@@ -428,15 +461,18 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	}
 	args := make([]any, 0, 6+2*len(f.Messages)+4*len(f.Put)+len(f.Hits))
 	args = append(args, s.ttlMillis(), s.historyKept(), len(f.Messages))
+	var enc encoded
 	if len(f.Messages) > 0 {
 		var c chain
 		if release != nil {
 			c = release.chain
 		}
-		whole, after, err := s.z.encodeMessages(f.Messages, c)
+		e, err := s.z.encodeMessages(f.Messages, c)
 		if err != nil {
 			return fmt.Errorf("memory: finish turn %s: encode message: %w", id, err)
 		}
+		enc = e
+		whole, after := e.whole, e.after
 		if after == nil {
 			args = append(args, "")
 			for _, w := range whole {
@@ -457,11 +493,21 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if args, err = appendVersions(args, f.Versions); err != nil {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
+	var fin int64
 	if f.Screen != nil {
-		return s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, pls, release, x)
+		err = s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, pls, release, x, &fin)
+	} else {
+		err = s.writeAndRelease(ctx, "finish turn", id, args, pls, release, x, &fin)
 	}
-	return s.writeAndRelease(ctx, "finish turn", id, args, pls, release, x)
+	if err == nil && fin == finishAfter && enc.after != nil && release != nil {
+		// The list is the one the turn loaded and the after forms.
+		s.hist.appended(id, release.read, enc.after, enc.texts, enc.next)
+	}
+	return err
 }
+
+// finishAfter is finishSrc's answer when it appended the after forms.
+const finishAfter = 2
 
 // PutCache stores cache entries for a session outside a turn. Entries need
 // a key and a positive Duration (error results are never cached).
@@ -473,7 +519,7 @@ func (s *Store) PutCache(ctx context.Context, id string, entries ...CacheEntry) 
 	if err != nil {
 		return fmt.Errorf("memory: put cache %s: %w", id, err)
 	}
-	return s.writeAndRelease(ctx, "put cache", id, append(args, 0), pls, nil, nil)
+	return s.writeAndRelease(ctx, "put cache", id, append(args, 0), pls, nil, nil, nil)
 }
 
 // appendPuts adds finishSrc's cache arguments (the count, then key,
@@ -535,8 +581,9 @@ const maxToolName = 200
 
 // writeAndRelease writes the shared payloads pls, runs finishSrc, records
 // the exchange x (when not nil), marks the session active and releases
-// lock (when not nil), in one pipeline.
-func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, pls []payloadWrite, lock *Lock, x *exchangeWrite) error {
+// lock (when not nil), in one pipeline; fin (when not nil) gets
+// finishSrc's answer.
+func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, pls []payloadWrite, lock *Lock, x *exchangeWrite, fin *int64) error {
 	keys := s.keys(id)
 	pipe := s.rdb.Pipeline()
 	s.queuePayloadWrites(ctx, pipe, pls)
@@ -548,9 +595,12 @@ func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, 
 		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{lock.key}, lock.owner)
 	}
 	_, _ = pipe.Exec(ctx)
-	err := res.Err()
+	answer, err := res.Int64()
 	if redis.HasErrorPrefix(err, "NOSCRIPT") {
-		err = s.script.finish.Eval(ctx, s.rdb, keys, args...).Err()
+		answer, err = s.script.finish.Eval(ctx, s.rdb, keys, args...).Int64()
+	}
+	if fin != nil {
+		*fin = answer
 	}
 	s.exchangeWritten(ctx, id, x, err)
 	if unlock != nil {
@@ -623,14 +673,15 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 	}
-	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, pls, release, nil)
+	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, pls, release, nil, nil)
 }
 
 // saveScreen writes the shared payloads pls, runs finishSrc with args
 // (when not nil), sets the session's screen and releases release (when not
 // nil), in one round trip. A turn's write (op "finish turn") also marks
-// the session active and records the exchange x (when not nil).
-func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, pls []payloadWrite, release *Lock, x *exchangeWrite) error {
+// the session active and records the exchange x (when not nil); fin (when
+// not nil) gets finishSrc's answer.
+func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, pls []payloadWrite, release *Lock, x *exchangeWrite, fin *int64) error {
 	val, event := "", ""
 	if sc != nil {
 		b, err := json.Marshal(sc)
@@ -648,10 +699,10 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *S
 	}
 	keys := s.keys(id)
 	pipe := s.rdb.Pipeline()
-	var fin, unlock *redis.Cmd
+	var finish, unlock *redis.Cmd
 	s.queuePayloadWrites(ctx, pipe, pls)
 	if args != nil {
-		fin = s.script.finish.EvalSha(ctx, pipe, keys, args...)
+		finish = s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	}
 	scr := s.script.screen.EvalSha(ctx, pipe, keys, val, event)
 	x.queue(ctx, pipe)
@@ -672,8 +723,15 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *S
 		return err
 	}
 	var err error
-	if fin != nil {
-		err = retry(fin, s.script.finish, keys, args...)
+	if finish != nil {
+		var answer int64
+		answer, err = finish.Int64()
+		if redis.HasErrorPrefix(err, "NOSCRIPT") {
+			answer, err = s.script.finish.Run(ctx, s.rdb, keys, args...).Int64()
+		}
+		if fin != nil {
+			*fin = answer
+		}
 	}
 	if err == nil {
 		err = retry(scr, s.script.screen, keys, val, event)
@@ -892,7 +950,9 @@ func (s *Store) ActiveSessions(ctx context.Context) (int64, error) {
 	return n.Val(), nil
 }
 
-func parseMeta(f map[string]string) (Meta, error) {
+// parseMeta decodes a stored meta hash; metas (nil: none) remembers the
+// summaries and screens it decoded.
+func parseMeta(f map[string]string, metas *metaMemo) (Meta, error) {
 	m := Meta{ID: f["id"], PlayerID: f["player_id"], Locale: f["locale"], TokenHash: f["token_hash"]}
 	if m.ID == "" {
 		return Meta{}, errors.New("stored meta has no id")
@@ -905,8 +965,10 @@ func parseMeta(f map[string]string) (Meta, error) {
 		return Meta{}, fmt.Errorf("stored created_at: %w", err)
 	}
 	if sm := f["summary"]; sm != "" {
-		m.Summary = new(Summary)
-		if err := json.Unmarshal([]byte(sm), m.Summary); err != nil {
+		if metas == nil {
+			metas = new(metaMemo)
+		}
+		if m.Summary, err = metas.summary(sm); err != nil {
 			return Meta{}, fmt.Errorf("stored summary: %w", err)
 		}
 	}
@@ -926,8 +988,10 @@ func parseMeta(f map[string]string) (Meta, error) {
 		m.Versions[tool] = n
 	}
 	if sc := f["screen"]; sc != "" {
-		m.Screen = new(Screen)
-		if err := json.Unmarshal([]byte(sc), m.Screen); err != nil {
+		if metas == nil {
+			metas = new(metaMemo)
+		}
+		if m.Screen, err = metas.screen(sc); err != nil {
 			return Meta{}, fmt.Errorf("stored screen: %w", err)
 		}
 	}
