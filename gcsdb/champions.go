@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,8 +92,50 @@ type ChampionSummary struct {
 // maxLoreRunes bounds the lore a champion view carries.
 const maxLoreRunes = 600
 
-// Champion reads one champion; ok is false when no champion has id.
-func (g *Game) Champion(ctx context.Context, id int64) (c Champion, ok bool, err error) {
+// Champion reads one champion; ok is false when no champion has id. A
+// champion's view is read from the database once per data version (the
+// version is checked on every call); each call gets its own copy.
+func (g *Game) Champion(ctx context.Context, id int64) (Champion, bool, error) {
+	if _, err := g.fresh(ctx); err != nil {
+		return Champion{}, false, err
+	}
+	g.mu.Lock()
+	c, ok := g.champions[id]
+	v := g.version
+	g.mu.Unlock()
+	if ok {
+		return c.clone(), true, nil
+	}
+	c, ok, err := g.readChampion(ctx, id)
+	if err != nil || !ok {
+		return c, ok, err
+	}
+	g.mu.Lock()
+	// A view read while another call saw a new version is not kept: it
+	// may be of the old data.
+	if g.version == v && g.champions != nil && len(g.champions) < maxChampionViews {
+		g.champions[id] = c.clone()
+	}
+	g.mu.Unlock()
+	return c, true, nil
+}
+
+// clone returns a copy of c that shares nothing mutable with it.
+func (c Champion) clone() Champion {
+	c.Names = maps.Clone(c.Names)
+	c.StrongAgainst = slices.Clone(c.StrongAgainst)
+	c.RecommendedAgainst = slices.Clone(c.RecommendedAgainst)
+	c.Tags = slices.Clone(c.Tags)
+	skills := slices.Clone(c.Skills)
+	for i := range skills {
+		skills[i].Effects = slices.Clone(skills[i].Effects)
+	}
+	c.Skills = skills
+	return c
+}
+
+// readChampion reads one champion from the database.
+func (g *Game) readChampion(ctx context.Context, id int64) (c Champion, ok bool, err error) {
 	s := &c.Stats
 	err = g.db.QueryRowContext(ctx, `SELECT c.id, c.name, c.rarity, c.affinity, c.role, c.hp, c.atk, c.def, c.spd,
 		c.c_rate, c.c_dmg, c.res, c.acc, c.lore, f.id, f.name

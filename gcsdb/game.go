@@ -60,17 +60,22 @@ func (k Kind) Noun() string {
 // the one name resolver (package resolve) over every entity's names, and the
 // one counter-scoring rule (gamedata.CounterFacts.Score). The gcs_* tools,
 // the cache snapshot and the offline responder read the game through it.
-// It is safe for concurrent use; name indexes and counter rankings are kept
-// in memory until the database's data version changes.
+// It is safe for concurrent use; name indexes, counter rankings and champion
+// views are kept in memory until the database's data version changes.
 type Game struct {
 	db *StmtDB
 
-	mu       sync.Mutex
-	version  string
-	loaded   bool
-	resolver *resolve.Resolver
-	ranked   map[int64][]RankedCounter
+	mu        sync.Mutex
+	version   string
+	loaded    bool
+	resolver  *resolve.Resolver
+	ranked    map[int64][]RankedCounter
+	champions map[int64]Champion
 }
+
+// maxChampionViews bounds the champion views a Game keeps per data version
+// (a few KB each); past it, further champions are read every time.
+const maxChampionViews = 4096
 
 // NewGame returns the read model over db, the read-only handle from
 // OpenReadOnly.
@@ -119,6 +124,7 @@ func (g *Game) fresh(ctx context.Context) (*resolve.Resolver, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.version, g.loaded, g.resolver, g.ranked = v, true, r, map[int64][]RankedCounter{}
+	g.champions = map[int64]Champion{}
 	return r, nil
 }
 

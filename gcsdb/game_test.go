@@ -2,6 +2,7 @@ package gcsdb_test
 
 import (
 	"context"
+	"database/sql"
 	"log/slog"
 	"path/filepath"
 	"slices"
@@ -202,5 +203,59 @@ func TestCountersLimitAndCache(t *testing.T) {
 	}
 	if !sort.SliceIsSorted(all, func(i, j int) bool { return all[i].Score > all[j].Score }) {
 		t.Fatalf("ranking not sorted: %+v", all)
+	}
+}
+
+// TestChampionViewsFollowDataVersion: a champion's view is read once per
+// data version. A change the data version does not announce is not seen;
+// the next version's data is. Each call gets its own copy.
+func TestChampionViewsFollowDataVersion(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "gcs.db")
+	g := gcsdbtest.Game()
+	if _, err := gcsdb.Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	db, err := gcsdb.OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	game, err := gcsdb.NewGame(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := int64(g.Champions[0].ID)
+	first, ok, err := game.Champion(ctx, id)
+	if err != nil || !ok || first.Stats.HP != g.Champions[0].Stats.HP {
+		t.Fatalf("first read: %+v, %v, %v", first.Stats, ok, err)
+	}
+	first.Skills[0].Name, first.Tags, first.Names["fr"] = "changed", nil, "changed"
+
+	rw, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rw.Close() })
+	if _, err := rw.ExecContext(ctx, `UPDATE champions SET hp = hp + 1 WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	again, _, err := game.Champion(ctx, id)
+	if err != nil || again.Stats.HP != g.Champions[0].Stats.HP {
+		t.Fatalf("same data version: hp %d (%v), want the view read before (%d)", again.Stats.HP, err, g.Champions[0].Stats.HP)
+	}
+	if again.Skills[0].Name == "changed" || again.Names["fr"] == "changed" {
+		t.Error("a caller's change to its copy reached the kept view")
+	}
+	again.Skills[0].Effects[0], again.StrongAgainst = "changed", nil
+	if third, _, _ := game.Champion(ctx, id); third.Skills[0].Effects[0] == "changed" || third.StrongAgainst == nil {
+		t.Error("a change to a kept view's copy reached the kept view")
+	}
+	if _, err := rw.ExecContext(ctx, `UPDATE meta SET value = value || '+1' WHERE key = ?`, gcsdb.MetaDataVersion); err != nil {
+		t.Fatal(err)
+	}
+	next, _, err := game.Champion(ctx, id)
+	if err != nil || next.Stats.HP != g.Champions[0].Stats.HP+1 {
+		t.Fatalf("new data version: hp %d (%v), want %d", next.Stats.HP, err, g.Champions[0].Stats.HP+1)
 	}
 }
