@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -111,34 +112,54 @@ func acceptsEventStream(c *gin.Context) bool {
 
 // streamTurn runs the turn and writes its events as SSE: tool_call,
 // tool_result and delta as they happen, then done with the full reply, or
-// error. A client that disconnects cancels the request context, which
-// cancels the LLM call and the tools.
+// error. The stream starts (status 200, SSE headers) with its first event
+// or heartbeat, so a turn that fails before it (the session store down,
+// the session busy or gone) answers with its status as JSON, like an
+// unstreamed turn. A client that disconnects cancels the request context,
+// which cancels the LLM call and the tools.
 func (s *Server) streamTurn(ctx context.Context, c *gin.Context, turn chat.TurnRequest) {
 	rc := http.NewResponseController(c.Writer)
 	extend := func() { _ = rc.SetWriteDeadline(time.Now().Add(s.opts.HeartbeatInterval + 30*time.Second)) }
 	extend()
-	c.Header("Content-Type", "text/event-stream")
-	c.Header("Cache-Control", "no-cache")
-	c.Header("Connection", "keep-alive")
-	c.Header("X-Accel-Buffering", "no")
-	c.Status(http.StatusOK)
 	// Events come from the turn's goroutine, heartbeats from another: one
-	// writer at a time.
+	// writer at a time, and the first one starts the stream.
 	var mu sync.Mutex
+	started := false
+	begin := func() {
+		if !started {
+			started = true
+			c.Header("Content-Type", "text/event-stream")
+			c.Header("Cache-Control", "no-cache")
+			c.Header("Connection", "keep-alive")
+			c.Header("X-Accel-Buffering", "no")
+			c.Status(http.StatusOK)
+		}
+		extend()
+	}
 	write := func(event string, data any) {
 		mu.Lock()
 		defer mu.Unlock()
-		extend()
+		begin()
 		c.SSEvent(event, data)
 		_ = rc.Flush()
 	}
-	stopBeat := sync.OnceFunc(s.heartbeat(c, rc, &mu, extend))
+	isStarted := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return started
+	}
+	stopBeat := sync.OnceFunc(s.heartbeat(c, rc, &mu, begin))
 	defer func() {
-		// A turn that panics still ends the stream, with an error event:
-		// the status is written, so the recoverer could only cut it.
+		// A turn that panics still ends the stream, with an error event
+		// (the status is written, so the recoverer could only cut it), or
+		// answers 500 before the stream started.
 		if p := recover(); p != nil {
 			stopBeat()
 			s.log.ErrorContext(ctx, "streamed turn panicked", "request_id", requestID(c), "panic", p)
+			if !isStarted() {
+				s.fail(c, errors.New("streamed turn panicked"))
+				return
+			}
 			write("error", errorBody{Error: errorDetail{Code: "internal", Message: "internal error"}})
 		}
 	}()
@@ -146,6 +167,10 @@ func (s *Server) streamTurn(ctx context.Context, c *gin.Context, turn chat.TurnR
 	reply, err := s.deps.Chat.Turn(ctx, turn, emit)
 	stopBeat()
 	if err != nil {
+		if !isStarted() {
+			s.fail(c, err)
+			return
+		}
 		if clientGone(c, err) {
 			markClientGone(c) // nobody to tell; logged and counted as 499
 			return
