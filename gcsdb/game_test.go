@@ -100,10 +100,11 @@ func TestNameIndex(t *testing.T) {
 	}
 }
 
-func TestResolverFollowsDataVersion(t *testing.T) {
+// prepareGame writes g to a database at path and opens the read model
+// over it, read-only.
+func prepareGame(t *testing.T, path string, g gamedata.Game) *gcsdb.Game {
+	t.Helper()
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "gcs.db")
-	g := gamedata.Game{Factions: []gamedata.Faction{{ID: 101, Key: "a", Name: "Old Name"}}}
 	if _, err := gcsdb.Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +117,14 @@ func TestResolverFollowsDataVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return game
+}
+
+func TestResolverFollowsDataVersion(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "gcs.db")
+	g := gamedata.Game{Factions: []gamedata.Faction{{ID: 101, Key: "a", Name: "Old Name"}}}
+	game := prepareGame(t, path, g)
 	if r, err := game.Resolve(ctx, gcsdb.KindFaction, "old name", resolve.Folded); err != nil || r.ID != 101 {
 		t.Fatalf("before reload: %+v, %v", r, err)
 	}
@@ -213,18 +222,7 @@ func TestChampionViewsFollowDataVersion(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "gcs.db")
 	g := gcsdbtest.Game()
-	if _, err := gcsdb.Prepare(ctx, path, g, slog.New(slog.DiscardHandler)); err != nil {
-		t.Fatal(err)
-	}
-	db, err := gcsdb.OpenReadOnly(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	game, err := gcsdb.NewGame(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	game := prepareGame(t, path, g)
 	id := int64(g.Champions[0].ID)
 	first, ok, err := game.Champion(ctx, id)
 	if err != nil || !ok || first.Stats.HP != g.Champions[0].Stats.HP {
