@@ -23,46 +23,34 @@ type metaMemo struct {
 
 // summary decodes raw, a stored summary.
 func (m *metaMemo) summary(raw string) (*Summary, error) {
-	m.mu.Lock()
-	v, ok := m.summaries[raw]
-	m.mu.Unlock()
-	if ok {
-		return v.clone(), nil
-	}
-	v = new(Summary)
-	if err := json.Unmarshal([]byte(raw), v); err != nil {
-		return nil, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.room(raw) {
-		if m.summaries == nil {
-			m.summaries = map[string]*Summary{}
-		}
-		m.summaries[raw] = v.clone()
-	}
-	return v, nil
+	return decodeKept(m, &m.summaries, raw, (*Summary).clone)
 }
 
 // screen decodes raw, a stored screen.
 func (m *metaMemo) screen(raw string) (*Screen, error) {
+	return decodeKept(m, &m.screens, raw, (*Screen).clone)
+}
+
+// decodeKept decodes raw, the JSON of a T, through kept, one of m's maps:
+// a copy of what it holds for raw, else raw decoded (and a copy kept).
+func decodeKept[T any](m *metaMemo, kept *map[string]*T, raw string, clone func(*T) *T) (*T, error) {
 	m.mu.Lock()
-	v, ok := m.screens[raw]
+	v, ok := (*kept)[raw]
 	m.mu.Unlock()
 	if ok {
-		return v.clone(), nil
+		return clone(v), nil
 	}
-	v = new(Screen)
+	v = new(T)
 	if err := json.Unmarshal([]byte(raw), v); err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.room(raw) {
-		if m.screens == nil {
-			m.screens = map[string]*Screen{}
+		if *kept == nil {
+			*kept = map[string]*T{}
 		}
-		m.screens[raw] = v.clone()
+		(*kept)[raw] = clone(v)
 	}
 	return v, nil
 }
