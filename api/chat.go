@@ -15,6 +15,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/gameassist/gameassist/chat"
+	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
 )
 
@@ -58,9 +59,8 @@ func (s *Server) chat(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if !s.allow(c, "chat", "session:"+req.SessionID, s.opts.ChatRatePerMinute) {
-		return
-	}
+	// The session's turn quota is counted in the turn's first round trip
+	// (memory.Options.TurnQuota); a refused turn changed nothing.
 	turn := chat.TurnRequest{SessionID: req.SessionID, Message: req.Message}
 	if req.Screen != nil {
 		turn.Screen = &screens.Screen{Name: req.Screen.Name, Data: req.Screen.Data}
@@ -73,10 +73,21 @@ func (s *Server) chat(c *gin.Context) {
 	}
 	reply, err := s.deps.Chat.Turn(ctx, turn, nil)
 	if err != nil {
-		s.fail(c, err)
+		s.failTurn(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, reply)
+}
+
+// failTurn answers a turn that failed before it answered anything: 429
+// with Retry-After for a session over its turn quota, else as fail does.
+func (s *Server) failTurn(c *gin.Context, err error) {
+	var rl *memory.RateLimitError
+	if errors.As(err, &rl) {
+		s.rateLimited(c, "chat", rl.RetryAfter)
+		return
+	}
+	s.fail(c, err)
 }
 
 func (s *Server) validateChat(req *chatRequest) error {
@@ -168,7 +179,7 @@ func (s *Server) streamTurn(ctx context.Context, c *gin.Context, turn chat.TurnR
 	stopBeat()
 	if err != nil {
 		if !isStarted() {
-			s.fail(c, err)
+			s.failTurn(c, err)
 			return
 		}
 		if clientGone(c, err) {

@@ -91,11 +91,14 @@ type Options struct {
 	WebhookSecret  string
 	AllowedOrigins []string
 	// TrustedProxies are the load balancers whose X-Forwarded-For is believed.
-	TrustedProxies       []string
-	BodyLimit            int64 // default 1 MiB
-	MaxMessageChars      int   // default 4000
-	ChatRatePerMinute    int   // 0 disables
-	SessionRatePerMinute int   // 0 disables
+	TrustedProxies  []string
+	BodyLimit       int64 // default 1 MiB
+	MaxMessageChars int   // default 4000
+	// ChatRatePerMinute caps feedback per session per minute (0 disables);
+	// chat turns are capped by the session store's turn quota, counted in
+	// the turn's own first round trip.
+	ChatRatePerMinute    int
+	SessionRatePerMinute int // 0 disables
 	// RequestTimeout bounds a chat turn's work, streamed or not (default 60 s).
 	RequestTimeout time.Duration
 	// MCPToken is the bearer token of /mcp; empty refuses every MCP request.

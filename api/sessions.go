@@ -93,12 +93,15 @@ func (s *Server) allow(c *gin.Context, scope, key string, perMinute int) bool {
 	if d.Allowed {
 		return true
 	}
+	s.rateLimited(c, scope, d.RetryAfter)
+	return false
+}
+
+// rateLimited answers a request refused by the rate limit of scope: 429,
+// with Retry-After in whole seconds (at least one).
+func (s *Server) rateLimited(c *gin.Context, scope string, retryAfter time.Duration) {
 	s.deps.Metrics.ObserveRateLimited(scope)
-	secs := int(d.RetryAfter.Round(time.Second) / time.Second)
-	if secs < 1 {
-		secs = 1
-	}
+	secs := max(int(retryAfter.Round(time.Second)/time.Second), 1)
 	c.Header("Retry-After", strconv.Itoa(secs))
 	s.fail(c, httpErr(http.StatusTooManyRequests, "rate_limited", "too many requests; retry after "+strconv.Itoa(secs)+"s", nil))
-	return false
 }

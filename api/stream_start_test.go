@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameassist/gameassist/api"
 	"github.com/gameassist/gameassist/chat"
@@ -65,6 +66,30 @@ func TestStreamStartsWithItsFirstEvent(t *testing.T) {
 			}
 			if got := resp.Header.Get("Retry-After") != ""; got != tc.retryAfter {
 				t.Errorf("Retry-After present = %v, want %v", got, tc.retryAfter)
+			}
+		})
+	}
+}
+
+// TestTurnOverQuota: a turn the session store refused for the session's
+// quota answers 429 with the store's wait as Retry-After, streamed or not.
+func TestTurnOverQuota(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprint("stream=", stream), func(t *testing.T) {
+			cs := newChatServer(t, fakeChat{turn: func(context.Context, chat.TurnRequest, func(chat.Event)) (chat.Reply, error) {
+				return chat.Reply{}, fmt.Errorf("chat: turn s: %w", &memory.RateLimitError{RetryAfter: 41600 * time.Millisecond})
+			}}, api.Options{})
+			resp, err := postChat(context.Background(), t, cs.ts.URL, chatBody(stream))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), `"code":"rate_limited"`) {
+				t.Fatalf("status %d %s, want 429 rate_limited", resp.StatusCode, b)
+			}
+			if got := resp.Header.Get("Retry-After"); got != "42" {
+				t.Errorf("Retry-After %q, want 42", got)
 			}
 		})
 	}

@@ -23,6 +23,14 @@ func TestSessionContract(t *testing.T) {
 	})
 }
 
+func TestSessionQuotaContract(t *testing.T) {
+	redistest.Each(t, backends, func(t *testing.T, b redistest.Backend) {
+		sessionfake.QuotaContract(t, func(t *testing.T, q memory.Quota) sessionfake.Sessions {
+			return newEnv(t, b, memory.Options{TurnQuota: q}).store
+		})
+	})
+}
+
 // evictable is the real store with EvictPayloads, which deletes the
 // shared payload keys of its prefix (on every master of a cluster).
 type evictable struct {

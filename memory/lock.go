@@ -147,7 +147,14 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	if err != nil {
 		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, err)
 	}
-	keys := append(s.keys(id), l.key)
+	keys := append(s.keys(id), l.key, s.quotaKey(id))
+	// The quota counts the turn once, on its first attempt.
+	limit, window := 0, int64(0)
+	if q := s.opts.TurnQuota; advance && q.Turns > 0 && q.Per > 0 {
+		limit, window = q.Turns, max(q.Per.Milliseconds(), 1)
+	}
+	member := l.owner[:16]
+	var refused time.Duration
 	var res []any
 	var praw, pid string
 	var pfetched bool
@@ -159,8 +166,9 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 		if !advance {
 			read, known = nil, ""
 		}
-		v, raw, player, fetched, pls, err := s.loadRound(ctx, s.script.lockBegin, true, id, keys, s.ttlMillis(), s.historyKept(), l.owner, s.opts.LockTTL.Milliseconds(), flag, known)
+		v, raw, player, fetched, pls, err := s.loadRound(ctx, s.script.lockBegin, true, id, keys, s.ttlMillis(), s.historyKept(), l.owner, s.opts.LockTTL.Milliseconds(), flag, known, limit, window, member)
 		praw, pid, pfetched, payloads = raw, player, fetched, pls
+		limit = 0
 		if errors.Is(err, redis.Nil) {
 			return false, ErrNotFound
 		}
@@ -171,8 +179,15 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 			res = parts
 			return true, nil
 		}
+		if n, ok := v.(int64); ok && n < 0 {
+			refused = time.Duration(-n) * time.Microsecond
+			return true, nil
+		}
 		return false, nil
 	})
+	if err == nil && refused > 0 {
+		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, &RateLimitError{RetryAfter: max(refused, time.Millisecond)})
+	}
 	if err != nil {
 		return Turn{}, nil, fmt.Errorf("memory: %s %s: %w", op, id, redisErr(err))
 	}

@@ -73,13 +73,32 @@ return {
 // beginSrc does (ARGV[5] = "1"), or only reads the meta and the stored cache
 // without advancing anything (ARGV[5] = "0", for screen events), so an
 // uncontended turn or event starts in one round trip.
-// KEYS: session keys, then the lock. ARGV: ttl_ms, history_max, owner,
-// lock_ttl_ms, advance, known. Returns nil for an unknown session, 0 when
-// the lock is held by another turn, else beginSrc's answer (history empty
-// when not advancing).
+// With a quota (limit > 0) it first counts the request in the session's
+// sliding log of turn times (µs, from the Redis clock so instances agree),
+// or refuses it, changing nothing, when the window already holds limit.
+// KEYS: session keys, the lock, the quota log. ARGV: ttl_ms, history_max,
+// owner, lock_ttl_ms, advance, known, limit (0: not counted), window_ms,
+// unique member suffix. Returns nil for an unknown session, minus the µs to
+// wait when over the quota, 0 when the lock is held by another turn, else
+// beginSrc's answer (history empty when not advancing).
 const lockBeginSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local known = ARGV[6]
+local limit = tonumber(ARGV[7])
+if limit > 0 then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  local window = tonumber(ARGV[8]) * 1000
+  redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', now - window)
+  if redis.call('ZCARD', KEYS[7]) >= limit then
+    local oldest = redis.call('ZRANGE', KEYS[7], 0, 0, 'WITHSCORES')
+    local retry = window
+    if oldest[2] then retry = tonumber(oldest[2]) + window - now end
+    return -math.max(retry, 1)
+  end
+  redis.call('ZADD', KEYS[7], now, t[1] .. '.' .. t[2] .. '-' .. ARGV[9])
+  redis.call('PEXPIRE', KEYS[7], ARGV[8])
+end
 if not redis.call('SET', KEYS[6], ARGV[3], 'NX', 'PX', ARGV[4]) then return 0 end
 if ARGV[5] == '0' then
   return {redis.call('HGETALL', KEYS[1]), {}, redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}

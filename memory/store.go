@@ -46,6 +46,10 @@ type Options struct {
 	// Now is the clock for last-activity scores and creation times
 	// (default time.Now).
 	Now func() time.Time
+	// TurnQuota caps the turns each session may begin (LockAndBegin
+	// answers a *RateLimitError past it); the count is kept with the
+	// session and checked in the lock's own round trip. Zero: no cap.
+	TurnQuota Quota
 }
 
 // DefaultLockTTL is Options.LockTTL's default: short, so a session whose
@@ -202,6 +206,9 @@ func (s *Store) keys(id string) []string {
 }
 
 func (s *Store) lockKey(id string) string { return s.opts.Prefix + ":{" + id + "}:lock" }
+
+// quotaKey is the session's sliding log of turn times (Options.TurnQuota).
+func (s *Store) quotaKey(id string) string { return s.opts.Prefix + ":{" + id + "}:quota" }
 
 func (s *Store) activeKey() string { return s.opts.Prefix + ":active" }
 

@@ -10,6 +10,7 @@ package memory
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -20,6 +21,31 @@ var ErrNotFound = errors.New("memory: not found")
 // ErrBusy is returned when a session's turn lock could not be taken within
 // the wait time.
 var ErrBusy = errors.New("memory: session busy")
+
+// ErrRateLimited is returned by LockAndBegin when the session has used its
+// Options.TurnQuota; the error is a *RateLimitError saying when to retry.
+var ErrRateLimited = errors.New("memory: session over its turn quota")
+
+// RateLimitError is LockAndBegin's refusal of a turn over the session's
+// quota. The refused turn changed nothing: no lock, no exchange, no count.
+type RateLimitError struct {
+	// RetryAfter is when the oldest counted turn leaves the window.
+	RetryAfter time.Duration
+}
+
+func (e *RateLimitError) Error() string {
+	return fmt.Sprintf("memory: session over its turn quota; retry after %s", e.RetryAfter)
+}
+
+// Is makes errors.Is(err, ErrRateLimited) true.
+func (e *RateLimitError) Is(target error) bool { return target == ErrRateLimited }
+
+// Quota caps the turns a session may begin: at most Turns in any Per. The
+// zero Quota admits every turn.
+type Quota struct {
+	Turns int
+	Per   time.Duration
+}
 
 // Screen is the screen a player is on, as sent by the client or game server.
 type Screen struct {

@@ -250,7 +250,8 @@ func newApp(ctx context.Context, cfg config.Config, logger *slog.Logger, options
 		return nil, err
 	}
 	a.rdb = rdb
-	store, err := memory.New(rdb, memory.Options{SessionTTL: cfg.SessionTTL, Logger: logger, Now: opt.now})
+	store, err := memory.New(rdb, memory.Options{SessionTTL: cfg.SessionTTL, Logger: logger, Now: opt.now,
+		TurnQuota: memory.Quota{Turns: cfg.ChatRatePerMinute, Per: time.Minute}})
 	if err != nil {
 		return nil, err
 	}

@@ -528,3 +528,61 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 type PayloadEvicter interface {
 	EvictPayloads(ctx context.Context) error
 }
+
+// QuotaContract checks memory.Options.TurnQuota as package chat relies on
+// it: open returns an empty store whose sessions may begin q's turns.
+func QuotaContract(t *testing.T, open func(t *testing.T, q memory.Quota) Sessions) {
+	ctx := context.Background()
+	st := open(t, memory.Quota{Turns: 2, Per: time.Hour})
+	for _, id := range []string{"s", "other"} {
+		if err := st.CreateSession(ctx, memory.Meta{ID: id, Locale: "en", TokenHash: "h"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	turn := func(id string) error {
+		_, l, err := st.LockAndBegin(ctx, id, busyWait)
+		if err == nil {
+			err = l.Release(ctx)
+		}
+		return err
+	}
+	for i := range 2 {
+		if err := turn("s"); err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+	}
+	// Screen events are not counted.
+	if _, l, err := st.LockAndLoad(ctx, "s", busyWait); err != nil {
+		t.Fatalf("LockAndLoad: %v", err)
+	} else if err := l.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, err := st.Session(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = turn("s")
+	var rl *memory.RateLimitError
+	if !errors.Is(err, memory.ErrRateLimited) || !errors.As(err, &rl) || rl.RetryAfter <= 0 || rl.RetryAfter > time.Hour {
+		t.Fatalf("third turn: %v, want a RateLimitError within the window", err)
+	}
+	after, err := st.Session(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Exchange != before.Exchange {
+		t.Errorf("the refused turn moved the exchange from %d to %d", before.Exchange, after.Exchange)
+	}
+	// The refusal left no lock: a screen event takes it at once.
+	if _, l, err := st.LockAndLoad(ctx, "s", 0); err != nil {
+		t.Fatalf("LockAndLoad after the refusal: %v", err)
+	} else {
+		_ = l.Release(ctx)
+	}
+	if err := turn("other"); err != nil {
+		t.Fatalf("another session's turn: %v", err)
+	}
+	if _, _, err := st.LockAndBegin(ctx, "nope", 0); !errors.Is(err, memory.ErrNotFound) {
+		t.Errorf("unknown session: %v, want ErrNotFound", err)
+	}
+}

@@ -45,6 +45,41 @@ type Store struct {
 	// payloadOf) until a write stores them again: entries referencing
 	// them are misses, as memory.Store's are.
 	evicted map[string]bool
+	// quota and counted are memory.Options.TurnQuota and each session's
+	// counted turn times.
+	quota   memory.Quota
+	counted map[string][]time.Time
+}
+
+// SetTurnQuota caps the turns each session may begin, as
+// memory.Options.TurnQuota does.
+func (s *Store) SetTurnQuota(q memory.Quota) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.quota, s.counted = q, map[string][]time.Time{}
+}
+
+// admit counts a turn in its session's quota, or refuses it as
+// memory.Store does: an unknown session is not found, a turn over the
+// quota changes nothing.
+func (s *Store) admit(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.sessions[id]; !ok {
+		return memory.ErrNotFound
+	}
+	q := s.quota
+	if q.Turns <= 0 || q.Per <= 0 {
+		return nil
+	}
+	now := time.Now()
+	log := slices.DeleteFunc(s.counted[id], func(at time.Time) bool { return !at.After(now.Add(-q.Per)) })
+	if len(log) >= q.Turns {
+		s.counted[id] = log
+		return &memory.RateLimitError{RetryAfter: max(log[0].Add(q.Per).Sub(now), time.Millisecond)}
+	}
+	s.counted[id] = append(log, now)
+	return nil
 }
 
 // payloadOf identifies an entry's shared payload as memory.Store does: its
@@ -172,6 +207,11 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	s.calls.Add(1)
 	if !validID(id) {
 		return memory.Turn{}, nil, notFound(op, id)
+	}
+	if advance {
+		if err := s.admit(id); err != nil {
+			return memory.Turn{}, nil, fmt.Errorf("sessionfake: %s %s: %w", op, id, err)
+		}
 	}
 	l, err := s.acquire(ctx, id, wait, true)
 	if err != nil {
