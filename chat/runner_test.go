@@ -345,7 +345,9 @@ func TestRunnerFlightCallersLeave(t *testing.T) {
 			ctxA, cancelA := context.WithCancel(context.Background())
 			var a, b []tool.Outcome
 			var wg sync.WaitGroup
-			wg.Go(func() { a = r.Scope(ctxA, "sa", 1, nil, false).Run(ctxA, []tool.Call{call("gcs_get_boss_details", args)}) })
+			wg.Go(func() {
+				a = r.Scope(ctxA, "sa", 1, nil, false).Run(ctxA, []tool.Call{call("gcs_get_boss_details", args)})
+			})
 			synctest.Wait()
 			wg.Go(func() {
 				ctx := context.Background()
@@ -383,7 +385,9 @@ func TestRunnerFlightCallersLeave(t *testing.T) {
 			synctest.Wait()
 			ctxB, cancelB := context.WithCancel(context.Background())
 			done := make(chan []tool.Outcome)
-			go func() { done <- r.Scope(ctxB, "sb", 1, nil, false).Run(ctxB, []tool.Call{call("gcs_get_boss_details", args)}) }()
+			go func() {
+				done <- r.Scope(ctxB, "sb", 1, nil, false).Run(ctxB, []tool.Call{call("gcs_get_boss_details", args)})
+			}()
 			synctest.Wait()
 			cancelB()
 			if b := <-done; b[0].Status != tool.StatusError || !errors.Is(b[0].Result.Cause, context.Canceled) {
