@@ -42,6 +42,9 @@ func (g *gcs) championDetails() tool.Tool {
 		"Exact data of one champion by name: faction, rarity, affinity, role, base stats, skills with effects, "+
 			"bosses it is strong against, display names. Use for any question about a named champion's stats or kit.",
 		func(ctx context.Context, a ChampionArgs) (tool.Result, error) {
+			if err := refuseEmpty(gcsdb.KindChampion, name, a.ChampionName); err != nil {
+				return tool.Result{}, err
+			}
 			// One data version check for the name and the data.
 			view, err := g.game.View(ctx)
 			if err != nil {

@@ -187,6 +187,9 @@ const toolNameRule = resolve.Folded
 // resolveName resolves a name argument; an empty or unknown one is refused
 // (tool.Refusal).
 func (g *gcs) resolveName(ctx context.Context, k gcsdb.Kind, toolName, name string) (int64, error) {
+	if err := refuseEmpty(k, toolName, name); err != nil {
+		return 0, err
+	}
 	view, err := g.game.View(ctx)
 	if err != nil {
 		return 0, backendErr("resolve "+k.Noun(), err)
@@ -194,10 +197,18 @@ func (g *gcs) resolveName(ctx context.Context, k gcsdb.Kind, toolName, name stri
 	return resolveIn(view, k, toolName, name)
 }
 
+// refuseEmpty refuses an empty name argument before any database read.
+func refuseEmpty(k gcsdb.Kind, toolName, name string) error {
+	if strings.TrimSpace(name) == "" {
+		return &tool.Refusal{Result: emptyName(toolName, strings.ReplaceAll(k.Noun(), " ", "_")+"_name")}
+	}
+	return nil
+}
+
 // resolveIn is resolveName as of view.
 func resolveIn(view gcsdb.View, k gcsdb.Kind, toolName, name string) (int64, error) {
-	if strings.TrimSpace(name) == "" {
-		return 0, &tool.Refusal{Result: emptyName(toolName, strings.ReplaceAll(k.Noun(), " ", "_")+"_name")}
+	if err := refuseEmpty(k, toolName, name); err != nil {
+		return 0, err
 	}
 	res := view.Resolve(k, tool.Clip(name, 200), toolNameRule)
 	if !res.Found() {
