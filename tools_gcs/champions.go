@@ -297,17 +297,23 @@ func (g *gcs) compareCharacters() tool.Tool {
 				return tool.Failure("Give 2 to 5 champion names.", fmt.Sprintf("got %d names", len(a.Names)),
 					"Call "+name+" again with between 2 and 5 names."), nil
 			}
-			// One data version check for every name and champion.
-			view, err := g.game.View(ctx)
-			if err != nil {
-				return tool.Result{}, backendErr("resolve champion", err)
-			}
+			// One data version check for every name and champion, made
+			// at the first name as before.
+			var view gcsdb.View
+			viewed := false
 			var list []Compared
 			seen := map[int64]bool{}
 			var unknown, hints []string
 			for _, n := range a.Names {
 				if strings.TrimSpace(n) == "" {
 					return emptyName(name, "names entry"), nil
+				}
+				if !viewed {
+					v, err := g.game.View(ctx)
+					if err != nil {
+						return tool.Result{}, backendErr("resolve champion", err)
+					}
+					view, viewed = v, true
 				}
 				res := view.Resolve(gcsdb.KindChampion, tool.Clip(n, 200), toolNameRule)
 				if !res.Found() {
