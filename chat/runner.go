@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/tool"
 )
@@ -31,7 +29,7 @@ type Runner struct {
 	obs      Observer
 	log      *slog.Logger
 	rollouts Rollouts
-	flight   singleflight.Group
+	flight   flight
 	// parallel bounds the executions of one batch running at once (0: no bound).
 	parallel int
 }
@@ -209,28 +207,36 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 	}
 	s.mu.Unlock()
 
-	var wg sync.WaitGroup
-	var slots chan struct{}
-	if s.r.parallel > 0 {
-		slots = make(chan struct{}, s.r.parallel)
-	}
-	for _, i := range toRun {
-		if slots != nil {
-			slots <- struct{}{}
+	runOne := func(i int) {
+		p := preps[i]
+		res := s.executeSafe(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args, Version: p.version}, p.key, version)
+		outs[i] = tool.Outcome{
+			Name: p.name, Arguments: p.shown, Source: p.source, Status: res.Status,
+			Version: res.InternalInfo.Version, DurationMS: ms(time.Since(p.start)), Result: res,
 		}
-		wg.Go(func() {
-			if slots != nil {
-				defer func() { <-slots }()
-			}
-			p := preps[i]
-			res := s.executeSafe(ctx, tool.Call{Name: calls[i].Name, Arguments: p.args, Version: p.version}, p.key, version)
-			outs[i] = tool.Outcome{
-				Name: p.name, Arguments: p.shown, Source: p.source, Status: res.Status,
-				Version: res.InternalInfo.Version, DurationMS: ms(time.Since(p.start)), Result: res,
-			}
-		})
 	}
-	wg.Wait()
+	if len(toRun) == 1 {
+		// One call (the usual turn) runs here: nothing to overlap with.
+		runOne(toRun[0])
+	} else {
+		var wg sync.WaitGroup
+		var slots chan struct{}
+		if s.r.parallel > 0 {
+			slots = make(chan struct{}, s.r.parallel)
+		}
+		for _, i := range toRun {
+			if slots != nil {
+				slots <- struct{}{}
+			}
+			wg.Go(func() {
+				if slots != nil {
+					defer func() { <-slots }()
+				}
+				runOne(i)
+			})
+		}
+		wg.Wait()
+	}
 
 	s.mu.Lock()
 	for _, i := range toRun {
@@ -276,9 +282,9 @@ type stepsExecutor interface {
 	ExecuteWith(ctx context.Context, call tool.Call, steps tool.Steps) tool.Result
 }
 
-// executeSafe is execute on a goroutine of its own: a panic there (an
-// Executor's, past its own recovery) would end the process, so it becomes
-// the call's error result.
+// executeSafe is execute with a panic (an Executor's, past its own
+// recovery) turned into the call's error result: on a batch's goroutine
+// it would end the process.
 func (s *Scope) executeSafe(ctx context.Context, call tool.Call, key, version string) (res tool.Result) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -309,28 +315,72 @@ func (s *Scope) execute(ctx context.Context, call tool.Call, key, version string
 // execute runs one call, sharing the execution with identical calls in
 // flight in this process.
 func (r *Runner) execute(ctx context.Context, call tool.Call, key, version string) tool.Result {
-	ch := r.flight.DoChan(key+"\x00"+version, func() (v any, err error) {
-		// singleflight panics again on a goroutine of its own, which no
-		// caller could recover: the panic becomes the shared result.
+	out, shared, err := r.flight.do(ctx, key+"\x00"+version, func() (res tool.Result) {
 		defer func() {
 			if p := recover(); p != nil {
-				v, err = r.panicked(ctx, call.Name, p), nil
+				res = r.panicked(ctx, call.Name, p)
 			}
 		}()
-		return r.exec.Execute(ctx, call), nil
+		return r.exec.Execute(ctx, call)
 	})
-	select {
-	case <-ctx.Done():
+	if err != nil || (!shared && ctx.Err() != nil) {
 		return tool.Cancelled(call.Name, ctx.Err())
-	case res := <-ch:
-		out, _ := res.Val.(tool.Result)
-		// The shared execution belonged to a caller that went away; this
-		// caller is still here, so it runs the tool itself.
-		if errors.Is(out.Cause, context.Canceled) && ctx.Err() == nil {
-			return r.exec.Execute(ctx, call)
-		}
-		return out
 	}
+	// The shared execution belonged to a caller that went away; this
+	// caller is still here, so it runs the tool itself.
+	if shared && errors.Is(out.Cause, context.Canceled) && ctx.Err() == nil {
+		return r.exec.Execute(ctx, call)
+	}
+	return out
+}
+
+// flight shares one execution among the identical calls in flight in this
+// process. The first caller runs the call on its own goroutine (the
+// executor ends it when that caller's context ends); the others wait for
+// its result and leave when their own context ends. Unlike
+// singleflight.Group.DoChan, a call costs no goroutine and no hand-off
+// (a tool call's wall time was mostly those on a busy machine), and unlike
+// its Do a waiting caller can still leave.
+type flight struct {
+	mu    sync.Mutex
+	calls map[string]*flightCall
+}
+
+// flightCall is one shared execution: res is set before done is closed.
+type flightCall struct {
+	done chan struct{}
+	res  tool.Result
+}
+
+// do returns fn's result for key, run once among concurrent callers;
+// shared reports a result run by another caller, err this caller's
+// context ending while it waited for one.
+func (f *flight) do(ctx context.Context, key string, fn func() tool.Result) (res tool.Result, shared bool, err error) {
+	f.mu.Lock()
+	if c, ok := f.calls[key]; ok {
+		f.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return tool.Result{}, true, ctx.Err()
+		case <-c.done:
+			return c.res, true, nil
+		}
+	}
+	c := &flightCall{done: make(chan struct{})}
+	if f.calls == nil {
+		f.calls = map[string]*flightCall{}
+	}
+	f.calls[key] = c
+	f.mu.Unlock()
+	// Deferred, so waiting callers are released even if fn panics.
+	defer func() {
+		f.mu.Lock()
+		delete(f.calls, key)
+		f.mu.Unlock()
+		close(c.done)
+	}()
+	c.res = fn()
+	return c.res, false, nil
 }
 
 // dataVersion returns the current data version; ok is false when it could

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -320,4 +321,83 @@ func TestNewRunnerRefusesNil(t *testing.T) {
 	if _, err := NewRunner(nil, nil, nil, nil); err == nil {
 		t.Error("NewRunner(nil) succeeded")
 	}
+}
+
+// TestRunnerFlightCallersLeave: a call shared between sessions survives
+// either caller going away. When the one running it leaves, the execution
+// ends cancelled and the one still waiting runs the tool itself; one that
+// leaves while waiting gets a cancelled result at once, and the running
+// call goes on. No sleeps: synctest.Wait returns once every caller blocks.
+func TestRunnerFlightCallersLeave(t *testing.T) {
+	args := `{"boss_name":"Fire Knight"}`
+	t.Run("the running caller leaves", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			box := newToolbox(t)
+			var runs atomic.Int64
+			box.get("gcs_get_boss_details").fn = func(ctx context.Context, a map[string]any) (tool.Result, error) {
+				if runs.Add(1) == 1 {
+					<-ctx.Done()
+					return tool.Result{}, ctx.Err()
+				}
+				return tool.Success("ok", a), nil
+			}
+			r := newTestRunner(t, box, nil)
+			ctxA, cancelA := context.WithCancel(context.Background())
+			var a, b []tool.Outcome
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				a = r.Scope(ctxA, "sa", 1, nil, false).Run(ctxA, []tool.Call{call("gcs_get_boss_details", args)})
+			})
+			synctest.Wait()
+			wg.Go(func() {
+				ctx := context.Background()
+				b = r.Scope(ctx, "sb", 1, nil, false).Run(ctx, []tool.Call{call("gcs_get_boss_details", args)})
+			})
+			synctest.Wait()
+			if runs.Load() != 1 {
+				t.Fatalf("runs before the leave = %d, want one shared", runs.Load())
+			}
+			cancelA()
+			wg.Wait()
+			if a[0].Status != tool.StatusError || !errors.Is(a[0].Result.Cause, context.Canceled) {
+				t.Errorf("leaving caller: %s", a[0].Result.ForLLM())
+			}
+			if b[0].Status != tool.StatusSuccess || runs.Load() != 2 {
+				t.Errorf("staying caller: %s after %d runs", b[0].Result.ForLLM(), runs.Load())
+			}
+		})
+	})
+	t.Run("a waiting caller leaves", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			box := newToolbox(t)
+			release := make(chan struct{})
+			box.get("gcs_get_boss_details").fn = func(_ context.Context, a map[string]any) (tool.Result, error) {
+				<-release
+				return tool.Success("ok", a), nil
+			}
+			r := newTestRunner(t, box, nil)
+			var a []tool.Outcome
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				ctx := context.Background()
+				a = r.Scope(ctx, "sa", 1, nil, false).Run(ctx, []tool.Call{call("gcs_get_boss_details", args)})
+			})
+			synctest.Wait()
+			ctxB, cancelB := context.WithCancel(context.Background())
+			done := make(chan []tool.Outcome)
+			go func() {
+				done <- r.Scope(ctxB, "sb", 1, nil, false).Run(ctxB, []tool.Call{call("gcs_get_boss_details", args)})
+			}()
+			synctest.Wait()
+			cancelB()
+			if b := <-done; b[0].Status != tool.StatusError || !errors.Is(b[0].Result.Cause, context.Canceled) {
+				t.Errorf("waiting caller that left: %s", b[0].Result.ForLLM())
+			}
+			close(release)
+			wg.Wait()
+			if a[0].Status != tool.StatusSuccess || box.get("gcs_get_boss_details").count() != 1 {
+				t.Errorf("running caller: %s after %d runs", a[0].Result.ForLLM(), box.get("gcs_get_boss_details").count())
+			}
+		})
+	})
 }

@@ -96,12 +96,23 @@ const maxLoreRunes = 600
 // champion's view is read from the database once per data version (the
 // version is checked on every call); each call gets its own copy.
 func (g *Game) Champion(ctx context.Context, id int64) (Champion, bool, error) {
-	if _, err := g.fresh(ctx); err != nil {
+	v, err := g.View(ctx)
+	if err != nil {
 		return Champion{}, false, err
 	}
+	return v.Champion(ctx, id)
+}
+
+// Champion is Game.Champion as of the view's data version: the view kept
+// for it, or one read now and kept while the version is still current.
+func (v View) Champion(ctx context.Context, id int64) (Champion, bool, error) {
+	g := v.g
 	g.mu.Lock()
-	c, ok := g.champions[id]
-	v := g.version
+	var c Champion
+	ok := false
+	if g.version == v.version {
+		c, ok = g.champions[id]
+	}
 	g.mu.Unlock()
 	if ok {
 		return c.clone(), true, nil
@@ -113,7 +124,7 @@ func (g *Game) Champion(ctx context.Context, id int64) (Champion, bool, error) {
 	g.mu.Lock()
 	// A view read while another call saw a new version is not kept: it
 	// may be of the old data.
-	if g.version == v && g.champions != nil && len(g.champions) < maxChampionViews {
+	if g.version == v.version && g.champions != nil && len(g.champions) < maxChampionViews {
 		g.champions[id] = c.clone()
 	}
 	g.mu.Unlock()

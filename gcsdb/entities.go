@@ -150,7 +150,7 @@ const MaxCounters = 20
 // the weights live in gamedata, the one place. Rankings are kept in memory
 // until the data version changes.
 func (g *Game) Counters(ctx context.Context, bossID int64, limit int) ([]RankedCounter, BossRef, int, error) {
-	if _, err := g.fresh(ctx); err != nil {
+	if _, _, err := g.fresh(ctx); err != nil {
 		return nil, BossRef{}, 0, err
 	}
 	var boss BossRef

@@ -3,8 +3,10 @@ package gcsdb
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/gameassist/gameassist/gcsdb/resolve"
@@ -90,42 +92,94 @@ func NewGame(db *sql.DB) (*Game, error) {
 // tools that run their own read-only SQL.
 func (g *Game) DB() *StmtDB { return g.db }
 
-// Version returns the data version, "" when nothing is loaded.
+// versionQuery reads the data version.
+const versionQuery = `SELECT value FROM meta WHERE key = ?`
+
+// Version returns the data version, "" when nothing is loaded. Every tool
+// call checks it, so it runs on a pooled connection's driver directly: the
+// driver interrupts the statement when ctx ends without a goroutine, where
+// database/sql would start one per query to watch ctx.
 func (g *Game) Version(ctx context.Context) (string, error) {
-	var v string
-	err := g.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, MetaDataVersion).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+	c, err := g.db.Conn(ctx)
+	if err != nil {
+		return "", fmt.Errorf("gcsdb: data version: %w", err)
 	}
+	defer c.Close()
+	var v string
+	err = c.Raw(func(dc any) error {
+		q, ok := dc.(driver.QueryerContext)
+		if !ok {
+			return fmt.Errorf("driver connection %T cannot query", dc)
+		}
+		rows, err := q.QueryContext(ctx, versionQuery, []driver.NamedValue{{Ordinal: 1, Value: MetaDataVersion}})
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		dest := make([]driver.Value, 1)
+		if err := rows.Next(dest); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		switch x := dest[0].(type) {
+		case string:
+			v = x
+		case []byte:
+			v = string(x)
+		default:
+			return fmt.Errorf("meta value is %T, not text", x)
+		}
+		return nil
+	})
 	if err != nil {
 		return "", fmt.Errorf("gcsdb: data version: %w", err)
 	}
 	return v, nil
 }
 
+// View is the read model as of one data version check: a tool that
+// resolves a name and then reads the entity checks the version once.
+type View struct {
+	g       *Game
+	version string
+	r       *resolve.Resolver
+}
+
+// View checks the data version (rebuilding the in-memory indexes when it
+// changed) and returns the model as of that version.
+func (g *Game) View(ctx context.Context) (View, error) {
+	v, r, err := g.fresh(ctx)
+	if err != nil {
+		return View{}, err
+	}
+	return View{g: g, version: v, r: r}, nil
+}
+
 // fresh drops the in-memory indexes when the data version changed and
-// returns the current resolver, building it when needed.
-func (g *Game) fresh(ctx context.Context) (*resolve.Resolver, error) {
+// returns the current version and resolver, building it when needed.
+func (g *Game) fresh(ctx context.Context) (string, *resolve.Resolver, error) {
 	v, err := g.Version(ctx)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	g.mu.Lock()
 	if g.loaded && g.version == v {
 		r := g.resolver
 		g.mu.Unlock()
-		return r, nil
+		return v, r, nil
 	}
 	g.mu.Unlock()
 	r, err := g.buildResolver(ctx)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.version, g.loaded, g.resolver, g.ranked = v, true, r, map[int64][]RankedCounter{}
 	g.champions = map[int64]Champion{}
-	return r, nil
+	return v, r, nil
 }
 
 // buildResolver reads every entity's name, key and display names.
@@ -198,20 +252,25 @@ func (r Resolution) Found() bool { return r.ID != 0 }
 // (see package resolve); when nothing matches it returns up to three
 // suggestions.
 func (g *Game) Resolve(ctx context.Context, k Kind, name string, upto resolve.How) (Resolution, error) {
-	r, err := g.fresh(ctx)
+	v, err := g.View(ctx)
 	if err != nil {
 		return Resolution{}, err
 	}
-	if m, ok := r.LookupUpTo(string(k), name, upto); ok {
-		return Resolution{ID: m.ID, Name: m.Name, How: m.How}, nil
+	return v.Resolve(k, name, upto), nil
+}
+
+// Resolve is Game.Resolve as of the view's data version.
+func (v View) Resolve(k Kind, name string, upto resolve.How) Resolution {
+	if m, ok := v.r.LookupUpTo(string(k), name, upto); ok {
+		return Resolution{ID: m.ID, Name: m.Name, How: m.How}
 	}
-	return Resolution{Suggestions: r.Suggest(string(k), name, 3)}, nil
+	return Resolution{Suggestions: v.r.Suggest(string(k), name, 3)}
 }
 
 // FindNames returns every entity (of any kind) named in text, in text order,
 // tolerating typos: the offline responder reads player messages with it.
 func (g *Game) FindNames(ctx context.Context, text string) ([]resolve.Match, error) {
-	r, err := g.fresh(ctx)
+	_, r, err := g.fresh(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +282,8 @@ func (g *Game) FindNames(ctx context.Context, text string) ([]resolve.Match, err
 // version. It is immutable: a caller reading several names for one answer
 // checks the data version once.
 func (g *Game) NameIndex(ctx context.Context) (*resolve.Resolver, error) {
-	return g.fresh(ctx)
+	_, r, err := g.fresh(ctx)
+	return r, err
 }
 
 // Exists reports whether an entity of kind k has id.

@@ -3,10 +3,12 @@ package gcsdb_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/gameassist/gameassist/gamedata"
@@ -255,5 +257,85 @@ func TestChampionViewsFollowDataVersion(t *testing.T) {
 	next, _, err := game.Champion(ctx, id)
 	if err != nil || next.Stats.HP != g.Champions[0].Stats.HP+1 {
 		t.Fatalf("new data version: hp %d (%v), want %d", next.Stats.HP, err, g.Champions[0].Stats.HP+1)
+	}
+}
+
+// TestViewChecksTheVersionOnce: a view answers names as of the data
+// version it checked, while the game itself sees a change committed by
+// another connection on its next call; a view of an old version keeps no
+// champion it reads.
+func TestViewChecksTheVersionOnce(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "gcs.db")
+	g := gcsdbtest.Game()
+	game := prepareGame(t, path, g)
+	id := int64(g.Champions[0].ID)
+	old, err := game.View(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rw.Close() })
+	for _, q := range []string{
+		`UPDATE champions SET name = 'Renamed', hp = hp + 1 WHERE id = ?`,
+		`UPDATE meta SET value = value || '+1' WHERE key = '` + gcsdb.MetaDataVersion + `'`,
+	} {
+		args := []any{id}
+		if !strings.Contains(q, "?") {
+			args = nil
+		}
+		if _, err := rw.ExecContext(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := old.Resolve(gcsdb.KindChampion, g.Champions[0].Name, resolve.Folded); r.ID != id {
+		t.Fatalf("the old view lost its name index: %+v", r)
+	}
+	if r, err := game.Resolve(ctx, gcsdb.KindChampion, "renamed", resolve.Folded); err != nil || r.ID != id {
+		t.Fatalf("the game missed the new version: %+v, %v", r, err)
+	}
+	if c, _, err := old.Champion(ctx, id); err != nil || c.Stats.HP != g.Champions[0].Stats.HP+1 {
+		t.Fatalf("old view's champion: hp %d, %v", c.Stats.HP, err)
+	}
+	if _, err := rw.ExecContext(ctx, `UPDATE champions SET hp = hp + 1 WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	if c, _, err := game.Champion(ctx, id); err != nil || c.Stats.HP != g.Champions[0].Stats.HP+2 {
+		t.Fatalf("a champion read through an old view was kept for the new version: hp %d, %v", c.Stats.HP, err)
+	}
+}
+
+// TestVersion: the data version as stored, "" once it is gone, and the
+// caller's context ends the check.
+func TestVersion(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "gcs.db")
+	g := gcsdbtest.Game()
+	game := prepareGame(t, path, g)
+	want, err := gcsdb.Version(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := game.Version(ctx); err != nil || v != want {
+		t.Fatalf("version %q, %v; want %q", v, err, want)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := game.Version(cancelled); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled check: %v", err)
+	}
+	rw, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rw.Close() })
+	if _, err := rw.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, gcsdb.MetaDataVersion); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := game.Version(ctx); err != nil || v != "" {
+		t.Fatalf("version without a row: %q, %v", v, err)
 	}
 }

@@ -13,10 +13,12 @@ import (
 )
 
 // benchCall runs one call b.N times through the executor and reports the
-// p50 and p99 latency of a call in microseconds.
+// p50 and p99 latency of a call in microseconds. The context can be
+// cancelled, as a turn's is.
 func benchCall(b *testing.B, ex *tool.Executor, name, args string) {
 	b.Helper()
-	ctx := context.Background()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	call := tool.Call{Name: name, Arguments: json.RawMessage(args)}
 	if r := ex.Execute(ctx, call); !r.OK() {
 		b.Fatalf("%s(%s): %s", name, args, r.ForLLM())

@@ -23,8 +23,8 @@ type CharacterIDArgs struct {
 	CharacterID *int64 `json:"character_id"`
 }
 
-func (g *gcs) championResult(ctx context.Context, id int64) (tool.Result, error) {
-	c, ok, err := g.game.Champion(ctx, id)
+func (g *gcs) championResult(ctx context.Context, view gcsdb.View, id int64) (tool.Result, error) {
+	c, ok, err := view.Champion(ctx, id)
 	if err != nil {
 		return tool.Result{}, backendErr(fmt.Sprintf("champion %d", id), err)
 	}
@@ -42,11 +42,19 @@ func (g *gcs) championDetails() tool.Tool {
 		"Exact data of one champion by name: faction, rarity, affinity, role, base stats, skills with effects, "+
 			"bosses it is strong against, display names. Use for any question about a named champion's stats or kit.",
 		func(ctx context.Context, a ChampionArgs) (tool.Result, error) {
-			id, err := g.resolveName(ctx, gcsdb.KindChampion, name, a.ChampionName)
+			if err := refuseEmpty(gcsdb.KindChampion, name, a.ChampionName); err != nil {
+				return tool.Result{}, err
+			}
+			// One data version check for the name and the data.
+			view, err := g.game.View(ctx)
+			if err != nil {
+				return tool.Result{}, backendErr("champion", err)
+			}
+			id, err := resolveIn(view, gcsdb.KindChampion, name, a.ChampionName)
 			if err != nil {
 				return tool.Result{}, err
 			}
-			return g.championResult(ctx, id)
+			return g.championResult(ctx, view, id)
 		})
 }
 
@@ -61,7 +69,11 @@ func (g *gcs) characterDetailsByID() tool.Tool {
 				return tool.Failure("No character_id given.", "character_id is required",
 					"Call "+name+" again with the champion's config id, e.g. 1001."), nil
 			}
-			return g.championResult(ctx, *a.CharacterID)
+			view, err := g.game.View(ctx)
+			if err != nil {
+				return tool.Result{}, backendErr("champion", err)
+			}
+			return g.championResult(ctx, view, *a.CharacterID)
 		})
 }
 
@@ -285,6 +297,10 @@ func (g *gcs) compareCharacters() tool.Tool {
 				return tool.Failure("Give 2 to 5 champion names.", fmt.Sprintf("got %d names", len(a.Names)),
 					"Call "+name+" again with between 2 and 5 names."), nil
 			}
+			// One data version check for every name and champion, made
+			// at the first name as before.
+			var view gcsdb.View
+			viewed := false
 			var list []Compared
 			seen := map[int64]bool{}
 			var unknown, hints []string
@@ -292,10 +308,14 @@ func (g *gcs) compareCharacters() tool.Tool {
 				if strings.TrimSpace(n) == "" {
 					return emptyName(name, "names entry"), nil
 				}
-				res, err := g.game.Resolve(ctx, gcsdb.KindChampion, tool.Clip(n, 200), toolNameRule)
-				if err != nil {
-					return tool.Result{}, backendErr("resolve champion", err)
+				if !viewed {
+					v, err := g.game.View(ctx)
+					if err != nil {
+						return tool.Result{}, backendErr("resolve champion", err)
+					}
+					view, viewed = v, true
 				}
+				res := view.Resolve(gcsdb.KindChampion, tool.Clip(n, 200), toolNameRule)
 				if !res.Found() {
 					unknown = append(unknown, quoted(n))
 					if len(res.Suggestions) > 0 {
@@ -307,7 +327,7 @@ func (g *gcs) compareCharacters() tool.Tool {
 					continue
 				}
 				seen[res.ID] = true
-				c, ok, err := g.game.Champion(ctx, res.ID)
+				c, ok, err := view.Champion(ctx, res.ID)
 				if err != nil {
 					return tool.Result{}, backendErr("champion", err)
 				}

@@ -57,7 +57,7 @@ func wholeID(v any) (int64, bool) {
 }
 
 // bindOwned binds d's owned_only flag to the player state at b's path.
-func bindOwned[A any](b []tool.PlayerParam, d *tool.Def[A]) *tool.Def[A] {
+func bindOwned[A any](b []tool.PlayerParam, d boundDef[A]) boundDef[A] {
 	d.Player = b
 	return d
 }

@@ -75,12 +75,22 @@ func (g *gcs) schema(name string) json.RawMessage {
 }
 
 // def builds one gcs-category definition; names are its chip labels.
-func def[A any](g *gcs, name string, names tool.DisplayNames, cache int, instruction, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
-	return &tool.Def[A]{
+func def[A any](g *gcs, name string, names tool.DisplayNames, cache int, instruction, desc string, run func(context.Context, A) (tool.Result, error)) boundDef[A] {
+	return boundDef[A]{&tool.Def[A]{
 		Name: name, Description: desc, Category: tool.CategoryGCS, CacheFor: cache, Instruction: instruction,
 		Schema: g.schema(name), DisplayNames: names, Run: run,
-	}
+	}}
 }
+
+// boundDef is a gcs-category definition. Its blocking steps are queries
+// on the read-only handle, which end when the call's context does (a
+// connection wait in database/sql, a statement interrupted by go-sqlite3),
+// and its Go work is bounded by the game's size, so it is a
+// tool.ContextBound: the executor runs it on the caller's goroutine.
+type boundDef[A any] struct{ *tool.Def[A] }
+
+// BoundByContext implements tool.ContextBound.
+func (boundDef[A]) BoundByContext() {}
 
 // sqlDef builds one sql-category definition; names are its chip labels.
 func sqlDef[A any](g *gcs, name string, names tool.DisplayNames, desc string, run func(context.Context, A) (tool.Result, error)) *tool.Def[A] {
@@ -177,13 +187,30 @@ const toolNameRule = resolve.Folded
 // resolveName resolves a name argument; an empty or unknown one is refused
 // (tool.Refusal).
 func (g *gcs) resolveName(ctx context.Context, k gcsdb.Kind, toolName, name string) (int64, error) {
-	if strings.TrimSpace(name) == "" {
-		return 0, &tool.Refusal{Result: emptyName(toolName, strings.ReplaceAll(k.Noun(), " ", "_")+"_name")}
+	if err := refuseEmpty(k, toolName, name); err != nil {
+		return 0, err
 	}
-	res, err := g.game.Resolve(ctx, k, tool.Clip(name, 200), toolNameRule)
+	view, err := g.game.View(ctx)
 	if err != nil {
 		return 0, backendErr("resolve "+k.Noun(), err)
 	}
+	return resolveIn(view, k, toolName, name)
+}
+
+// refuseEmpty refuses an empty name argument before any database read.
+func refuseEmpty(k gcsdb.Kind, toolName, name string) error {
+	if strings.TrimSpace(name) == "" {
+		return &tool.Refusal{Result: emptyName(toolName, strings.ReplaceAll(k.Noun(), " ", "_")+"_name")}
+	}
+	return nil
+}
+
+// resolveIn is resolveName as of view.
+func resolveIn(view gcsdb.View, k gcsdb.Kind, toolName, name string) (int64, error) {
+	if err := refuseEmpty(k, toolName, name); err != nil {
+		return 0, err
+	}
+	res := view.Resolve(k, tool.Clip(name, 200), toolNameRule)
 	if !res.Found() {
 		return 0, &tool.Refusal{Result: notFound(k, toolName, name, res.Suggestions)}
 	}

@@ -73,6 +73,10 @@ type benchApp struct {
 	trips  *tripCounter
 	names  []string
 	client *http.Client
+	// toolMS is the duration_ms the reply reports for each turn's tool
+	// call: its wall time inside the turn, from the call's preparation to
+	// its result.
+	toolMS []float64
 }
 
 func newBenchApp(b *testing.B, bare bool, opts ...appOption) *benchApp {
@@ -163,8 +167,9 @@ func (ba *benchApp) sessions(b *testing.B, n int) []benchSession {
 func (ba *benchApp) turn(b *testing.B, s benchSession, i int) {
 	var reply struct {
 		ToolCalls []struct {
-			Source string `json:"source"`
-			Status string `json:"status"`
+			Source     string  `json:"source"`
+			Status     string  `json:"status"`
+			DurationMS float64 `json:"duration_ms"`
 		} `json:"tool_calls"`
 	}
 	msg := "Tell me about " + ba.names[i%len(ba.names)]
@@ -174,6 +179,7 @@ func (ba *benchApp) turn(b *testing.B, s benchSession, i int) {
 	if len(reply.ToolCalls) != 1 || reply.ToolCalls[0].Source != "executed" || reply.ToolCalls[0].Status != "success" {
 		b.Fatalf("turn %d: tool calls %+v, want one executed with success", i, reply.ToolCalls)
 	}
+	ba.toolMS = append(ba.toolMS, reply.ToolCalls[0].DurationMS)
 }
 
 func pct(ds []time.Duration, p float64) float64 {

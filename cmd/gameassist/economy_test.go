@@ -443,6 +443,7 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			}
 			reqs0 := ba.fake.RequestCount()
 			turns := make([]time.Duration, 0, b.N)
+			ba.toolMS = ba.toolMS[:0]
 			b.ResetTimer()
 			for i := range b.N {
 				t0 := time.Now()
@@ -487,6 +488,8 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			b.ReportMetric(pct(turns, 0.50)/pct(same, 0.50), "ratio_same_p50")
 			b.ReportMetric(pct(turns, 0.50)/pct(small, 0.50), "ratio_tiny_p50")
 			b.ReportMetric(float64(bytesSent)/float64(max(len(sent), 1)), "req_B")
+			slices.Sort(ba.toolMS)
+			b.ReportMetric(ba.toolMS[len(ba.toolMS)/2]*1000, "tool_p50_us")
 		})
 	}
 }
