@@ -211,8 +211,8 @@ func TestHistoryKnownAfterOwnWrite(t *testing.T) {
 // The messages a turn's write remembers for the next turn (its load then
 // decodes nothing) are the ones a fresh load decodes, field by field: the
 // time with its zone as decoded and no monotonic reading, empty lists
-// absent, text the encoder escapes, tool arguments the encoder rewrites,
-// text that is not UTF-8. Messages that need no decoding share the
+// absent, text the encoder escapes, tool arguments the encoder compacts
+// or escapes, text that is not UTF-8. Messages that need no decoding share the
 // written messages' text instead of decoding it again.
 func TestHistoryMemoAsLoaded(t *testing.T) {
 	ctx := context.Background()
@@ -237,6 +237,7 @@ func TestHistoryMemoAsLoaded(t *testing.T) {
 			Context: "<context>\n- gcs_find_counters_for_boss {\"boss_id\":5001} → Aria & Kaelith\n</context>",
 			Shown: &memory.Shown{Screen: &empty, Results: []memory.ShownResult{
 				{Key: "k1", CachedAt: 2, Tool: "gcs_get_character_details", Parameters: json.RawMessage(`{"name":"Aria Storm","id":1001}`)},
+				{Key: "k0", CachedAt: 1, Tool: "gcs_get_boss_details", Parameters: json.RawMessage("{\n  \"boss_id\": 5001,\t\"tags\": [ \"a b\" ]\n}")},
 			}, Tools: []string{}}},
 		{Role: "assistant", Content: "Aria counters it.", Exchange: 2, At: time.Date(2026, 3, 4, 5, 6, 7, 891011121, zone),
 			Tools: []string{"gcs_find_counters_for_boss"}, Offered: []string{}, About: []memory.Subject{{Kind: "character", ID: "1001"}}},

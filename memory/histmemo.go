@@ -307,7 +307,7 @@ func (h *histMemo) appended(id string, r *histRead, raw []string, msgs []Message
 // asLoaded returns m as a load decodes it from the JSON it was stored as,
 // without that round trip, when it can tell the two apart from m alone:
 // every string valid UTF-8 (the JSON would replace the rest), tool
-// arguments already compact with nothing the encoder escapes, empty
+// arguments compacted as the encoder stores them (nothing to escape), empty
 // lists absent (omitempty) and the time decoded from its own JSON (its
 // zone as the load sees it, no monotonic reading). Else false: the
 // caller decodes the JSON. The copy shares m's strings, not its slices
@@ -385,23 +385,24 @@ func loadedString(p *string) (*string, bool) {
 }
 
 // loadedResults is asLoaded for results stored with omitempty: their
-// arguments (never omitted) must be JSON the encoder writes unchanged.
+// arguments (never omitted) are stored compacted, and a load gets them as
+// stored; arguments the encoder would also escape are left to decoding.
 func loadedResults(in []ShownResult) ([]ShownResult, bool) {
 	if len(in) == 0 {
 		return nil, true
 	}
 	out := make([]ShownResult, len(in))
-	var compact bytes.Buffer
 	for i, r := range in {
 		p := r.Parameters
 		if len(p) == 0 || !utf8.ValidString(r.Key) || !utf8.ValidString(r.Tool) || !utf8.Valid(p) || bytes.ContainsAny(p, "<>&\u2028\u2029") {
 			return nil, false
 		}
-		compact.Reset()
-		if json.Compact(&compact, p) != nil || !bytes.Equal(compact.Bytes(), p) {
+		var compact bytes.Buffer
+		compact.Grow(len(p))
+		if json.Compact(&compact, p) != nil {
 			return nil, false
 		}
-		r.Parameters = bytes.Clone(p)
+		r.Parameters = compact.Bytes()
 		out[i] = r
 	}
 	return out, true
