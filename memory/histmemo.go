@@ -271,13 +271,12 @@ func (h *histMemo) appended(id string, r *histRead, raw []string, msgs []Message
 		return
 	}
 	read := make([]Message, len(texts))
-	v1 := jsonv2.Options(jsonv1.DefaultOptionsV1())
 	for i, js := range texts {
-		if m, ok := asLoaded(&msgs[i], v1); ok {
+		if m, ok := asLoaded(&msgs[i]); ok {
 			read[i] = m
 			continue
 		}
-		if err := jsonv2.Unmarshal(js, &read[i], v1); err != nil {
+		if err := jsonv2.Unmarshal(js, &read[i], jsonv1.DefaultOptionsV1()); err != nil {
 			// The next load decodes it and says what is wrong.
 			return
 		}
@@ -312,13 +311,15 @@ func (h *histMemo) appended(id string, r *histRead, raw []string, msgs []Message
 // zone as the load sees it, no monotonic reading). Else false: the
 // caller decodes the JSON. The copy shares m's strings, not its slices
 // or pointers.
-func asLoaded(m *Message, v1 jsonv2.Options) (Message, bool) {
+func asLoaded(m *Message) (Message, bool) {
 	out := Message{Role: m.Role, Content: m.Content, Exchange: m.Exchange, Context: m.Context, SummaryThrough: m.SummaryThrough, Tokens: m.Tokens}
 	if !utf8.ValidString(m.Role) || !utf8.ValidString(m.Content) || !utf8.ValidString(m.Context) {
 		return Message{}, false
 	}
-	at, err := m.At.MarshalJSON()
-	if err != nil || jsonv2.Unmarshal(at, &out.At, v1) != nil {
+	// The JSON holds the time as its text, which a load parses back
+	// (time.Time.UnmarshalText).
+	at, err := m.At.MarshalText()
+	if err != nil || out.At.UnmarshalText(at) != nil {
 		return Message{}, false
 	}
 	var ok bool
