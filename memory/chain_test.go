@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/memory"
@@ -204,4 +206,72 @@ func TestHistoryKnownAfterOwnWrite(t *testing.T) {
 		turn(e.store)
 		turn(e.store)
 	})
+}
+
+// The messages a turn's write remembers for the next turn (its load then
+// decodes nothing) are the ones a fresh load decodes, field by field: the
+// time with its zone as decoded and no monotonic reading, empty lists
+// absent, text the encoder escapes, tool arguments the encoder compacts
+// or escapes, text that is not UTF-8. Messages that need no decoding share the
+// written messages' text instead of decoding it again.
+func TestHistoryMemoAsLoaded(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, backends[0], memory.Options{})
+	e.create(t, "s")
+	turn := func(st *memory.Store, msgs []memory.Message) []memory.Message {
+		t.Helper()
+		got, l, err := st.LockAndBegin(ctx, "s", time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Messages: msgs, Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		return got.History
+	}
+	turn(e.store, exchangeMsgs(1))
+	empty, retired := "", "the old boss"
+	zone := time.FixedZone("IST", 5*3600+1800)
+	msgs := []memory.Message{
+		{Role: "user", Content: "who counters <this> & that\u2028boss?", Exchange: 2, At: time.Now(), Tokens: 42,
+			Context: "<context>\n- gcs_find_counters_for_boss {\"boss_id\":5001} → Aria & Kaelith\n</context>",
+			Shown: &memory.Shown{Screen: &empty, Results: []memory.ShownResult{
+				{Key: "k1", CachedAt: 2, Tool: "gcs_get_character_details", Parameters: json.RawMessage(`{"name":"Aria Storm","id":1001}`)},
+				{Key: "k0", CachedAt: 1, Tool: "gcs_get_boss_details", Parameters: json.RawMessage("{\n  \"boss_id\": 5001,\t\"tags\": [ \"a b\" ]\n}")},
+			}, Tools: []string{}}},
+		{Role: "assistant", Content: "Aria counters it.", Exchange: 2, At: time.Date(2026, 3, 4, 5, 6, 7, 891011121, zone),
+			Tools: []string{"gcs_find_counters_for_boss"}, Offered: []string{}, About: []memory.Subject{{Kind: "character", ID: "1001"}}},
+		// Values the JSON changes: decoded, as a load does.
+		{Role: "user", Content: "bad \xff byte", Exchange: 3, At: time.Date(2026, 3, 4, 5, 6, 8, 0, time.UTC), SummaryThrough: 1,
+			Shown: &memory.Shown{Player: &retired, Results: []memory.ShownResult{{Key: "k2", Tool: "t", Parameters: json.RawMessage(`{"a": 1}`)}}}},
+		{Role: "assistant", Content: "ok", Exchange: 3, At: time.Date(2026, 3, 4, 5, 6, 9, 0, time.UTC),
+			Shown: &memory.Shown{Retired: []memory.ShownResult{{Key: "k3", Tool: "t", Parameters: json.RawMessage(`{"q":"<b>"}`)}}}},
+	}
+	turn(e.store, msgs)
+	fresh, err := memory.New(e.rdb, memory.Options{Prefix: e.prefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := turn(fresh, nil)
+	got := turn(e.store, nil)
+	if len(got) != len(want) || len(want) != 6 {
+		t.Fatalf("%d messages remembered, %d loaded, want 6", len(got), len(want))
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if !g.At.Equal(w.At) || g.At.Location().String() != w.At.Location().String() || g.At.String() != w.At.String() {
+			t.Errorf("message %d: time %v, loaded %v", i, g.At, w.At)
+		}
+		if g.Context != w.Context || g.Content != w.Content {
+			t.Errorf("message %d: content %q context %q, loaded %q %q", i, g.Content, g.Context, w.Content, w.Context)
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("message %d remembered\n %#v\nloaded\n %#v", i, g, w)
+		}
+	}
+	for i, m := range msgs[:2] {
+		if unsafe.StringData(got[2+i].Content) != unsafe.StringData(m.Content) {
+			t.Errorf("message %d was decoded again", i)
+		}
+	}
 }

@@ -163,3 +163,103 @@ func TestEncodeClearDeltaOnce(t *testing.T) {
 		t.Errorf("after form neither a delta nor the whole form")
 	}
 }
+
+// TestDeltaRun: a turn's consecutive deltas are written by one DEFLATE
+// writer (a short message ended by a sync flush and an empty final
+// block, the next one's stream starting after it), and every one still
+// decodes alone after the chain before it, as the reader of whole-stream
+// deltas reads them: after chains short and full (16 KB of dictionary),
+// with messages around runMax and maxDict, two or three to a turn, and
+// runs broken by a message stored whole.
+func TestDeltaRun(t *testing.T) {
+	z, err := newZcodec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(seed, n int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			// Lines the chain repeats, and a few it has never seen.
+			if i%7 == 3 {
+				sum := sha1.Sum([]byte(fmt.Sprint(seed, i))) //nolint:gosec // test text
+				b.WriteString(hex.EncodeToString(sum[:]))
+			} else {
+				fmt.Fprintf(&b, "- gcs_get_boss_details {\"boss_id\":%d} → weak to Magic, phase %d\n", 5000+i%5, (seed+i)%3)
+			}
+		}
+		return b.String()[:n]
+	}
+	flushed := []byte{0x00, 0x00, 0xff, 0xff, 0x03, 0x00}
+	for _, tt := range []struct {
+		name    string
+		before  int   // messages stored before the turn, 3 KB each
+		sizes   []int // the turn's messages' Context lengths
+		flushes int   // deltas that end a run's flushed message; -1: as many as the chain has room to follow
+	}{
+		{"short chain, two short messages", 1, []int{500, 300}, 1},
+		{"full dictionary, two short messages", 8, []int{900, 400}, 1},
+		{"full dictionary, a message over runMax then a short one", 8, []int{runMax + 500, 400}, 0},
+		{"full dictionary, three short messages", 8, []int{2000, 2500, 300}, 2},
+		{"full dictionary, messages near maxDict", 8, []int{runMax - 400, maxDict - 100, 300}, 1},
+		{"up to a full chain (chainMax)", chainMax - 2, []int{300, 300, 300, 300}, -1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var raw []string
+			for i := range tt.before {
+				js, _ := json.Marshal(Message{Role: "user", Content: fmt.Sprint("q", i), Context: text(i, 3000), Exchange: i + 1})
+				raw = append(raw, string(js))
+			}
+			stored, c := storedHistory(t, z, raw)
+			var msgs []Message
+			for i, n := range tt.sizes {
+				msgs = append(msgs, Message{Role: "user", Content: fmt.Sprint("turn ", i), Context: text(100+i, n), Exchange: tt.before + 1})
+			}
+			e, err := z.encodeMessages(msgs, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flushes := 0
+			for _, a := range e.after {
+				if a[0] == deltaMark && strings.HasSuffix(a, string(flushed)) {
+					flushes++
+				}
+			}
+			want := tt.flushes
+			if want < 0 {
+				want = chainMax - 1 - c.n
+			}
+			if flushes != want {
+				t.Errorf("%d deltas end a flushed run message, want %d (chain of %d)", flushes, want, c.n)
+			}
+			all := append(append([]string(nil), stored...), e.after...)
+			texts, skip, got, err := z.decodeTexts(all, 0, chain{}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, js := range e.texts {
+				if !bytes.Equal(texts[len(stored)+i], js) {
+					t.Fatalf("message %d decodes to %.80q…, want %.80q…", i, texts[len(stored)+i], js)
+				}
+			}
+			if skip != 0 || got.n != e.next.n || !bytes.Equal(got.dict, e.next.dict) || got.last != e.next.last {
+				t.Errorf("chain after the turn: n %d last %s, want the writer's n %d last %s", got.n, got.last, e.next.n, e.next.last)
+			}
+			// Each delta also decodes with the reader's chain alone: no
+			// back-reference reaches past its dictionary.
+			for i := range e.after {
+				prefix := all[:len(stored)+i]
+				_, _, pc, err := z.decodeTexts(prefix, 0, chain{}, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if e.after[i][0] != deltaMark {
+					continue
+				}
+				out, err := z.undelta(nil, e.after[i], pc.dict, new(strings.Reader))
+				if err != nil || !bytes.Equal(out, e.texts[i]) {
+					t.Fatalf("message %d alone: %v", i, err)
+				}
+			}
+		})
+	}
+}

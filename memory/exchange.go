@@ -116,7 +116,7 @@ func (s *Store) exchangeWrite(id string, e *Exchange) (*exchangeWrite, error) {
 	// still reads (see pack).
 	return &exchangeWrite{
 		keys: []string{s.keys(id)[keyMeta], s.exchangesKey(id)},
-		args: []any{s.ttlMillis(), e.Exchange, string(s.z.pack(b)), s.exchangesKept()},
+		args: []any{s.ttlMillis(), e.Exchange, string(packWith(s.z.fast, b)), s.exchangesKept()},
 	}, nil
 }
 

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/klauspost/compress/zstd"
 )
 
 func TestSaveExchange(t *testing.T) {
@@ -98,4 +101,39 @@ func TestSaveExchangeRefusals(t *testing.T) {
 			t.Errorf("damaged record: %v, %v; want skipped", got, err)
 		}
 	})
+}
+
+// Exchange records written by earlier versions (plain JSON, and zstd at
+// another level) read as the ones written now.
+func TestExchangeRecordsOfEarlierVersions(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, backends[0], memory.Options{})
+	e.create(t, "s")
+	rec := func(n int) memory.Exchange {
+		return memory.Exchange{Exchange: n, Message: "who counters this boss?", Reply: strings.Repeat("Aria counters the Fire Knight. ", 8),
+			Screen: &memory.ExchangeScreen{Name: "BossBattlePresenter", Data: json.RawMessage(`{"BossConfigId":5001}`)},
+			Tools:  []memory.ExchangeTool{{Name: "gcs_find_counters_for_boss", Arguments: json.RawMessage(`{"boss_id":5001}`), Source: "live", Status: "ok"}},
+			At:     time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)}
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := json.Marshal(rec(1))
+	older, _ := json.Marshal(rec(2))
+	if err := e.rdb.HSet(ctx, e.key("s", "exchanges"), "1", plain, "2", append([]byte{0x01}, enc.EncodeAll(older, nil)...)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.SaveExchange(ctx, "s", rec(3)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.store.Exchanges(ctx, "s", 1, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 3; n++ {
+		if !reflect.DeepEqual(got[n], rec(n)) {
+			t.Errorf("exchange %d read as %+v", n, got[n])
+		}
+	}
 }

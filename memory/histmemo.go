@@ -1,9 +1,13 @@
 package memory
 
 import (
+	"bytes"
 	"crypto/sha1" //nolint:gosec // sha1 tells list elements apart; it guards nothing.
 	"encoding/hex"
+	"encoding/json"
+	"slices"
 	"sync"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -258,22 +262,26 @@ func (r *histRead) tail(kept int) []string {
 
 // appended remembers, as the session's read, r followed by the elements
 // a turn appended to the list r was read from (finishSrc answered that
-// the list was as read): raw, whose JSON are texts, with the chain c
-// after them. The next load then gets "unchanged" instead of the list
-// when nobody appended since, and decodes nothing. It does nothing unless
-// r is still the session's read.
-func (h *histMemo) appended(id string, r *histRead, raw []string, texts [][]byte, c chain) {
-	if r == nil || len(raw) != len(texts) || h.get(id) != r {
+// the list was as read): raw, the turn's messages msgs, whose JSON are
+// texts, with the chain c after them. The next load then gets "unchanged"
+// instead of the list when nobody appended since, and decodes nothing.
+// It does nothing unless r is still the session's read.
+func (h *histMemo) appended(id string, r *histRead, raw []string, msgs []Message, texts [][]byte, c chain) {
+	if r == nil || len(raw) != len(texts) || len(msgs) != len(texts) || h.get(id) != r {
 		return
 	}
-	msgs := make([]Message, len(texts))
-	v1 := jsonv2.Options(jsonv1.DefaultOptionsV1())
+	read := make([]Message, len(texts))
 	for i, js := range texts {
-		if err := jsonv2.Unmarshal(js, &msgs[i], v1); err != nil {
+		if m, ok := asLoaded(&msgs[i]); ok {
+			read[i] = m
+			continue
+		}
+		if err := jsonv2.Unmarshal(js, &read[i], jsonv1.DefaultOptionsV1()); err != nil {
 			// The next load decodes it and says what is wrong.
 			return
 		}
 	}
+	msgs = read
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.m[id] != r {
@@ -293,4 +301,110 @@ func (h *histMemo) appended(id string, r *histRead, raw []string, texts [][]byte
 	}
 	nr.measure()
 	h.setLocked(id, nr)
+}
+
+// asLoaded returns m as a load decodes it from the JSON it was stored as,
+// without that round trip, when it can tell the two apart from m alone:
+// every string valid UTF-8 (the JSON would replace the rest), tool
+// arguments compacted as the encoder stores them (nothing to escape), empty
+// lists absent (omitempty) and the time decoded from its own JSON (its
+// zone as the load sees it, no monotonic reading). Else false: the
+// caller decodes the JSON. The copy shares m's strings, not its slices
+// or pointers.
+func asLoaded(m *Message) (Message, bool) {
+	out := Message{Role: m.Role, Content: m.Content, Exchange: m.Exchange, Context: m.Context, SummaryThrough: m.SummaryThrough, Tokens: m.Tokens}
+	if !utf8.ValidString(m.Role) || !utf8.ValidString(m.Content) || !utf8.ValidString(m.Context) {
+		return Message{}, false
+	}
+	// The JSON holds the time as its text, which a load parses back
+	// (time.Time.UnmarshalText).
+	at, err := m.At.MarshalText()
+	if err != nil || out.At.UnmarshalText(at) != nil {
+		return Message{}, false
+	}
+	var ok bool
+	if out.Tools, ok = loadedStrings(m.Tools); !ok {
+		return Message{}, false
+	}
+	if out.Offered, ok = loadedStrings(m.Offered); !ok {
+		return Message{}, false
+	}
+	if len(m.About) > 0 {
+		out.About = make([]Subject, len(m.About))
+		for i, s := range m.About {
+			if !utf8.ValidString(s.Kind) || !utf8.ValidString(s.ID) {
+				return Message{}, false
+			}
+			out.About[i] = s
+		}
+	}
+	if m.Shown != nil {
+		sh := m.Shown
+		out.Shown = &Shown{}
+		if out.Shown.Screen, ok = loadedString(sh.Screen); !ok {
+			return Message{}, false
+		}
+		if out.Shown.Player, ok = loadedString(sh.Player); !ok {
+			return Message{}, false
+		}
+		if out.Shown.Results, ok = loadedResults(sh.Results); !ok {
+			return Message{}, false
+		}
+		if out.Shown.Retired, ok = loadedResults(sh.Retired); !ok {
+			return Message{}, false
+		}
+		if out.Shown.Tools, ok = loadedStrings(sh.Tools); !ok {
+			return Message{}, false
+		}
+	}
+	return out, true
+}
+
+// loadedStrings is asLoaded for a list of strings stored with omitempty.
+func loadedStrings(in []string) ([]string, bool) {
+	if len(in) == 0 {
+		return nil, true
+	}
+	for _, s := range in {
+		if !utf8.ValidString(s) {
+			return nil, false
+		}
+	}
+	return slices.Clone(in), true
+}
+
+// loadedString is asLoaded for an optional string.
+func loadedString(p *string) (*string, bool) {
+	if p == nil {
+		return nil, true
+	}
+	if !utf8.ValidString(*p) {
+		return nil, false
+	}
+	s := *p
+	return &s, true
+}
+
+// loadedResults is asLoaded for results stored with omitempty: their
+// arguments (never omitted) are stored compacted, and a load gets them as
+// stored; arguments the encoder would also escape are left to decoding.
+func loadedResults(in []ShownResult) ([]ShownResult, bool) {
+	if len(in) == 0 {
+		return nil, true
+	}
+	out := make([]ShownResult, len(in))
+	for i, r := range in {
+		p := r.Parameters
+		if len(p) == 0 || !utf8.ValidString(r.Key) || !utf8.ValidString(r.Tool) || !utf8.Valid(p) || bytes.ContainsAny(p, "<>&\u2028\u2029") {
+			return nil, false
+		}
+		var compact bytes.Buffer
+		compact.Grow(len(p))
+		if json.Compact(&compact, p) != nil {
+			return nil, false
+		}
+		r.Parameters = compact.Bytes()
+		out[i] = r
+	}
+	return out, true
 }

@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -159,7 +160,7 @@ func TestHistMemoAppended(t *testing.T) {
 		if err != nil || e.after == nil {
 			t.Fatalf("encode: %v (after forms %d)", err, len(e.after))
 		}
-		memo.appended("s", r, e.after, e.texts, e.next)
+		memo.appended("s", r, e.after, msgs, e.texts, e.next)
 		nr := memo.get("s")
 		if nr == r {
 			t.Fatal("the turn's messages were not remembered")
@@ -190,5 +191,24 @@ func TestHistMemoAppended(t *testing.T) {
 	}
 	if again.msgs[len(again.msgs)-1].Content != "Answer 47: bring Kaelith." {
 		t.Fatalf("the earlier read's turn: %q", again.msgs[len(again.msgs)-1].Content)
+	}
+}
+
+// TestAsLoadedFields: asLoaded copies a message field by field, so a new
+// field of Message (or of what it holds) must be added to it, and to the
+// values TestHistoryMemoAsLoaded compares with a fresh load.
+func TestAsLoadedFields(t *testing.T) {
+	for _, tt := range []struct {
+		typ  reflect.Type
+		want int
+	}{
+		{reflect.TypeFor[Message](), 11},
+		{reflect.TypeFor[Shown](), 5},
+		{reflect.TypeFor[ShownResult](), 4},
+		{reflect.TypeFor[Subject](), 2},
+	} {
+		if got := tt.typ.NumField(); got != tt.want {
+			t.Errorf("%s has %d fields, asLoaded copies %d: update asLoaded and TestHistoryMemoAsLoaded", tt.typ, got, tt.want)
+		}
 	}
 }

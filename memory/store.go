@@ -508,7 +508,7 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	}
 	if err == nil && fin == finishAfter && enc.after != nil && release != nil {
 		// The list is the one the turn loaded and the after forms.
-		s.hist.appended(id, release.read, enc.after, enc.texts, enc.next)
+		s.hist.appended(id, release.read, enc.after, f.Messages, enc.texts, enc.next)
 	}
 	return err
 }

@@ -209,3 +209,50 @@ func TestSessionMemoryUsage(t *testing.T) {
 		t.Errorf("the 30-turn script's history: %d bytes of Redis (previous encoding %d), want <= 25 KB", eparts["history"], eprev["history"])
 	}
 }
+
+// BenchmarkFinishTurn measures a turn's write on a long session: the
+// 30-turn economy script's session replayed, then each iteration writes
+// one of its exchanges again (messages, cache entries and exchange record,
+// renumbered as the next exchange) after a LockAndBegin outside the timer.
+func BenchmarkFinishTurn(b *testing.B) {
+	ctx := context.Background()
+	e := newEnv(b, backends[0], memory.Options{})
+	econ := loadStored(b, "testdata/economy_session.json")
+	replay(b, e.store, "bench", econ)
+	byExchange := map[int][]memory.Message{}
+	last := 0
+	for _, m := range econ.History {
+		byExchange[m.Exchange] = append(byExchange[m.Exchange], m)
+		last = max(last, m.Exchange)
+	}
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		turn, l, err := e.store.LockAndBegin(ctx, "bench", time.Second)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := turn.Meta.Exchange
+		src := i%last + 1
+		i++
+		f := memory.Finish{Release: l}
+		for _, m := range byExchange[src] {
+			m.Exchange = n
+			f.Messages = append(f.Messages, m)
+		}
+		for _, en := range econ.Cache {
+			if max(en.CachedAt, 1) == src {
+				en.Hits, en.CachedAt = 0, n
+				f.Put = append(f.Put, en)
+			}
+		}
+		if ex, ok := econ.Exchanges[src]; ok {
+			ex.Exchange = n
+			f.Exchange = &ex
+		}
+		b.StartTimer()
+		if err := e.store.FinishTurn(ctx, "bench", f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
