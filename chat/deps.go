@@ -34,6 +34,8 @@ type Store interface {
 }
 
 // Lease is a held session turn lock: Refresh renews it, Release frees it.
+// The store keeps it held while the context it was taken with lives
+// (memory.Lock renews itself), so a turn only releases it.
 // It is the same type as memory.Lease (an alias of one interface literal),
 // so a Store's lock methods may return either name.
 type Lease = interface {

@@ -20,9 +20,6 @@ import (
 	"github.com/gameassist/gameassist/toolselect"
 )
 
-// lockRefreshEvery is how often a running turn renews its session lock.
-const lockRefreshEvery = 15 * time.Second
-
 // emptyAnswer is the reply when the model gives no text at all.
 const emptyAnswer = "Sorry, I couldn't put an answer together. Could you rephrase your question?"
 
@@ -64,8 +61,8 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	if err != nil {
 		return Reply{}, fmt.Errorf("chat: turn %s: %w", tool.Clip(id, 40), err)
 	}
-	stop := s.holdLock(ctx, lock)
-	defer stop()
+	release := s.releaseLock(ctx, lock)
+	defer release()
 	ctx, _ = s.withPlayer(ctx, turn.Player)
 
 	c, err := s.compose(ctx, turn, req, started, emit)
@@ -218,29 +215,13 @@ func (s *Service) salvage(ctx context.Context, turn memory.Turn, message string,
 	return c
 }
 
-// holdLock renews lock while the turn runs; the returned func stops that
-// and releases the lock, even after ctx ended.
-func (s *Service) holdLock(ctx context.Context, lock Lease) func() {
-	done := make(chan struct{})
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		t := time.NewTicker(lockRefreshEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if err := lock.Refresh(context.WithoutCancel(ctx)); err != nil {
-					s.log.LogAttrs(ctx, slog.LevelWarn, "chat: refresh session lock", slog.String("error", err.Error()))
-				}
-			}
-		}
-	}()
+// releaseLock returns the func that releases lock at the end of a turn or
+// screen event, even after ctx ended; it costs nothing once the turn's
+// write released the lock. The store keeps its leases alive while the
+// context that took them lives (memory.Lock renews itself), so a long
+// turn keeps its lock without a renewal of its own here.
+func (s *Service) releaseLock(ctx context.Context, lock Lease) func() {
 	return func() {
-		close(done)
-		<-stopped
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
 		defer cancel()
 		if err := lock.Release(rctx); err != nil {
@@ -639,8 +620,8 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 	if err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", tool.Clip(sessionID, 40), err)
 	}
-	stop := s.holdLock(ctx, lock)
-	defer stop()
+	release := s.releaseLock(ctx, lock)
+	defer release()
 	ctx, _ = s.withPlayer(ctx, loaded.Player)
 	meta := loaded.Meta
 	cur := meta.Screen
