@@ -426,17 +426,20 @@ func BenchmarkContextEconomy(b *testing.B) {
 // API on a long session (30 turns before the timed ones, which go on in the
 // same session) against two bare go-openai calls to the same fake: the
 // exact two requests the turn sent (same bytes) and two tiny requests (one
-// short user message, no tools). Context economy on and off.
+// short user message, no tools). Context economy on and off; economy on
+// also without metrics and logs (bare).
 func BenchmarkHTTPTurnLongSession(b *testing.B) {
 	for _, c := range []struct {
 		name string
+		bare bool
 		env  map[string]string
 	}{
-		{"economy_on", nil},
-		{"economy_off", map[string]string{"TOOL_SELECTION": "all", "MAX_CONTEXT_TOKENS": "1000000"}},
+		{"economy_on", false, nil},
+		{"economy_on_bare", true, nil},
+		{"economy_off", false, map[string]string{"TOOL_SELECTION": "all", "MAX_CONTEXT_TOKENS": "1000000"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			ba := newBenchAppEnv(b, false, c.env)
+			ba := newBenchAppEnv(b, c.bare, c.env)
 			s := ba.sessions(b, 1)[0]
 			for i := range 30 {
 				ba.turn(b, s, i)
