@@ -153,7 +153,7 @@ func (s *Store) lockAnd(ctx context.Context, op, id string, wait time.Duration, 
 	if q := s.opts.TurnQuota; advance && q.Turns > 0 && q.Per > 0 {
 		limit, window = q.Turns, max(q.Per.Milliseconds(), 1)
 	}
-	member := l.owner[:16]
+	member := l.owner[:8] // with the µs time, unique enough and short
 	var refused time.Duration
 	var res []any
 	var praw, pid string
