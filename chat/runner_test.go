@@ -271,11 +271,7 @@ func TestRunnerSharedFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		box := newToolbox(t)
-		release := make(chan struct{})
-		box.get("gcs_get_boss_details").fn = func(_ context.Context, a map[string]any) (tool.Result, error) {
-			<-release
-			return tool.Success("ok", a), nil
-		}
+		release := blockBoss(box)
 		r := newTestRunner(t, box, nil)
 		const sessions = 8
 		var wg sync.WaitGroup
@@ -370,11 +366,7 @@ func TestRunnerFlightCallersLeave(t *testing.T) {
 	t.Run("a waiting caller leaves", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			box := newToolbox(t)
-			release := make(chan struct{})
-			box.get("gcs_get_boss_details").fn = func(_ context.Context, a map[string]any) (tool.Result, error) {
-				<-release
-				return tool.Success("ok", a), nil
-			}
+			release := blockBoss(box)
 			r := newTestRunner(t, box, nil)
 			var a []tool.Outcome
 			var wg sync.WaitGroup
@@ -400,4 +392,15 @@ func TestRunnerFlightCallersLeave(t *testing.T) {
 			}
 		})
 	})
+}
+
+// blockBoss makes box's gcs_get_boss_details wait for the returned channel
+// to close, then succeed.
+func blockBoss(box *toolbox) chan struct{} {
+	release := make(chan struct{})
+	box.get("gcs_get_boss_details").fn = func(_ context.Context, a map[string]any) (tool.Result, error) {
+		<-release
+		return tool.Success("ok", a), nil
+	}
+	return release
 }
