@@ -205,11 +205,8 @@ func refuseEmpty(k gcsdb.Kind, toolName, name string) error {
 	return nil
 }
 
-// resolveIn is resolveName as of view.
+// resolveIn is resolveName as of view, for a name refuseEmpty passed.
 func resolveIn(view gcsdb.View, k gcsdb.Kind, toolName, name string) (int64, error) {
-	if err := refuseEmpty(k, toolName, name); err != nil {
-		return 0, err
-	}
 	res := view.Resolve(k, tool.Clip(name, 200), toolNameRule)
 	if !res.Found() {
 		return 0, &tool.Refusal{Result: notFound(k, toolName, name, res.Suggestions)}
