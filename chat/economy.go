@@ -93,7 +93,11 @@ type turnTools struct {
 	history []memory.Message // the session's stored history
 	older   bool             // exchanges exist outside the prompt's window
 	window  int              // first exchange in the window
-	left    int              // budget tokens left for tool results
+	left    int              // budget tokens left for tool results, less owed
+	// owed are texts of the loop whose tokens are not charged yet (see
+	// fit), and owedBytes their length.
+	owed      []string
+	owedBytes int
 }
 
 // newTurnTools prepares the selection of a turn from its message, screen and
@@ -281,27 +285,55 @@ func (t *turnTools) run(ctx context.Context, scope *Scope, batch []tool.Call) []
 }
 
 // fit cuts a tool result to the budget left and charges it; counting
-// stops when ctx ends (the loop's deadline).
+// stops when ctx ends (the loop's deadline). A token is at least one byte
+// (see tokens.Counter.Count), so a result that fits at one token per byte
+// fits: it is given in full and owed, counted only when the budget is
+// needed again, by a later result that does not fit so. Most turns never
+// need it (one round of tools, then the answer), and a new result's count
+// would be the costliest part of the turn after the model calls.
 func (t *turnTools) fit(ctx context.Context, content string) string {
+	if len(content)+msgOverhead <= t.left-t.owedBytes {
+		t.owe(content)
+		t.left -= msgOverhead
+		return content
+	}
+	t.settle(ctx)
 	out, n := t.s.fitToolResult(ctx, content, t.left)
 	t.left -= n + msgOverhead
 	return out
 }
 
 // note charges a note added to a tool result and returns it.
-func (t *turnTools) note(ctx context.Context, text string) string {
-	t.left -= t.s.countTokensCtx(ctx, text)
+func (t *turnTools) note(text string) string {
+	t.owe(text)
 	return text
 }
 
-// charge counts a message added to the loop (the model's tool calls);
-// counting stops when ctx ends (the loop's deadline).
-func (t *turnTools) charge(ctx context.Context, m llm.Message) {
-	n := msgOverhead + t.s.countTokensCtx(ctx, m.Content)
+// charge charges a message added to the loop (the model's tool calls).
+func (t *turnTools) charge(m llm.Message) {
+	t.left -= msgOverhead
+	t.owe(m.Content)
 	for _, c := range m.ToolCalls {
-		n += t.s.countTokensCtx(ctx, c.Name) + t.s.countTokensCtx(ctx, c.Arguments) + msgOverhead
+		t.left -= msgOverhead
+		t.owe(c.Name)
+		t.owe(c.Arguments)
 	}
-	t.left -= n
+}
+
+// owe charges text's tokens when the budget is next needed (see fit).
+func (t *turnTools) owe(text string) {
+	if text != "" {
+		t.owed = append(t.owed, text)
+		t.owedBytes += len(text)
+	}
+}
+
+// settle charges the owed tokens.
+func (t *turnTools) settle(ctx context.Context) {
+	for _, text := range t.owed {
+		t.left -= t.s.countTokensCtx(ctx, text)
+	}
+	t.owed, t.owedBytes = t.owed[:0], 0
 }
 
 // searchArgs are search_conversation's arguments.

@@ -370,7 +370,7 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 		if !ok {
 			continue
 		}
-		lines = append(lines, line{e: e, text: neutralize("- " + e.Tool + " " + compactJSON(e.Parameters) + " → " + text + "\n")})
+		lines = append(lines, line{e: e, text: resultLine(e, text)})
 	}
 	for id, r := range v.results {
 		if !live[id] {
@@ -447,7 +447,7 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 				add(l.text)
 				continue
 			}
-			stub := neutralize("- " + l.e.Tool + " " + compactJSON(l.e.Parameters) + ": " + stubNote + "\n")
+			stub := stubLine(l.e.Tool, l.e.Parameters)
 			out.used += s.countTokens(stub)
 			out.stubs++
 			add(stub)
@@ -456,7 +456,7 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 	if len(shown.Retired) > 0 {
 		add(retiredHeader)
 		for _, r := range shown.Retired {
-			ln := neutralize("- " + r.Tool + " " + compactJSON(r.Parameters) + "\n")
+			ln := retiredLine(r.Tool, r.Parameters)
 			out.used += s.countTokens(ln)
 			add(ln)
 		}
@@ -472,6 +472,23 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 	add(contextClose)
 	out.text, out.shown, out.parts = b.String(), shown, parts
 	return out
+}
+
+// resultLine is a cached result's line in a data block, given in full:
+// the call, then text, the result as the model reads it.
+func resultLine(e memory.CacheEntry, text string) string {
+	return neutralize("- " + e.Tool + " " + compactJSON(e.Parameters) + " → " + text + "\n")
+}
+
+// stubLine is a cached result's line in a data block when the block has
+// no room for the result itself.
+func stubLine(tool string, params json.RawMessage) string {
+	return neutralize("- " + tool + " " + compactJSON(params) + ": " + stubNote + "\n")
+}
+
+// retiredLine is the line of a result no longer current.
+func retiredLine(tool string, params json.RawMessage) string {
+	return neutralize("- " + tool + " " + compactJSON(params) + "\n")
 }
 
 func compactJSON(raw json.RawMessage) string {

@@ -196,6 +196,8 @@ type Service struct {
 	tokens tokenMemo
 	// results renders tool results for the model once each.
 	results resultMemo
+	// warm holds a slot per line count running in the background.
+	warm chan struct{}
 }
 
 // NewService returns a Service over deps.
@@ -275,7 +277,8 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		store: deps.Store, llm: deps.LLM, screens: deps.Screens,
 		obs: obs, log: log, runner: runner, offline: deps.Fallback, opts: opts,
 		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, selSeed: seed, emb: emb,
-		own: map[string]tool.Spec{toolselect.FindToolsName: toolselect.FindToolsSpec(), SearchConversationName: searchConversationSpec(), toolselect.UseToolName: useToolSpec()},
+		warm: make(chan struct{}, warmSlots),
+		own:  map[string]tool.Spec{toolselect.FindToolsName: toolselect.FindToolsSpec(), SearchConversationName: searchConversationSpec(), toolselect.UseToolName: useToolSpec()},
 	}
 	if st, ok := deps.Screens.(ScreenTooler); ok {
 		svc.screenTools = st

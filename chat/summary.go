@@ -50,8 +50,8 @@ func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history, adde
 	}()
 }
 
-// Wait blocks until no background summary is running (for shutdown, tests
-// and the eval's cassette runs). Unlike sync.WaitGroup's, it may be called
+// Wait blocks until no background summary or line count (see warmLines) is
+// running (for shutdown, tests and the eval's cassette runs). Unlike sync.WaitGroup's, it may be called
 // while other turns start summaries.
 func (s *Service) Wait() { s.bg.wait() }
 
@@ -68,6 +68,13 @@ func (b *background) add() {
 	b.mu.Lock()
 	b.n++
 	b.started++
+	b.mu.Unlock()
+}
+
+// track counts a running job that is not a summary.
+func (b *background) track() {
+	b.mu.Lock()
+	b.n++
 	b.mu.Unlock()
 }
 

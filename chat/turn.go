@@ -329,6 +329,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	lctx, cancel := s.llmContext(ctx)
 	defer cancel()
 	key := promptCacheKey(turn.Meta.ID)
+	warmed := 0 // the scope's cache entries whose lines are counted (see warmLines)
 	for round := 0; ; round++ {
 		req := llm.Request{Messages: msgs, CacheKey: key}
 		final := round >= s.opts.MaxToolIterations
@@ -409,11 +410,14 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			}
 		}
 		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Content, ToolCalls: calls})
-		tt.charge(lctx, msgs[len(msgs)-1])
+		tt.charge(msgs[len(msgs)-1])
 		outs := tt.run(ctx, scope, batch)
 		if err := ctx.Err(); err != nil {
 			return answered{}, err
 		}
+		puts := scope.Puts()
+		s.warmLines(ctx, turn.Meta.Locale, puts[warmed:])
+		warmed = len(puts)
 		s.label(outs, turn.Meta.Locale)
 		for i, o := range outs {
 			var content string
@@ -424,7 +428,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 			}
 			content = tt.fit(lctx, content)
 			if i == len(outs)-1 && dropped > 0 {
-				content += tt.note(lctx, s.droppedNote(dropped))
+				content += tt.note(s.droppedNote(dropped))
 			}
 			msgs = append(msgs, llm.Message{Role: llm.RoleTool, Content: content, ToolCallID: calls[i].ID})
 			if emit != nil {

@@ -120,7 +120,8 @@ const (
 // ordinary text, as a provider treats player input. Long runs without a
 // break are counted in bounded pieces, which can count a few more tokens
 // than BPE over the whole run would; a text longer than 64 KiB is counted
-// exactly up to there and estimated beyond.
+// exactly up to there and estimated beyond. The count is never more than
+// len(s): a token is at least one byte, and so is the estimate's rate.
 func (c *Counter) Count(s string) int {
 	n, _ := c.CountContext(context.Background(), s)
 	return n

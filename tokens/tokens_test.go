@@ -320,3 +320,58 @@ func FuzzCountParts(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCountAtMostBytes: no text counts more tokens than it has bytes, in
+// either encoding, whether counted exactly, in bounded pieces or past the
+// exact part by estimate, or stopped by its context; budgets rely on it to
+// take a text that fits at one token per byte without counting it.
+func FuzzCountAtMostBytes(f *testing.F) {
+	for _, s := range []string{
+		"", "a", " ", "\n\n", "hello world", "<|endoftext|>",
+		`{"message":"Details of Kaelith.","data":{"id":1001,"stats":{"hp":15000}}}`,
+		strings.Repeat("x", 300), strings.Repeat("🐉", 80), strings.Repeat(" ", 200),
+		"\xff\xfe\xfd", strings.Repeat("é", 90) + "\r\n\t",
+	} {
+		f.Add(s, uint8(0))
+	}
+	o200k, err := ForModel("gpt-4o")
+	if err != nil {
+		f.Fatal(err)
+	}
+	cl100k, err := ForModel("gpt-4")
+	if err != nil {
+		f.Fatal(err)
+	}
+	long := strings.Repeat("The Fire Knight's shield turns. ", 3000) // past exactBytes
+	f.Fuzz(func(t *testing.T, s string, rep uint8) {
+		text := strings.Repeat(s, 1+int(rep)%8)
+		for _, c := range []*Counter{o200k, cl100k} {
+			if n := c.Count(text); n > len(text) {
+				t.Fatalf("%s: %d tokens for %d bytes %.60q", c.Encoding(), n, len(text), text)
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if n, _ := o200k.CountContext(ctx, text+long); n > len(text)+len(long) {
+			t.Fatalf("stopped: %d tokens for %d bytes", n, len(text)+len(long))
+		}
+	})
+}
+
+// TestLongTextAtMostBytes: a text estimated past its exact part counts no
+// more tokens than bytes, at the rate of text that costs a token a byte.
+func TestLongTextAtMostBytes(t *testing.T) {
+	c, err := ForModel("gpt-4o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		strings.Repeat("x y ", exactBytes/2),          // a token a byte, then estimated
+		strings.Repeat("🐉 ", exactBytes/3),            // several bytes a token
+		strings.Repeat("Kaelith heals. ", exactBytes), // prose
+	} {
+		if n := c.Count(text); n > len(text) || n <= 0 {
+			t.Errorf("%d tokens for %d bytes of %.20q", n, len(text), text)
+		}
+	}
+}
