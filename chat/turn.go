@@ -666,6 +666,8 @@ func (s *Service) ScreenEventAt(ctx context.Context, sessionID string, sc screen
 	if err := s.store.SaveScreen(ctx, meta.ID, save); err != nil {
 		return ScreenReply{}, fmt.Errorf("chat: screen event %s: %w", sessionID, err)
 	}
+	// The session's next turn shows the screen's results in its data block.
+	s.warmLines(ctx, meta.Locale, applied.puts)
 	return applied.reply, nil
 }
 

@@ -14,10 +14,11 @@ import (
 const warmSlots = 2
 
 // warmLines counts, in the background, the data-block lines that show
-// results this turn cached: the session's next prompt gives each such
-// result in full (the model read it in a tool message, which the history
-// does not keep) or as a one-line stub when the block has no room, and a
-// later one lists it as no longer current. Counting a result's line costs
+// results just cached, by a turn's tools or a screen event's: the
+// session's next prompt gives each such result in full (a turn's model
+// read it in a tool message, which the history does not keep) or as a
+// one-line stub when the block has no room, and a later one lists it as no
+// longer current. Counting a result's line costs
 // about as much as the model call it now overlaps, where the next turn
 // would wait for it. The
 // counts land in the counter's memo, where the next prompt of a session

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/memory"
+	"github.com/gameassist/gameassist/screens"
+	"github.com/gameassist/gameassist/tool"
 )
 
 // TestNextBlockLineCountedAfterTurn: the data-block line that shows the
@@ -84,5 +86,42 @@ func TestWarmLines(t *testing.T) {
 	}
 	if len(s.warm) != 0 {
 		t.Fatalf("%d slots still held", len(s.warm))
+	}
+}
+
+// TestScreenResultLinesCountedAfterEvent: the lines the next turn's data
+// block shows for a screen event's proactive results are counted after
+// the event, in the background, so the turn after it finds their counts.
+func TestScreenResultLinesCountedAfterEvent(t *testing.T) {
+	e := newEnv(t, envConfig{screens: true})
+	e.fake.SetResponder(func(openai.ChatCompletionRequest) llmtest.Reply { return llmtest.Text("Kaelith is a Legendary.") })
+	rec := &recordingCounter{inner: e.svc.tok}
+	e.svc.tok = rec
+	id, _ := e.session(t)
+	e.turn(t, id, "hi")
+	sc := screens.Screen{Name: "ChampionFeatureModelsPresenter", Data: json.RawMessage(`{"ChampionConfigId":1001}`)}
+	rep, err := e.svc.ScreenEvent(context.Background(), id, sc)
+	if err != nil || !rep.Matched {
+		t.Fatalf("screen event: %+v, %v", rep, err)
+	}
+	e.svc.Wait()
+	after := rec.take()
+	e.turn(t, id, "is she any good?")
+	reqs := e.fake.Requests()
+	next := lastUser(reqs[len(reqs)-1])
+	shown := 0
+	for _, o := range rep.Tools {
+		if o.Source != tool.SourceProactive {
+			continue
+		}
+		for _, text := range after {
+			if strings.HasPrefix(text, "- "+o.Name+" ") && strings.Contains(text, " → ") && strings.Contains(next, text) {
+				shown++
+				break
+			}
+		}
+	}
+	if shown == 0 {
+		t.Fatalf("no line of the screen's results in the next prompt was counted after the event; next message:\n%s", next)
 	}
 }

@@ -73,6 +73,7 @@ type benchApp struct {
 	trips  *tripCounter
 	names  []string
 	client *http.Client
+	app    *app
 	// toolMS is the duration_ms the reply reports for each turn's tool
 	// call: its wall time inside the turn, from the call's preparation to
 	// its result.
@@ -119,7 +120,7 @@ func newBenchAppEnv(b *testing.B, bare bool, extra map[string]string, extraOpts 
 		}
 	}
 	return &benchApp{
-		ts: ts, fake: fake, trips: trips, names: names,
+		ts: ts, fake: fake, trips: trips, names: names, app: a,
 		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}},
 	}
 }
@@ -317,4 +318,74 @@ func BenchmarkHTTPTurnsConcurrent(b *testing.B) {
 			b.ReportMetric(barePerSec/turnsPerSec, "ratio")
 		})
 	}
+}
+
+// BenchmarkHTTPScreenThenTurn is the product's journey: the player opens a
+// champion's screen (a signed webhook event runs the screen's tools) and,
+// a moment later, asks about it. The time is the turn's: its data block
+// gives the screen's new results. Each iteration opens a champion the
+// process has not seen; the moment between event and question is the wait
+// for the service's background work (summaries, line counts).
+func BenchmarkHTTPScreenThenTurn(b *testing.B) {
+	ba := newBenchApp(b, false)
+	s := ba.sessions(b, 1)[0]
+	game, err := data.Sample()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if b.N > len(game.Champions) {
+		b.Fatalf("%d turns, the sample game has %d champions", b.N, len(game.Champions))
+	}
+	turns := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		c := game.Champions[i]
+		b.StopTimer()
+		body := mustJSON(b, map[string]any{"session_id": s.id, "screen": map[string]any{
+			"name": "ChampionFeatureModelsPresenter", "data": map[string]any{"ChampionConfigId": c.ID}}})
+		ev := signedEvent(body)
+		req, _ := http.NewRequestWithContext(context.Background(), ev.method, ba.ts.URL+ev.path, bytes.NewReader(ev.body))
+		for k, v := range ev.header {
+			req.Header.Set(k, v)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := ba.client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var rep screenReply
+		err = json.NewDecoder(resp.Body).Decode(&rep)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || !rep.Matched || len(rep.Tools) == 0 {
+			b.Fatalf("screen event for %s: %d %+v %v", c.Name, resp.StatusCode, rep, err)
+		}
+		ba.app.chat.Wait()
+		b.StartTimer()
+		t0 := time.Now()
+		ba.post(b, "/v1/chat", s.token, map[string]any{"session_id": s.id, "message": "Is " + c.Name + " worth building?"}, nil)
+		turns = append(turns, time.Since(t0))
+	}
+	b.StopTimer()
+	// Baseline: the turns' requests, bare go-openai, same fake.
+	cfg := openai.DefaultConfig("sk-test")
+	cfg.BaseURL = ba.fake.URL()
+	bare := openai.NewClientWithConfig(cfg)
+	var same []time.Duration
+	for _, r := range ba.fake.Requests() {
+		if isSummaryRequest(r) {
+			continue
+		}
+		t0 := time.Now()
+		if _, err := bare.CreateChatCompletion(context.Background(), r); err != nil {
+			b.Fatal(err)
+		}
+		same = append(same, time.Since(t0))
+	}
+	if len(same) != len(turns) {
+		b.Fatalf("%d requests for %d turns, want one each", len(same), len(turns))
+	}
+	b.ReportMetric(pct(turns, 0.50), "turn_p50_ms")
+	b.ReportMetric(pct(turns, 0.90), "turn_p90_ms")
+	b.ReportMetric(pct(same, 0.50), "bare_same_p50_ms")
+	b.ReportMetric(pct(turns, 0.50)/pct(same, 0.50), "ratio_same_p50")
 }
