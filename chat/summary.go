@@ -34,25 +34,33 @@ func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history, adde
 		return
 	}
 	s.bg.add()
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.SummaryTimeout)
+	// A panic skips the summary; the next turn tries again.
+	s.inBackground(bctx, "chat: summary panicked", func() {
+		defer cancel()
+		s.summarize(bctx, meta, window)
+	}, slog.String("session_id", meta.ID))
+}
+
+// inBackground runs f on a goroutine that Wait waits for (the caller has
+// counted it, with bg.add or bg.track). No caller can recover a panic
+// there, where it would end the process: it is logged as msg with attrs.
+func (s *Service) inBackground(ctx context.Context, msg string, f func(), attrs ...slog.Attr) {
 	go func() {
 		defer s.bg.done()
-		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.SummaryTimeout)
-		defer cancel()
-		// No caller can recover a panic on this goroutine: it would end
-		// the process. The summary is skipped; the next turn tries again.
 		defer func() {
 			if p := recover(); p != nil {
-				s.log.LogAttrs(bctx, slog.LevelError, "chat: summary panicked",
-					slog.String("session_id", meta.ID), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+				s.log.LogAttrs(ctx, slog.LevelError, msg,
+					append(attrs, slog.Any("panic", p), slog.String("stack", string(debug.Stack())))...)
 			}
 		}()
-		s.summarize(bctx, meta, window)
+		f()
 	}()
 }
 
-// Wait blocks until no background summary or line count (see warmLines) is
-// running (for shutdown, tests and the eval's cassette runs). Unlike sync.WaitGroup's, it may be called
-// while other turns start summaries.
+// Wait blocks until no background summary or line count (see warmLines)
+// is running (for shutdown, tests and the eval's cassette runs). Unlike
+// sync.WaitGroup's, it may be called while other turns start them.
 func (s *Service) Wait() { s.bg.wait() }
 
 // background counts running background jobs.

@@ -2,8 +2,6 @@ package chat
 
 import (
 	"context"
-	"log/slog"
-	"runtime/debug"
 
 	"github.com/gameassist/gameassist/memory"
 )
@@ -17,10 +15,9 @@ const warmSlots = 2
 // results just cached, by a turn's tools or a screen event's: the
 // session's next prompt gives each such result in full (a turn's model
 // read it in a tool message, which the history does not keep) or as a
-// one-line stub when the block has no room, and a later one lists it as no
-// longer current. Counting a result's line costs
-// about as much as the model call it now overlaps, where the next turn
-// would wait for it. The
+// one-line stub when the block has no room, and a later one lists it as
+// no longer current. Counting a result's line costs about as much as the
+// model call it now overlaps, where the next turn would wait for it. The
 // counts land in the counter's memo, where the next prompt of a session
 // served by this process finds them; a prompt served elsewhere counts its
 // lines as it always did. Nothing the turn answers depends on it.
@@ -35,19 +32,11 @@ func (s *Service) warmLines(ctx context.Context, locale string, entries []memory
 	}
 	// The counter and renderers are read here, on the turn's goroutine.
 	tok, words := s.tok, s.words
+	s.bg.track()
 	// The count outlives the turn when the turn ends first; it is bounded
 	// (see tokens.Counter.Count).
-	ctx = context.WithoutCancel(ctx)
-	s.bg.track()
-	go func() {
+	s.inBackground(context.WithoutCancel(ctx), "chat: counting result lines panicked", func() {
 		defer func() { <-s.warm }()
-		defer s.bg.done()
-		defer func() {
-			if p := recover(); p != nil {
-				s.log.LogAttrs(ctx, slog.LevelError, "chat: counting result lines panicked",
-					slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
-			}
-		}()
 		for _, e := range entries {
 			if text, ok := s.results.stored(e.Result, locale, words); ok {
 				tok.Count(resultLine(e, text))
@@ -55,5 +44,5 @@ func (s *Service) warmLines(ctx context.Context, locale string, entries []memory
 			tok.Count(stubLine(e.Tool, e.Parameters))
 			tok.Count(retiredLine(e.Tool, e.Parameters))
 		}
-	}()
+	})
 }
