@@ -37,7 +37,18 @@ type economyScript struct {
 
 func loadEconomyScript(tb testing.TB) economyScript {
 	tb.Helper()
-	raw, err := os.ReadFile("testdata/economy_script.json")
+	return loadEconomyScriptFile(tb, "economy_script.json")
+}
+
+// economyScripts are the 30-turn scripts the targets hold on: the
+// reference script (8 screen changes) and a second one with other
+// questions, screens and tools (6 screen changes).
+var economyScripts = []string{"economy_script.json", "economy_script_b.json"}
+
+// loadEconomyScriptFile reads a 30-turn script from testdata.
+func loadEconomyScriptFile(tb testing.TB, name string) economyScript {
+	tb.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -338,9 +349,18 @@ func (s economyStats) log(tb testing.TB, name string) {
 // request of at most 12 KB, the screen's proactive data in the first
 // request when the player asks about the screen, and the needed tool
 // offered or described on the first call.
+// It runs on each of economyScripts.
 func TestContextEconomyTargets(t *testing.T) {
-	t.Parallel() // its own app (and LLM fake); asserts nothing shared
-	script := loadEconomyScript(t)
+	t.Parallel() // its own apps (and LLM fakes); asserts nothing shared
+	for _, name := range economyScripts {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			checkEconomyTargets(t, loadEconomyScriptFile(t, name))
+		})
+	}
+}
+
+func checkEconomyTargets(t *testing.T, script economyScript) {
 	st := runEconomyScript(t, script, nil)
 	st.log(t, "defaults")
 	if st.toolBreaks != 0 || st.msgBreaks != 0 || st.followBreaks != 0 {
@@ -408,18 +428,43 @@ func BenchmarkContextEconomy(b *testing.B) {
 				st = runEconomyScript(b, script, c.env)
 			}
 			st.log(b, c.name)
-			b.ReportMetric(float64(st.firstBytes)/float64(st.turns), "first_req_B")
-			b.ReportMetric(float64(st.firstMax), "first_req_max_B")
-			b.ReportMetric(st.mean(st.bytes), "req_B")
-			b.ReportMetric(float64(st.maxBytes), "req_max_B")
-			b.ReportMetric(st.mean(st.tokens), "req_tokens")
-			b.ReportMetric(float64(st.maxTokens), "req_max_tokens")
-			b.ReportMetric(100*float64(st.schemaBytes)/float64(st.bytes), "schema_%")
-			b.ReportMetric(100*st.prefixWire/float64(st.prefixN), "prefix_wire_%")
-			b.ReportMetric(100*st.prefixProvider/float64(st.prefixN), "prefix_provider_%")
-			b.ReportMetric(float64(st.calls)/float64(st.turns), "calls/turn")
+			reportEconomy(b, st)
 		})
 	}
+}
+
+// BenchmarkContextEconomyScripts plays each committed 30-turn script with
+// the defaults: economyScripts, on which the targets are tested, and
+// economy_script_screens.json, with a screen change every other turn or
+// so (12 in 30), where they are not.
+func BenchmarkContextEconomyScripts(b *testing.B) {
+	for _, name := range append(slices.Clone(economyScripts), "economy_script_screens.json") {
+		b.Run(strings.TrimSuffix(name, ".json"), func(b *testing.B) {
+			script := loadEconomyScriptFile(b, name)
+			var st economyStats
+			for range b.N {
+				st = runEconomyScript(b, script, nil)
+			}
+			st.log(b, name)
+			reportEconomy(b, st)
+			b.ReportMetric(float64(st.foldBreaks), "fold_breaks")
+		})
+	}
+}
+
+// reportEconomy reports a script run's request sizes, tokens, schema
+// share and prefix share.
+func reportEconomy(b *testing.B, st economyStats) {
+	b.ReportMetric(float64(st.firstBytes)/float64(st.turns), "first_req_B")
+	b.ReportMetric(float64(st.firstMax), "first_req_max_B")
+	b.ReportMetric(st.mean(st.bytes), "req_B")
+	b.ReportMetric(float64(st.maxBytes), "req_max_B")
+	b.ReportMetric(st.mean(st.tokens), "req_tokens")
+	b.ReportMetric(float64(st.maxTokens), "req_max_tokens")
+	b.ReportMetric(100*float64(st.schemaBytes)/float64(st.bytes), "schema_%")
+	b.ReportMetric(100*st.prefixWire/float64(st.prefixN), "prefix_wire_%")
+	b.ReportMetric(100*st.prefixProvider/float64(st.prefixN), "prefix_provider_%")
+	b.ReportMetric(float64(st.calls)/float64(st.turns), "calls/turn")
 }
 
 // BenchmarkHTTPTurnLongSession measures a one-tool turn through the HTTP
