@@ -65,7 +65,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	defer release()
 	ctx, _ = s.withPlayer(ctx, turn.Player)
 
-	c, err := s.compose(ctx, turn, req, started, emit)
+	c, err := s.compose(ctx, turn, lock, req, started, emit)
 	if err != nil {
 		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 	}
@@ -75,14 +75,15 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	a := c.a
 
 	now := time.Now().UTC()
-	user := memory.Message{Role: llm.RoleUser, Content: req.Message, Exchange: turn.Meta.Exchange, At: now, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough, Tokens: a.userTokens}
-	if user.Tokens <= 0 {
-		user.Tokens = s.countHistory(user)
+	user := a.user
+	if a.draft == nil {
+		user = s.userMessage(turn.Meta.Exchange, req.Message, a, now)
 	}
 	reply := memory.Message{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered, About: a.about}
 	reply.Tokens = s.countHistory(reply)
+	added := []memory.Message{user, reply}
 	fin := memory.Finish{
-		Messages: []memory.Message{user, reply},
+		Messages: added,
 		Put:      c.screenPuts,
 		Hits:     c.screenHits,
 		Release:  lock,
@@ -108,12 +109,17 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 	}
 	// The exchange's record goes with the turn's write.
 	fin.Exchange = s.exchangeRecord(ctx, seen, req.Message, rep, a.summaryThrough, now)
+	if a.draft != nil {
+		if d := <-a.draft; d != nil {
+			fin.Draft, fin.Messages = d, added[1:]
+		}
+	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
 	defer cancel()
 	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
 		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 	}
-	s.afterTurn(ctx, turn.Meta, turn.History, fin.Messages, a.systemTokens)
+	s.afterTurn(ctx, turn.Meta, turn.History, added, a.systemTokens)
 	s.label(rep.ToolCalls, turn.Meta.Locale)
 	s.obs.Turn(ctx, rep, time.Since(started))
 	return rep, nil
@@ -139,7 +145,7 @@ const panicAnswer = "Sorry, something went wrong while I was answering. Please a
 // any part of it (screen rules, tools, prompt assembly, the LLM and its
 // answer's handling) is answered by salvage, as a degraded answer, so the
 // player's message is recorded; it fails only when ctx ended.
-func (s *Service) compose(ctx context.Context, turn memory.Turn, req TurnRequest, started time.Time, emit func(Event)) (c composed, err error) {
+func (s *Service) compose(ctx context.Context, turn memory.Turn, lock Lease, req TurnRequest, started time.Time, emit func(Event)) (c composed, err error) {
 	orig := turn
 	var streamed bool
 	if emit != nil {
@@ -184,7 +190,7 @@ func (s *Service) compose(ctx context.Context, turn memory.Turn, req TurnRequest
 	}
 	c.scope = s.runner.Scope(ctx, turn.Meta.ID, turn.Meta.Exchange, turn.Cache, false)
 	c.scope.KeepVersions(turn.Meta.Versions)
-	c.a, err = s.answer(ctx, turn, c.scope, req.Message, emit)
+	c.a, err = s.answer(ctx, turn, lock, c.scope, req.Message, emit)
 	return c, err
 }
 
@@ -252,6 +258,48 @@ type answered struct {
 	systemTokens int
 	// about are the subjects an offline answer was about.
 	about []memory.Subject
+	// user is the player's message as the turn records it and draft its
+	// encoding, made while the model answers, when draft is not nil.
+	user  memory.Message
+	draft <-chan *memory.Draft
+}
+
+// userMessage is the player's message as a turn records it.
+func (s *Service) userMessage(exchange int, message string, a answered, at time.Time) memory.Message {
+	user := memory.Message{Role: llm.RoleUser, Content: message, Exchange: exchange, At: at, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough, Tokens: a.userTokens}
+	if user.Tokens <= 0 {
+		user.Tokens = s.countHistory(user)
+	}
+	return user
+}
+
+// drafter is a Store that encodes a turn's player message ahead of the
+// turn's write (*memory.Store does).
+type drafter interface {
+	Draft(lease Lease, m memory.Message) *memory.Draft
+}
+
+// draft encodes m for the turn's write on its own goroutine, when the
+// store can (nil otherwise). The channel receives the draft, or nil when
+// drafting failed: the write then encodes m itself.
+func (s *Service) draft(ctx context.Context, lock Lease, m memory.Message) <-chan *memory.Draft {
+	d, ok := s.store.(drafter)
+	if !ok || lock == nil {
+		return nil
+	}
+	out := make(chan *memory.Draft, 1)
+	go func() {
+		var got *memory.Draft
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.LogAttrs(ctx, slog.LevelError, "chat: drafting the player's message panicked",
+					slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			}
+			out <- got
+		}()
+		got = d.Draft(lock, m)
+	}()
+	return out
 }
 
 // heldSummary returns the summary the session's previous prompt used, when
@@ -283,7 +331,7 @@ func heldSummary(sel *toolselect.Selector, turn memory.Turn) (*memory.Summary, b
 // answer produces the reply text: the LLM tool loop, or the offline
 // responder when there is no LLM or the LLM failed. It fails only when ctx
 // ended.
-func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, message string, emit func(Event)) (answered, error) {
+func (s *Service) answer(ctx context.Context, turn memory.Turn, lock Lease, scope *Scope, message string, emit func(Event)) (answered, error) {
 	if s.llm == nil {
 		a := s.offlineAnswer(ctx, scope, message, turn.Meta, turn.History, emit, false)
 		return a, ctx.Err()
@@ -323,6 +371,10 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, scope *Scope, me
 	}
 	msgs := p.msgs
 	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough, userTokens: p.userTokens, systemTokens: p.systemTokens}
+	// The player's message is final now: it is encoded for the turn's
+	// write while the model answers.
+	a.user = s.userMessage(turn.Meta.Exchange, message, a, time.Now().UTC())
+	a.draft = s.draft(ctx, lock, a.user)
 	streamed := false
 	// The LLM loop, retries included, runs inside the turn's deadline with
 	// time kept back, so a hung LLM still leaves time to answer offline.

@@ -175,58 +175,100 @@ type encoded struct {
 // would not get near it), that whole form is the plain JSON, which reads
 // the same, and the message is not compressed twice.
 func (z zcodec) encodeMessages(msgs []Message, c chain) (encoded, error) {
-	e := encoded{whole: make([]string, len(msgs)), texts: make([][]byte, len(msgs))}
-	whole := e.whole
-	var after []string
-	var run deltaRun
-	if c.n > 0 {
-		after = make([]string, len(msgs))
-		e.after = after
-		run.z = z
-		defer run.done()
-	}
-	for i, m := range msgs {
-		js, err := json.Marshal(m)
-		if err != nil {
+	m := z.newEncoder(c, len(msgs))
+	defer m.done()
+	for i := range msgs {
+		if err := m.add(msgs[i], i+1 < len(msgs)); err != nil {
 			return encoded{}, err
 		}
-		e.texts[i] = js
-		if after == nil || c.n >= chainMax {
-			whole[i] = string(z.pack(js))
-			if after != nil {
-				after[i], c = whole[i], c.push(js, true)
-				run.stop()
-			}
-			continue
-		}
-		// A next message can follow this one in the run when it will be
-		// a delta too and this one is short enough that leaving its
-		// length out of its dictionary costs little.
-		more := i+1 < len(msgs) && c.n+1 < chainMax && len(js) <= runMax
-		d, err := run.delta(js, c.dict, more)
-		if err != nil {
-			return encoded{}, err
-		}
-		if len(d) < len(js)/clearDelta {
-			whole[i], after[i], c = string(js), string(d), c.push(js, false)
-			continue
-		}
-		w := packWith(z.fast, js)
-		whole[i] = string(w)
-		if len(d) >= len(w) {
-			after[i], c = whole[i], c.push(js, true)
-			run.stop()
-			continue
-		}
-		after[i], c = string(d), c.push(js, false)
 	}
-	if len(after) > 0 {
-		e.next = c
-		sum := sha1.Sum([]byte(after[len(after)-1])) //nolint:gosec // sha1 tells list elements apart; it guards nothing.
-		e.next.last = hex.EncodeToString(sum[:])
-	}
-	return e, nil
+	return m.result(), nil
 }
+
+// msgEncoder encodes a turn's messages one at a time, as encodeMessages
+// does: a Draft encodes the player's message while the model answers and
+// the turn's write adds the reply to the same run.
+type msgEncoder struct {
+	e   encoded
+	c   chain
+	run deltaRun
+	// chained says that the turn's chain was known: the messages have
+	// "after" forms.
+	chained bool
+}
+
+// newEncoder starts encoding up to n messages after chain c.
+func (z zcodec) newEncoder(c chain, n int) *msgEncoder {
+	m := &msgEncoder{c: c, chained: c.n > 0}
+	m.e.whole = make([]string, 0, n)
+	m.e.texts = make([][]byte, 0, n)
+	if m.chained {
+		m.e.after = make([]string, 0, n)
+	}
+	m.run.z = z
+	return m
+}
+
+// add encodes msg; more says that another message may follow it.
+func (m *msgEncoder) add(msg Message, more bool) error {
+	js, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	z := m.run.z
+	m.e.texts = append(m.e.texts, js)
+	c := m.c
+	if !m.chained || c.n >= chainMax {
+		w := string(z.pack(js))
+		m.e.whole = append(m.e.whole, w)
+		if m.chained {
+			m.e.after = append(m.e.after, w)
+			m.c = c.push(js, true)
+			m.run.stop()
+		}
+		return nil
+	}
+	// A next message can follow this one in the run when it will be a
+	// delta too and this one is short enough that leaving its length out
+	// of its dictionary costs little.
+	more = more && c.n+1 < chainMax && len(js) <= runMax
+	d, err := m.run.delta(js, c.dict, more)
+	if err != nil {
+		return err
+	}
+	if len(d) < len(js)/clearDelta {
+		m.e.whole = append(m.e.whole, string(js))
+		m.e.after = append(m.e.after, string(d))
+		m.c = c.push(js, false)
+		return nil
+	}
+	w := string(packWith(z.fast, js))
+	m.e.whole = append(m.e.whole, w)
+	if len(d) >= len(w) {
+		m.e.after = append(m.e.after, w)
+		m.c = c.push(js, true)
+		m.run.stop()
+		return nil
+	}
+	m.e.after = append(m.e.after, string(d))
+	m.c = c.push(js, false)
+	return nil
+}
+
+// result is the messages added so far, as stored.
+func (m *msgEncoder) result() encoded {
+	e := m.e
+	if len(e.after) == 0 {
+		return e
+	}
+	e.next = m.c
+	sum := sha1.Sum([]byte(e.after[len(e.after)-1])) //nolint:gosec // sha1 tells list elements apart; it guards nothing.
+	e.next.last = hex.EncodeToString(sum[:])
+	return e
+}
+
+// done returns the encoder's DEFLATE writer to the pool.
+func (m *msgEncoder) done() { m.run.done() }
 
 // clearDelta: a delta under 1/clearDelta of its message's JSON is stored
 // without compressing the message whole to compare.

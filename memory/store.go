@@ -159,7 +159,10 @@ type Turn struct {
 
 // Finish is what a chat turn leaves behind.
 type Finish struct {
-	// Messages are appended to the history in order.
+	// Draft, when set, is the turn's first message, encoded ahead by
+	// Store.Draft: it is appended before Messages.
+	Draft *Draft
+	// Messages are appended to the history in order (after Draft's).
 	Messages []Message
 	// Put stores these cache entries (Duration must be positive).
 	Put []CacheEntry
@@ -466,15 +469,19 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if err != nil {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
-	args := make([]any, 0, 6+2*len(f.Messages)+4*len(f.Put)+len(f.Hits))
-	args = append(args, s.ttlMillis(), s.historyKept(), len(f.Messages))
+	msgs := f.Messages
+	if f.Draft != nil {
+		msgs = append([]Message{f.Draft.msg}, f.Messages...)
+	}
+	args := make([]any, 0, 6+2*len(msgs)+4*len(f.Put)+len(f.Hits))
+	args = append(args, s.ttlMillis(), s.historyKept(), len(msgs))
 	var enc encoded
-	if len(f.Messages) > 0 {
+	if len(msgs) > 0 {
 		var c chain
 		if release != nil {
 			c = release.chain
 		}
-		e, err := s.z.encodeMessages(f.Messages, c)
+		e, err := s.encodeTurn(f.Draft, release, c, f.Messages)
 		if err != nil {
 			return fmt.Errorf("memory: finish turn %s: encode message: %w", id, err)
 		}
@@ -508,9 +515,37 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	}
 	if err == nil && fin == finishAfter && enc.after != nil && release != nil {
 		// The list is the one the turn loaded and the after forms.
-		s.hist.appended(id, release.read, enc.after, f.Messages, enc.texts, enc.next)
+		s.hist.appended(id, release.read, enc.after, msgs, enc.texts, enc.next)
 	}
 	return err
+}
+
+// encodeTurn encodes a turn's messages after chain c: d's (when set) and
+// then msgs, going on from d's encoding when it was made under lock.
+func (s *Store) encodeTurn(d *Draft, lock *Lock, c chain, msgs []Message) (encoded, error) {
+	// A draft's run expects a message after it; alone, the message is
+	// encoded again, as it is without a draft.
+	var m *msgEncoder
+	if len(msgs) > 0 {
+		m = d.encoder(lock)
+	}
+	if m != nil {
+		d.enc = nil // an encoder goes on once
+	}
+	if m == nil {
+		all := msgs
+		if d != nil {
+			all = append([]Message{d.msg}, msgs...)
+		}
+		return s.z.encodeMessages(all, c)
+	}
+	defer m.done()
+	for i := range msgs {
+		if err := m.add(msgs[i], i+1 < len(msgs)); err != nil {
+			return encoded{}, err
+		}
+	}
+	return m.result(), nil
 }
 
 // finishAfter is finishSrc's answer when it appended the after forms.

@@ -21,6 +21,7 @@ type Sessions interface {
 	LockAndBegin(ctx context.Context, id string, wait time.Duration) (memory.Turn, memory.Lease, error)
 	LockAndLoad(ctx context.Context, id string, wait time.Duration) (memory.Turn, memory.Lease, error)
 	FinishTurn(ctx context.Context, id string, f memory.Finish) error
+	Draft(lease memory.Lease, m memory.Message) *memory.Draft
 	SaveScreen(ctx context.Context, id string, w memory.ScreenSave) error
 	SaveSummary(ctx context.Context, id string, sm memory.Summary) (bool, error)
 	History(ctx context.Context, id string) ([]memory.Message, error)
@@ -120,6 +121,27 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 		}
 		if c, err := st.Cache(ctx, "s"); err != nil || len(c) != 1 {
 			t.Errorf("stored cache %+v, %v; want the expired entry gone", c, err)
+		}
+	})
+
+	t.Run("a drafted message is recorded first", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		user := memory.Message{Role: "user", Content: "hi", Exchange: 1, Context: "<context>\n## Screen\nHome\n</context>"}
+		reply := memory.Message{Role: "assistant", Content: "hello", Exchange: 1}
+		_, l := begin(t, st, "s")
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Draft: st.Draft(l, user), Messages: []memory.Message{reply}, Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		// Alone, and drafted under no lock.
+		_, l = begin(t, st, "s")
+		user2 := memory.Message{Role: "user", Content: "bye", Exchange: 2}
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Draft: st.Draft(nil, user2), Release: l}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := st.History(ctx, "s")
+		if err != nil || len(h) != 3 || h[0].Content != "hi" || h[0].Context != user.Context || h[1].Content != "hello" || h[2].Content != "bye" {
+			t.Fatalf("history %+v, %v; want the drafted message, the reply, the second draft", h, err)
 		}
 	})
 

@@ -432,6 +432,10 @@ func (s *Store) apply(op, id string, w write) error {
 	return nil
 }
 
+// Draft returns a draft of m for Finish.Draft; the fake encodes nothing
+// ahead.
+func (s *Store) Draft(_ memory.Lease, m memory.Message) *memory.Draft { return memory.NewDraft(m) }
+
 // FinishTurn appends the turn's messages (the history keeps the last
 // HistoryMax), stores its cache entries, counts its hits on entries that
 // exist, records versions and, with f.Screen, the screen; f.Release is
@@ -441,7 +445,11 @@ func (s *Store) FinishTurn(_ context.Context, id string, f memory.Finish) error 
 	if !validID(id) {
 		return notFound("finish turn", id)
 	}
-	w := write{messages: f.Messages, puts: f.Put, hits: f.Hits, versions: f.Versions, setScreen: f.Screen != nil, screen: f.Screen}
+	msgs := f.Messages
+	if f.Draft != nil {
+		msgs = append([]memory.Message{f.Draft.Message()}, msgs...)
+	}
+	w := write{messages: msgs, puts: f.Put, hits: f.Hits, versions: f.Versions, setScreen: f.Screen != nil, screen: f.Screen}
 	if err := w.check(); err != nil {
 		return fmt.Errorf("sessionfake: finish turn %s: %w", id, err)
 	}
