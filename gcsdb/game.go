@@ -66,6 +66,9 @@ func (k Kind) Noun() string {
 // views are kept in memory until the database's data version changes.
 type Game struct {
 	db *StmtDB
+	// watch, for a database in a file, lets a version check skip its query
+	// while the file is unchanged (nil: every check queries).
+	watch *versionWatch
 
 	mu        sync.Mutex
 	version   string
@@ -85,7 +88,36 @@ func NewGame(db *sql.DB) (*Game, error) {
 	if db == nil {
 		return nil, errors.New("gcsdb: game: nil db")
 	}
-	return &Game{db: NewStmtDB(db)}, nil
+	g := &Game{db: NewStmtDB(db)}
+	path, err := mainFile(context.Background(), db)
+	if err != nil {
+		return nil, fmt.Errorf("gcsdb: game: %w", err)
+	}
+	if path != "" {
+		g.watch = newVersionWatch(path)
+	}
+	return g, nil
+}
+
+// mainFile returns the path of db's main database file, "" for one in
+// memory.
+func mainFile(ctx context.Context, db *sql.DB) (string, error) {
+	rows, err := db.QueryContext(ctx, `PRAGMA database_list`)
+	if err != nil {
+		return "", fmt.Errorf("database list: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq int
+		var name, file string
+		if err := rows.Scan(&seq, &name, &file); err != nil {
+			return "", fmt.Errorf("database list: %w", err)
+		}
+		if name == "main" {
+			return file, nil
+		}
+	}
+	return "", rows.Err()
 }
 
 // DB returns the statement-caching handle the model reads through, for
@@ -99,7 +131,33 @@ const versionQuery = `SELECT value FROM meta WHERE key = ?`
 // call checks it, so it runs on a pooled connection's driver directly: the
 // driver interrupts the statement when ctx ends without a goroutine, where
 // database/sql would start one per query to watch ctx.
+//
+// For a database in a file, a check whose files (the database and its
+// write-ahead log) are as they were at the last query, and had then been
+// unchanged for a while (see versionWatch), returns that query's version
+// without querying.
 func (g *Game) Version(ctx context.Context) (string, error) {
+	w := g.watch
+	if w == nil {
+		return g.queryVersion(ctx)
+	}
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("gcsdb: data version: %w", err)
+	}
+	if v, ok := w.cached(); ok {
+		return v, nil
+	}
+	at := w.now()
+	st, serr := w.stamp()
+	v, err := g.queryVersion(ctx)
+	if err == nil && serr == nil {
+		w.remember(st, at, v)
+	}
+	return v, err
+}
+
+// queryVersion reads the data version from the meta table.
+func (g *Game) queryVersion(ctx context.Context) (string, error) {
 	c, err := g.db.Conn(ctx)
 	if err != nil {
 		return "", fmt.Errorf("gcsdb: data version: %w", err)
