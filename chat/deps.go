@@ -28,6 +28,9 @@ type Store interface {
 	// FinishTurn records a turn; Finish.Release, a lease of this store,
 	// is released with it.
 	FinishTurn(ctx context.Context, id string, f memory.Finish) error
+	// Draft encodes a turn's first message ahead of its write, for
+	// Finish.Draft (a store may encode nothing ahead: memory.NewDraft).
+	Draft(lease Lease, m memory.Message) *memory.Draft
 	// SaveScreen records a screen event; ScreenSave.Release as above.
 	SaveScreen(ctx context.Context, id string, w memory.ScreenSave) error
 	SaveSummary(ctx context.Context, id string, sm memory.Summary) (bool, error)

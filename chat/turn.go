@@ -76,7 +76,7 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 
 	now := time.Now().UTC()
 	user := a.user
-	if a.draft == nil {
+	if user.Role == "" { // no prompt was built
 		user = s.userMessage(turn.Meta.Exchange, req.Message, a, now)
 	}
 	reply := memory.Message{Role: llm.RoleAssistant, Content: a.text, Exchange: turn.Meta.Exchange, At: now, Tools: toolNames(a.outs), Offered: a.offered, About: a.about}
@@ -258,8 +258,9 @@ type answered struct {
 	systemTokens int
 	// about are the subjects an offline answer was about.
 	about []memory.Subject
-	// user is the player's message as the turn records it and draft its
-	// encoding, made while the model answers, when draft is not nil.
+	// user is the player's message as the turn records it, set once the
+	// prompt is built (a zero Role before), and draft its encoding, made
+	// while the model answers, when draft is not nil.
 	user  memory.Message
 	draft <-chan *memory.Draft
 }
@@ -273,18 +274,11 @@ func (s *Service) userMessage(exchange int, message string, a answered, at time.
 	return user
 }
 
-// drafter is a Store that encodes a turn's player message ahead of the
-// turn's write (*memory.Store does).
-type drafter interface {
-	Draft(lease Lease, m memory.Message) *memory.Draft
-}
-
-// draft encodes m for the turn's write on its own goroutine, when the
-// store can (nil otherwise). The channel receives the draft, or nil when
-// drafting failed: the write then encodes m itself.
+// draft encodes m for the turn's write on its own goroutine (nil without
+// a lock). The channel receives the draft, or nil when drafting failed:
+// the write then encodes m itself.
 func (s *Service) draft(ctx context.Context, lock Lease, m memory.Message) <-chan *memory.Draft {
-	d, ok := s.store.(drafter)
-	if !ok || lock == nil {
+	if lock == nil {
 		return nil
 	}
 	out := make(chan *memory.Draft, 1)
@@ -297,7 +291,7 @@ func (s *Service) draft(ctx context.Context, lock Lease, m memory.Message) <-cha
 			}
 			out <- got
 		}()
-		got = d.Draft(lock, m)
+		got = s.store.Draft(lock, m)
 	}()
 	return out
 }

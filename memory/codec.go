@@ -175,7 +175,12 @@ type encoded struct {
 // would not get near it), that whole form is the plain JSON, which reads
 // the same, and the message is not compressed twice.
 func (z zcodec) encodeMessages(msgs []Message, c chain) (encoded, error) {
-	m := z.newEncoder(c, len(msgs))
+	return z.newEncoder(c, len(msgs)).addAll(msgs)
+}
+
+// addAll adds msgs, the turn's last messages, and returns every message
+// added, as stored; the encoder is done.
+func (m *msgEncoder) addAll(msgs []Message) (encoded, error) {
 	defer m.done()
 	for i := range msgs {
 		if err := m.add(msgs[i], i+1 < len(msgs)); err != nil {

@@ -37,11 +37,15 @@ func NewDraft(m Message) *Draft { return &Draft{msg: m} }
 // Message is the drafted message.
 func (d *Draft) Message() Message { return d.msg }
 
-// encoder returns the draft's encoder when the write holding lock can
-// go on from it (nil otherwise: the write encodes every message).
-func (d *Draft) encoder(lock *Lock) *msgEncoder {
-	if d == nil || d.enc == nil || lock == nil || d.lock != lock {
+// take returns the draft's encoder, once, when the write holding lock can
+// go on from it: a run expects a message after the draft's (more), so a
+// draft recorded alone is encoded again, as without a draft. nil: the
+// write encodes every message.
+func (d *Draft) take(lock *Lock, more bool) *msgEncoder {
+	if d == nil || d.enc == nil || lock == nil || d.lock != lock || !more {
 		return nil
 	}
-	return d.enc
+	m := d.enc
+	d.enc = nil
+	return m
 }

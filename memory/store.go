@@ -481,7 +481,7 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 		if release != nil {
 			c = release.chain
 		}
-		e, err := s.encodeTurn(f.Draft, release, c, f.Messages)
+		e, err := s.encodeTurn(f.Draft, release, c, msgs)
 		if err != nil {
 			return fmt.Errorf("memory: finish turn %s: encode message: %w", id, err)
 		}
@@ -520,32 +520,15 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	return err
 }
 
-// encodeTurn encodes a turn's messages after chain c: d's (when set) and
-// then msgs, going on from d's encoding when it was made under lock.
+// encodeTurn encodes a turn's messages (msgs, d's first when d is set)
+// after chain c, going on from d's encoding when it was made under lock
+// and a message follows it.
 func (s *Store) encodeTurn(d *Draft, lock *Lock, c chain, msgs []Message) (encoded, error) {
-	// A draft's run expects a message after it; alone, the message is
-	// encoded again, as it is without a draft.
-	var m *msgEncoder
-	if len(msgs) > 0 {
-		m = d.encoder(lock)
-	}
-	if m != nil {
-		d.enc = nil // an encoder goes on once
-	}
+	m := d.take(lock, len(msgs) > 1)
 	if m == nil {
-		all := msgs
-		if d != nil {
-			all = append([]Message{d.msg}, msgs...)
-		}
-		return s.z.encodeMessages(all, c)
+		return s.z.encodeMessages(msgs, c)
 	}
-	defer m.done()
-	for i := range msgs {
-		if err := m.add(msgs[i], i+1 < len(msgs)); err != nil {
-			return encoded{}, err
-		}
-	}
-	return m.result(), nil
+	return m.addAll(msgs[1:])
 }
 
 // finishAfter is finishSrc's answer when it appended the after forms.
