@@ -98,13 +98,18 @@ func localeName(locale string) string {
 const (
 	loopReserveDiv = 4
 	cachedShareDiv = 2
-	// newResultsShareDiv is the part of the same rest the new cached
-	// results of a turn's data block may take in full, and
-	// screenResultsShareDiv the part when they are results of the screen's
-	// rule tools (the screen's own data, in first); the others appear as
-	// one line each, served from the cache when called.
+	// The new cached results of a turn's data block may take in full, of
+	// the same rest: the screen's main subject (the result of its rule's
+	// first data call) a third; the screen's other results (their
+	// calls in rule order, then its help) a sixth, counting the subject;
+	// the results of the model's own calls a sixth too. A screen change
+	// brings its subject whole while the block stays small: what a block
+	// brings stays in the history, byte for byte, until a summary fold.
+	// The others appear as one line each, served from the cache when
+	// called.
+	subjectShareDiv       = 3
+	screenResultsShareDiv = 6
 	newResultsShareDiv    = 6
-	screenResultsShareDiv = 3
 	// blockReserveDiv is the part kept for the turn's new data block when
 	// a history window that has outgrown its fold point (the summary is
 	// late) is cut from its oldest end.
@@ -119,8 +124,11 @@ type promptInput struct {
 	locale string
 	screen string // the screen's prompt injection (player-controlled values)
 	// screenTools are the current screen's rule tools, main subject first:
-	// their cached results go into the budget first.
+	// their cached results go into the budget first. screenKeys, when the
+	// screen has them (see memory.Screen.Keys), narrow these to the
+	// results of the screen's own calls.
 	screenTools []string
+	screenKeys  []string
 	cached      []memory.CacheEntry
 	history     []memory.Message
 	summary     *memory.Summary
@@ -240,8 +248,16 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	}
 
 	rest := in.budget - in.budget/loopReserveDiv - fixed
-	share := blockShare{screen: min(avail, rest/screenResultsShareDiv), other: min(avail, rest/newResultsShareDiv)}
-	b := s.contextBlock(blockInput{screen: in.screen, cached: in.cached, screenTools: in.screenTools, tools: in.tools, player: in.player, locale: in.locale}, shownIn(window), share)
+	share := blockShare{
+		subject: min(avail, rest/subjectShareDiv),
+		screen:  min(avail, rest/screenResultsShareDiv),
+		other:   min(avail, rest/newResultsShareDiv),
+	}
+	newest := 0
+	if len(window) > 0 {
+		newest = window[len(window)-1].Exchange
+	}
+	b := s.contextBlock(blockInput{newest: newest, screen: in.screen, cached: in.cached, screenTools: in.screenTools, screenKeys: in.screenKeys, tools: in.tools, player: in.player, locale: in.locale}, shownIn(window), share)
 	p.full, p.stubs, p.block, p.shown = b.full, b.stubs, b.text, b.shown
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + message.Content}
 	p.userTokens = messageTokens
@@ -321,17 +337,46 @@ type block struct {
 // blockShare is the tokens a data block's new cached results may take in
 // full: the results of the screen's rule tools (which go in first) up to
 // screen, the others only while the block stays within other.
-type blockShare struct{ screen, other int }
+type blockShare struct{ subject, screen, other int }
 
 // blockInput is what a turn's data block is made from.
 type blockInput struct {
 	screen      string
 	cached      []memory.CacheEntry
 	screenTools []string
-	tools       []tool.Spec
-	player      string
+	screenKeys  []string
+	// newest is the history window's newest exchange (0: no window). A
+	// result cached before it that is not the screen's was in an earlier
+	// block, or passed over, and appears again only as one line.
+	newest int
+	tools  []tool.Spec
+	player string
 	// locale's words name the game's identifiers in cached results.
 	locale string
+}
+
+// screenRank orders cached results for a data block's screen share: the
+// results of the screen's own calls (keys, main subject first), or, for a
+// screen stored without them, of its rule tools (tools); a result that is
+// neither ranks len(tools)+len(keys), after all of them. A result of a
+// rule tool called for something else (an earlier screen's team member,
+// the model's own lookup) is not the screen's.
+func screenRank(tools, keys []string) func(memory.CacheEntry) int {
+	none := len(tools) + len(keys)
+	if len(keys) > 0 {
+		return func(e memory.CacheEntry) int {
+			if i := slices.Index(keys, e.Key); i >= 0 {
+				return i
+			}
+			return none
+		}
+	}
+	return func(e memory.CacheEntry) int {
+		if i := slices.Index(tools, e.Tool); i >= 0 {
+			return i
+		}
+		return none
+	}
 }
 
 // contextBlock renders the turn's data block: what changed since the
@@ -395,20 +440,22 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 		order[i] = i
 		lines[i].size = len(lines[i].text)
 	}
-	rank := func(tool string) int {
-		if i := slices.Index(screenTools, tool); i >= 0 {
-			return i
-		}
-		return len(screenTools)
-	}
+	rank, ofScreen := screenRank(screenTools, in.screenKeys), len(screenTools)+len(in.screenKeys)
 	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(rank(lines[a].e.Tool), rank(lines[b].e.Tool)),
+		return cmp.Or(cmp.Compare(rank(lines[a].e), rank(lines[b].e)),
 			cmp.Compare(lines[b].e.CachedAt, lines[a].e.CachedAt), cmp.Compare(lines[a].size, lines[b].size))
 	})
 	fullAt := make([]bool, len(lines))
 	for _, i := range order {
-		limit := share.other
-		if rank(lines[i].e.Tool) < len(screenTools) {
+		var limit int
+		switch r := rank(lines[i].e); {
+		case r >= ofScreen && lines[i].e.CachedAt < in.newest:
+			continue
+		case r >= ofScreen:
+			limit = share.other
+		case r == 0:
+			limit = share.subject
+		default:
 			limit = share.screen
 		}
 		if t := s.countTokens(lines[i].text); out.used+t <= limit {

@@ -423,6 +423,18 @@ func normalizeArgs(raw json.RawMessage) json.RawMessage {
 	return json.RawMessage(t)
 }
 
+// Key returns the session cache key of call in this scope: the key Run
+// stores its result under, with the version Run assigned.
+func (s *Scope) Key(ctx context.Context, call tool.Call) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name := call.Name
+	if n, ok := s.r.reg.Resolve(name); ok {
+		name = n
+	}
+	return memory.CallKey(s.keyName(name), s.versionLocked(ctx, name), normalizeArgs(call.Arguments))
+}
+
 // keyName is the name a call's cache key is made from: the tool's name,
 // with the player state's version for a tool whose result depends on it,
 // so a new roster is never answered from an entry computed for the old.

@@ -331,13 +331,14 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, lock Lease, scop
 		return a, ctx.Err()
 	}
 	injection := ""
+	var keys []string
 	if turn.Meta.Screen != nil {
-		injection = turn.Meta.Screen.Injection
+		injection, keys = turn.Meta.Screen.Injection, turn.Meta.Screen.Keys
 	}
 	sel := s.selector()
 	q := s.turnQuery(turn, message)
 	in := promptInput{
-		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, screenTools: q.Screen, cached: scope.Cached(),
+		system: s.opts.SystemPrompt, locale: turn.Meta.Locale, screen: injection, screenTools: q.Screen, screenKeys: keys, cached: scope.Cached(),
 		history: turn.History, summary: turn.Meta.Summary, message: message, budget: s.opts.MaxContextTokens,
 		tools: scope.OfferedSpecs(ctx, describedTools(sel, q)),
 	}
@@ -762,6 +763,7 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 	var puts []memory.CacheEntry
 	var hits []string
 	var versions map[string]int
+	var keys []string
 	for i, pc := range plan.Calls {
 		if pc.Skipped != "" {
 			outs[i] = tool.Outcome{
@@ -785,15 +787,31 @@ func (s *Service) applyScreen(ctx context.Context, meta memory.Meta, cache []mem
 		}
 		puts, hits = scope.Puts(), scope.Hits()
 		versions = scope.AssignedVersions()
+		keys = screenKeys(ctx, scope, plan.Calls)
 	}
 	s.label(outs, meta.Locale)
-	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection, At: at.UTC()}
+	stored := &memory.Screen{Name: sc.Name, Data: sc.Data, Hash: sc.Hash(), Injection: plan.Injection, At: at.UTC(), Keys: keys}
 	rep := ScreenReply{Screen: sc.Name, Matched: plan.Matched, Applied: true, Tools: outs}
 	if plan.Injection != "" {
 		inj := plan.Injection
 		rep.PromptInjection = &inj
 	}
 	return screenApplied{reply: rep, puts: puts, hits: hits, screen: stored, versions: versions}, nil
+}
+
+// screenKeys lists the cache keys of a screen plan's calls that ran, in
+// the order of screens.Engine.Tools: data calls in rule order (the main
+// subject first), then the context call.
+func screenKeys(ctx context.Context, scope *Scope, calls []screens.PlannedCall) []string {
+	keys := make([]string, 0, len(calls))
+	for _, role := range [2]string{screens.RoleData, screens.RoleContext} {
+		for _, pc := range calls {
+			if pc.Role == role && pc.Skipped == "" {
+				keys = append(keys, scope.Key(ctx, pc.Call))
+			}
+		}
+	}
+	return keys
 }
 
 // displayName is what a player sees of tool name in locale (the widget's

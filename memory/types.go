@@ -58,6 +58,11 @@ type Screen struct {
 	// At is when the player reached the screen (a webhook's signed
 	// timestamp, or the turn's start); an older event does not replace it.
 	At time.Time `json:"at,omitzero"`
+	// Keys are the session cache keys of the calls the screen's rule ran,
+	// main subject first (data calls in rule order, then the context
+	// call): a prompt gives these results, and no other result of the
+	// same tools, the screen's share of its data block.
+	Keys []string `json:"keys,omitempty"`
 }
 
 // ScreenEvent orders a game server's screen events (webhooks) among

@@ -41,9 +41,10 @@ func loadEconomyScript(tb testing.TB) economyScript {
 }
 
 // economyScripts are the 30-turn scripts the targets hold on: the
-// reference script (8 screen changes) and a second one with other
-// questions, screens and tools (6 screen changes).
-var economyScripts = []string{"economy_script.json", "economy_script_b.json"}
+// reference script (8 screen changes), a second one with other questions,
+// screens and tools (6 screen changes), and the second one with a screen
+// change in 12 of its turns.
+var economyScripts = []string{"economy_script.json", "economy_script_b.json", "economy_script_screens.json"}
 
 // loadEconomyScriptFile reads a 30-turn script from testdata.
 func loadEconomyScriptFile(tb testing.TB, name string) economyScript {
@@ -79,14 +80,18 @@ func variantName(env map[string]string) string {
 
 // economyStats is what one run of the script measured over its LLM calls.
 type economyStats struct {
-	calls, turns                int
-	firstBytes, firstMax        int // first request of each turn: sum and largest
-	bytes, maxBytes             int // every request
-	tokens, maxTokens           int
-	schemaBytes                 int
-	prefixWire, prefixProvider  float64 // sum of shares over requests after the session's first
-	prefixN                     int
-	screenAsked, screenPresent  int
+	calls, turns               int
+	firstBytes, firstMax       int // first request of each turn: sum and largest
+	bytes, maxBytes            int // every request
+	tokens, maxTokens          int
+	schemaBytes                int
+	prefixWire, prefixProvider float64 // sum of shares over requests after the session's first
+	prefixN                    int
+	screenAsked, screenPresent int
+	// subjectAsked counts the turns that brought a new screen whose rule
+	// has a data tool, subjectFull those whose first request carries that
+	// tool's result for the screen (its main subject) in full.
+	subjectAsked, subjectFull   int
 	needed, offeredFirst, found int
 	summaryCalls                int
 	// Where each request stops being a prefix of the previous one: a
@@ -184,7 +189,14 @@ func runEconomyScript(tb testing.TB, script economyScript, env map[string]string
 	var prev []byte
 	var prevProv []byte
 	var prevFirst []openai.ChatCompletionMessage // the previous turn's first request
+	subjects := screenSubjects(tb)
+	var lastScreen string
 	for _, t := range script.Turns {
+		subject := ""
+		if sc := t.Screen; sc != nil && sc.Name+string(sc.Data) != lastScreen {
+			lastScreen = sc.Name + string(sc.Data)
+			subject = subjects.line(tb, sc.Name, sc.Data)
+		}
 		body := chatBody(s, t.Message)
 		if t.Screen != nil {
 			body["screen"] = t.Screen
@@ -262,6 +274,12 @@ func runEconomyScript(tb testing.TB, script economyScript, env map[string]string
 			st.turns++
 			st.firstBytes += len(wire)
 			st.firstMax = max(st.firstMax, len(wire))
+			if subject != "" {
+				st.subjectAsked++
+				if slices.ContainsFunc(r.Messages, func(m openai.ChatCompletionMessage) bool { return strings.Contains(m.Content, subject) }) {
+					st.subjectFull++
+				}
+			}
 			if t.Expect != "" {
 				st.screenAsked++
 				if strings.Contains(string(msgs), t.Expect) {
@@ -279,6 +297,62 @@ func runEconomyScript(tb testing.TB, script economyScript, env map[string]string
 		}
 	}
 	return st
+}
+
+// subjectRules maps a screen of the sample game's rules
+// (screens/default_rules.json) to its first data tool: the screen's main
+// subject.
+type subjectRules map[string]struct {
+	DataTools []struct {
+		Tool      string `json:"tool"`
+		JSONField string `json:"json_field"`
+		Parameter string `json:"parameter_name"`
+	} `json:"data_tools"`
+}
+
+func screenSubjects(tb testing.TB) subjectRules {
+	tb.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "screens", "default_rules.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var rs subjectRules
+	if err := json.Unmarshal(raw, &rs); err != nil {
+		tb.Fatal(err)
+	}
+	return rs
+}
+
+// line is how a data block begins the main subject's result in full
+// for the screen name with data (a result left out for the budget reads
+// "…: available — call to read" instead), "" when its rule has no data
+// tool or the screen lacks the field.
+func (rs subjectRules) line(tb testing.TB, name string, data json.RawMessage) string {
+	tb.Helper()
+	r, ok := rs[name]
+	if !ok || len(r.DataTools) == 0 {
+		return ""
+	}
+	dt := r.DataTools[0]
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		tb.Fatal(err)
+	}
+	for _, part := range strings.Split(dt.JSONField, ".") {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = obj[part]
+	}
+	if v == nil {
+		return ""
+	}
+	args, err := json.Marshal(map[string]any{dt.Parameter: v})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return "- " + dt.Tool + " " + string(args) + " → {"
 }
 
 // wherePrefixEnds names the part of r's provider-order bytes (tool
@@ -329,13 +403,13 @@ func commonPrefix(a, b []byte) int {
 func (s economyStats) log(tb testing.TB, name string) {
 	tb.Helper()
 	tb.Logf("%s: %d calls over %d turns; first request mean %.1f KB max %.1f KB; every request mean %.1f KB max %.1f KB, "+
-		"tokens mean %.0f max %d; tool schemas %.0f %%; prefix share wire %.0f %% provider %.0f %%; screen data %d/%d; "+
+		"tokens mean %.0f max %d; tool schemas %.0f %%; prefix share wire %.0f %% provider %.0f %%; screen data %d/%d, main subject in full %d/%d; "+
 		"needed tool offered first %d/%d (%d via find_tools); summary calls %d; a turn's first call stops being a prefix of the previous call "+
 		"in the tool list %d times, at a fold point %d, in the history %d; follow-up calls %d",
 		name, s.calls, s.turns, float64(s.firstBytes)/float64(max(s.turns, 1))/1024, float64(s.firstMax)/1024,
 		s.mean(s.bytes)/1024, float64(s.maxBytes)/1024, s.mean(s.tokens), s.maxTokens,
 		100*float64(s.schemaBytes)/float64(max(s.bytes, 1)), 100*s.prefixWire/float64(max(s.prefixN, 1)),
-		100*s.prefixProvider/float64(max(s.prefixN, 1)), s.screenPresent, s.screenAsked,
+		100*s.prefixProvider/float64(max(s.prefixN, 1)), s.screenPresent, s.screenAsked, s.subjectFull, s.subjectAsked,
 		s.offeredFirst, s.needed, s.found, s.summaryCalls, s.toolBreaks, s.foldBreaks, s.msgBreaks, s.followBreaks)
 }
 
@@ -375,6 +449,9 @@ func checkEconomyTargets(t *testing.T, script economyScript) {
 	}
 	if st.screenPresent != st.screenAsked || st.screenAsked == 0 {
 		t.Errorf("screen data in the first request %d/%d", st.screenPresent, st.screenAsked)
+	}
+	if st.subjectFull != st.subjectAsked || st.subjectAsked == 0 {
+		t.Errorf("a new screen's main subject in full in the first request %d/%d", st.subjectFull, st.subjectAsked)
 	}
 	if st.offeredFirst*100 < st.needed*98 {
 		t.Errorf("needed tool offered on the first call %d/%d, want >= 98 %%", st.offeredFirst, st.needed)
@@ -433,12 +510,10 @@ func BenchmarkContextEconomy(b *testing.B) {
 	}
 }
 
-// BenchmarkContextEconomyScripts plays each committed 30-turn script with
-// the defaults: economyScripts, on which the targets are tested, and
-// economy_script_screens.json, with a screen change every other turn or
-// so (12 in 30), where they are not.
+// BenchmarkContextEconomyScripts plays each of economyScripts with the
+// defaults.
 func BenchmarkContextEconomyScripts(b *testing.B) {
-	for _, name := range append(slices.Clone(economyScripts), "economy_script_screens.json") {
+	for _, name := range economyScripts {
 		b.Run(strings.TrimSuffix(name, ".json"), func(b *testing.B) {
 			script := loadEconomyScriptFile(b, name)
 			var st economyStats
