@@ -249,6 +249,12 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		ch := fill(KindChampion, champs, true)[0]
 		p.Entities = []Entity{fill(KindGearSet, sets, true)[0], ch}
 		c.add(toolGear, map[string]any{"champion_name": ch.Name})
+	case has(text, wordsThisSet) && len(fill(KindGearSet, sets, true)) > 0:
+		// "this set" is the screen's gear set, not its champion's gear.
+		p.Intent = IntentDetails
+		s := fill(KindGearSet, sets, true)[0]
+		p.Entities = []Entity{s}
+		c.entity(toolGearSet, s)
 	case has(text, wordsGear) && roleOf(text) != "" && len(champs) == 0:
 		p.Intent = IntentGear
 		p.Filters = map[string]any{"best_for": roleOf(text)}

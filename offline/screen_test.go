@@ -47,3 +47,38 @@ func TestScreenEntitiesComeFromTheScreen(t *testing.T) {
 		t.Error("plan does not say its entity came from the screen")
 	}
 }
+
+// TestThisSetIsTheScreensGearSet: on the gear screen, which shows a set
+// and the champion who wears it, "this set" is the set and "this
+// champion" the champion, in each locale.
+func TestThisSetIsTheScreensGearSet(t *testing.T) {
+	w := newSampleWorld(t)
+	ctx := context.Background()
+	data := json.RawMessage(`{"GearSetConfigId": 8004, "Champion": {"ConfigId": 1002}}`)
+	for _, tc := range []struct{ locale, message, tool, arg, fact string }{
+		{"en", "what does this set do?", "gcs_get_gear_set_details", "Vitality", "HP +15%"},
+		{"en", "tell me about this gear set", "gcs_get_gear_set_details", "Vitality", "HP +15%"},
+		{"fr", "que fait cet ensemble ?", "gcs_get_gear_set_details", "Vitality", "Vitalité"},
+		{"de", "was bringt dieses Set?", "gcs_get_gear_set_details", "Vitality", "Lebenskraft"},
+		{"en", "what gear should this champion use?", "gcs_recommend_gear", "Vonoelle", "Vonoelle"},
+	} {
+		var calls []tool.Call
+		run := func(ctx context.Context, cs []tool.Call) []tool.Outcome {
+			calls = append(calls, cs...)
+			outs := make([]tool.Outcome, len(cs))
+			for i, c := range cs {
+				res := w.exec.Execute(ctx, c)
+				outs[i] = tool.Outcome{Name: c.Name, Arguments: c.Arguments, Status: res.Status, Result: res}
+			}
+			return outs
+		}
+		req := offline.Request{Message: tc.message, Locale: tc.locale, Screen: "GearInventoryPresenter", ScreenData: data}
+		a := w.resp.Answer(ctx, req, run)
+		if len(calls) == 0 || calls[0].Name != tc.tool || !strings.Contains(string(calls[0].Arguments), tc.arg) {
+			t.Errorf("%q: calls %v, want %s about %s", tc.message, calls, tc.tool, tc.arg)
+		}
+		if !strings.Contains(a.Text, tc.fact) {
+			t.Errorf("%q: answer lacks %q:\n%s", tc.message, tc.fact, a.Text)
+		}
+	}
+}

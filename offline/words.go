@@ -15,6 +15,12 @@ var (
 	wordsDeictic = phrases(`this|this one|here|these|that one|current|my|
 		ce|cet|cette|ces|ici|celui ci|celle ci|mon|ma|mes|
 		dieser|diese|dieses|diesen|diesem|hier|mein|meine|meinem|meinen`)
+	// wordsThisSet point at a gear set the player is looking at, not at
+	// the champion who wears it ("what does this set do?" on the gear
+	// screen).
+	wordsThisSet = phrases(`this set|this gear set|this gear|that set|these sets|
+		ce set|cet ensemble|cette panoplie|cet equipement|ces ensembles|
+		dieses set|diese set|diesem set|dieses ausrustungsset|diese ausrustung`)
 	wordsTeam = phrases(`my team|my champions|my squad|mon equipe|mes champions|mein team|meine champions|meine truppe`)
 	wordsLore = phrases(`lore|story|backstory|history|legend|origin|origins|background|biography|
 		histoire|legende|origine|origines|passe|recit|

@@ -729,6 +729,33 @@ func (g *gen) gearScreen() error {
 			Tools: []string{"gcs_get_gear_set_details"}, Facts: facts,
 		})
 	}
+	return g.gearScreenSet()
+}
+
+// gearScreenSet asks what the set on the gear inventory screen does ("this
+// set" is the set, not the champion wearing it), and, as a control, which
+// gear the champion on it should use.
+func (g *gen) gearScreenSet() error {
+	ss, err := g.rows(`SELECT id, name, stat_bonus FROM gear_sets ORDER BY id LIMIT 3 OFFSET 6`)
+	if err != nil {
+		return err
+	}
+	asks := map[string]string{"en": "what does this set do?", "fr": "que fait cet ensemble ?", "de": "was bringt dieses Set?"}
+	for i, r := range ss {
+		loc := []string{"en", "fr", "de"}[i%3]
+		sc := screenOf("GearInventoryPresenter", map[string]any{"GearSetConfigId": atoi(r[0]), "Champion": map[string]any{"ConfigId": 1002}})
+		g.say("screens", "gear screen what "+r[1]+" does "+loc, loc, asks[loc], sc, Expect{
+			Tools: []string{"gcs_get_gear_set_details"}, Facts: []string{g.name(r[0], loc), r[2]},
+		})
+	}
+	ch, err := g.rows(`SELECT name FROM champions WHERE id = 1002`)
+	if err != nil {
+		return err
+	}
+	sc := screenOf("GearInventoryPresenter", map[string]any{"GearSetConfigId": atoi(ss[0][0]), "Champion": map[string]any{"ConfigId": 1002}})
+	g.say("screens", "gear screen gear for this champion", "en", "what gear should this champion use?", sc, Expect{
+		Tools: []string{"gcs_recommend_gear"}, Facts: []string{ch[0][0]},
+	})
 	return nil
 }
 
