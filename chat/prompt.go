@@ -335,8 +335,9 @@ type block struct {
 }
 
 // blockShare is the tokens a data block's new cached results may take in
-// full: the results of the screen's rule tools (which go in first) up to
-// screen, the others only while the block stays within other.
+// full, counted together in the order they go in: the screen's main
+// subject while the block stays within subject, the screen's other
+// results within screen, the others within other (see screenRank).
 type blockShare struct{ subject, screen, other int }
 
 // blockInput is what a turn's data block is made from.
