@@ -234,6 +234,13 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		// "mon équipe est-elle prête ?": the pronoun is the team.
 		return followUp{}, false
 	}
+	for kind, ps := range wordsThisKind {
+		if _, on := sc.first(kind); on && has(text, ps) {
+			// "and what gear for this champion?": the screen's champion,
+			// whatever the conversation was about.
+			return followUp{}, false
+		}
+	}
 	if !rf.any() && !rf.opener {
 		return followUp{}, false
 	}

@@ -139,6 +139,34 @@ func TestFollowUpScreenVersusConversation(t *testing.T) {
 	}
 }
 
+// TestThisKindIsTheScreens: "this champion" after a question about the
+// set on the gear screen is the screen's champion, not the set the
+// conversation was about; a bare "and the gear?" still follows the
+// conversation.
+func TestThisKindIsTheScreens(t *testing.T) {
+	w := newSampleWorld(t)
+	gear := screenOf(t, "GearInventoryPresenter", map[string]any{"GearSetConfigId": 8005, "Champion": map[string]any{"ConfigId": 1003}})
+	for _, tc := range []struct{ locale, first, then string }{
+		{"en", "where do I farm this set?", "and what gear for this champion?"},
+		{"fr", "que fait cet ensemble ?", "et quel équipement pour ce champion ?"},
+		{"de", "was bringt dieses Set?", "und welche Ausrüstung für diesen Champion?"},
+	} {
+		conv := &conversation{}
+		conv.screenAt = conv.tick()
+		w.askIn(t, conv, tc.locale, gear, tc.first)
+		a := w.askIn(t, conv, tc.locale, gear, tc.then)
+		if got := calledArgs(a, "gcs_recommend_gear"); !containsStr(got, `{"champion_name":"Sediek"}`) {
+			t.Errorf("%s %q: gear advice for %v, want Sediek (intent %s)", tc.locale, tc.then, got, a.Plan.Intent)
+		}
+	}
+	conv := &conversation{}
+	w.askIn(t, conv, "en", nil, "tell me about Eira")
+	a := w.askIn(t, conv, "en", nil, "and the gear?")
+	if got := calledArgs(a, "gcs_recommend_gear"); !containsStr(got, `{"champion_name":"Eira"}`) {
+		t.Errorf("a bare follow-up: gear advice for %v, want Eira", got)
+	}
+}
+
 // TestVerdicts: judgement questions get a verdict first, from the boss's
 // counter ranking.
 func TestVerdicts(t *testing.T) {

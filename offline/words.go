@@ -21,6 +21,18 @@ var (
 	wordsThisSet = phrases(`this set|this gear set|this gear|that set|these sets|
 		ce set|cet ensemble|cette panoplie|cet equipement|ces ensembles|
 		dieses set|diese set|diesem set|dieses ausrustungsset|diese ausrustung`)
+	// wordsThisKind point at an entity of a kind the player is looking
+	// at: "and what gear for this champion?" after a question about a set
+	// is about the screen's champion, not the set.
+	wordsThisKind = map[Kind][]string{
+		KindChampion: phrases(`this champion|this hero|this character|that champion|ce champion|cette championne|ce heros|
+			ce personnage|dieser champion|diesen champion|diesem champion|dieser held|diesen held|diesem held`),
+		KindBoss: phrases(`this boss|that boss|ce boss|dieser boss|diesen boss|diesem boss`),
+		KindDungeon: phrases(`this dungeon|that dungeon|ce donjon|dieser dungeon|diesen dungeon|diesem dungeon|
+			dieses verlies|diesem verlies`),
+		KindFaction: phrases(`this faction|that faction|cette faction|diese fraktion|dieser fraktion`),
+		KindGearSet: wordsThisSet,
+	}
 	wordsTeam = phrases(`my team|my champions|my squad|mon equipe|mes champions|mein team|meine champions|meine truppe`)
 	wordsLore = phrases(`lore|story|backstory|history|legend|origin|origins|background|biography|
 		histoire|legende|origine|origines|passe|recit|
