@@ -53,29 +53,17 @@ func TestScreenEntitiesComeFromTheScreen(t *testing.T) {
 // champion" the champion, in each locale.
 func TestThisSetIsTheScreensGearSet(t *testing.T) {
 	w := newSampleWorld(t)
-	ctx := context.Background()
-	data := json.RawMessage(`{"GearSetConfigId": 8004, "Champion": {"ConfigId": 1002}}`)
+	gear := screenOf(t, "GearInventoryPresenter", map[string]any{"GearSetConfigId": 8004, "Champion": map[string]any{"ConfigId": 1002}})
 	for _, tc := range []struct{ locale, message, tool, arg, fact string }{
-		{"en", "what does this set do?", "gcs_get_gear_set_details", "Vitality", "HP +15%"},
-		{"en", "tell me about this gear set", "gcs_get_gear_set_details", "Vitality", "HP +15%"},
-		{"fr", "que fait cet ensemble ?", "gcs_get_gear_set_details", "Vitality", "Vitalité"},
-		{"de", "was bringt dieses Set?", "gcs_get_gear_set_details", "Vitality", "Lebenskraft"},
+		{"en", "what does this set do?", "gcs_get_gear_set_details", "8004", "HP +15%"},
+		{"en", "tell me about this gear set", "gcs_get_gear_set_details", "8004", "HP +15%"},
+		{"fr", "que fait cet ensemble ?", "gcs_get_gear_set_details", "8004", "Vitalité"},
+		{"de", "was bringt dieses Set?", "gcs_get_gear_set_details", "8004", "Lebenskraft"},
 		{"en", "what gear should this champion use?", "gcs_recommend_gear", "Vonoelle", "Vonoelle"},
 	} {
-		var calls []tool.Call
-		run := func(ctx context.Context, cs []tool.Call) []tool.Outcome {
-			calls = append(calls, cs...)
-			outs := make([]tool.Outcome, len(cs))
-			for i, c := range cs {
-				res := w.exec.Execute(ctx, c)
-				outs[i] = tool.Outcome{Name: c.Name, Arguments: c.Arguments, Status: res.Status, Result: res}
-			}
-			return outs
-		}
-		req := offline.Request{Message: tc.message, Locale: tc.locale, Screen: "GearInventoryPresenter", ScreenData: data}
-		a := w.resp.Answer(ctx, req, run)
-		if len(calls) == 0 || calls[0].Name != tc.tool || !strings.Contains(string(calls[0].Arguments), tc.arg) {
-			t.Errorf("%q: calls %v, want %s about %s", tc.message, calls, tc.tool, tc.arg)
+		a := w.ask(t, tc.locale, gear, tc.message)
+		if got := calledArgs(a, tc.tool); len(got) == 0 || !strings.Contains(got[0], tc.arg) {
+			t.Errorf("%q: %s called with %v, want about %s (intent %s)", tc.message, tc.tool, got, tc.arg, a.Plan.Intent)
 		}
 		if !strings.Contains(a.Text, tc.fact) {
 			t.Errorf("%q: answer lacks %q:\n%s", tc.message, tc.fact, a.Text)
