@@ -183,6 +183,15 @@ func (s *Server) RequestCount() int {
 	return len(s.requests)
 }
 
+// Pending is the number of queued replies no request has taken yet. A
+// chat request takes its reply as it is recorded: once RequestCount (or
+// WaitRequests) counts it, its reply is no longer pending.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
 // EmbeddingRequests returns the inputs of every embeddings request received
 // so far, one slice per request, in arrival order.
 func (s *Server) EmbeddingRequests() [][]string {
@@ -267,36 +276,37 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	_ = json.Unmarshal(raw, &extra)
 
+	// A valid request takes its queued reply in the same critical section
+	// that records it: once WaitRequests sees the request, its reply is
+	// its own, whatever request comes next.
+	invalid := validateChat(req)
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	s.cacheKeys = append(s.cacheKeys, extra.PromptCacheKey)
 	s.seq++
 	id := "chatcmpl-llmtest" + strconv.Itoa(s.seq)
+	var queued *Reply
+	if invalid == "" && len(s.queue) > 0 {
+		r := s.queue[0]
+		queued, s.queue = &r, s.queue[1:]
+	}
+	fn := s.responder
 	close(s.changed)
 	s.changed = make(chan struct{})
 	s.mu.Unlock()
 
-	if msg := validateChat(req); msg != "" {
-		writeJSON(w, http.StatusBadRequest, errorBody(msg, "invalid_request_error", ""))
+	if invalid != "" {
+		writeJSON(w, http.StatusBadRequest, errorBody(invalid, "invalid_request_error", ""))
 		return
 	}
-	s.serve(w, r, s.nextChat(req), id, req)
-}
-
-func (s *Server) nextChat(req openai.ChatCompletionRequest) Reply {
-	s.mu.Lock()
-	if len(s.queue) > 0 {
-		r := s.queue[0]
-		s.queue = s.queue[1:]
-		s.mu.Unlock()
-		return r
+	reply := Text("ok")
+	switch {
+	case queued != nil:
+		reply = *queued
+	case fn != nil:
+		reply = fn(req)
 	}
-	fn := s.responder
-	s.mu.Unlock()
-	if fn == nil {
-		return Text("ok")
-	}
-	return fn(req)
+	s.serve(w, r, reply, id, req)
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, reply Reply, id string, req openai.ChatCompletionRequest) {

@@ -121,6 +121,37 @@ func TestTextReply(t *testing.T) {
 	}
 }
 
+// TestRecordedRequestOwnsItsReply: a request WaitRequests has seen has
+// taken its queued reply, so a client that gives up on it does not leave
+// the reply to the next request.
+func TestRecordedRequestOwnsItsReply(t *testing.T) {
+	s := llmtest.New(t)
+	release := make(chan struct{})
+	defer close(release)
+	s.Enqueue(llmtest.Text("too late").Until(release))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := client(s).CreateChatCompletion(ctx, userRequest("going away"))
+		done <- err
+	}()
+	s.WaitRequests(1)
+	if n := s.Pending(); n != 0 {
+		t.Fatalf("%d replies still queued after the request was recorded", n)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	resp, err := client(s).CreateChatCompletion(context.Background(), userRequest("back again"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Choices[0].Message.Content; got != "ok" {
+		t.Errorf("the next request got %q, want the default ok", got)
+	}
+}
+
 func TestResponder(t *testing.T) {
 	s := llmtest.New(t)
 	s.SetResponder(func(req openai.ChatCompletionRequest) llmtest.Reply {
