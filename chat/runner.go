@@ -167,14 +167,8 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 	var toRun []int
 	for i, c := range calls {
 		p := prepared{dupOf: -1, start: time.Now()}
-		p.name = c.Name
-		if n, ok := s.r.reg.Resolve(c.Name); ok {
-			p.name = n
-		}
-		p.args = normalizeArgs(c.Arguments)
+		p.name, p.args, p.version, p.key = s.keyLocked(ctx, c)
 		p.shown = argsJSON(p.args)
-		p.version = s.versionLocked(ctx, p.name)
-		p.key = memory.CallKey(s.keyName(p.name), p.version, p.args)
 		if prev, ok := s.done[p.key]; ok {
 			p.source = tool.SourceDuplicate
 			outs[i] = duplicateOf(prev, p)
@@ -428,11 +422,21 @@ func normalizeArgs(raw json.RawMessage) json.RawMessage {
 func (s *Scope) Key(ctx context.Context, call tool.Call) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	name := call.Name
+	_, _, _, key := s.keyLocked(ctx, call)
+	return key
+}
+
+// keyLocked resolves call as Run keys it: the canonical name (the name
+// as called when unregistered), the normalized arguments, the session's
+// version of the tool and the cache key. The caller holds s.mu.
+func (s *Scope) keyLocked(ctx context.Context, call tool.Call) (name string, args json.RawMessage, version int, key string) {
+	name = call.Name
 	if n, ok := s.r.reg.Resolve(name); ok {
 		name = n
 	}
-	return memory.CallKey(s.keyName(name), s.versionLocked(ctx, name), normalizeArgs(call.Arguments))
+	args = normalizeArgs(call.Arguments)
+	version = s.versionLocked(ctx, name)
+	return name, args, version, memory.CallKey(s.keyName(name), version, args)
 }
 
 // keyName is the name a call's cache key is made from: the tool's name,
