@@ -70,6 +70,22 @@ var ordinals = []struct {
 	{-1, phrases(`the last|the last one|le dernier|la derniere|der letzte|die letzte|den letzten`)},
 }
 
+// firstFew map the words for the first few subjects ("the first two",
+// "les trois premiers") to how many they take.
+//
+//nolint:misspell // French and German words, not misspelt English
+var firstFew = []struct {
+	n     int
+	words []string
+}{
+	{2, phrases(`the first two|first two|the top two|top two|the first 2|first 2|the top 2|top 2|
+		les deux premiers|les deux premieres|les 2 premiers|les 2 premieres|
+		die ersten zwei|die ersten beiden|die ersten 2|die top 2`)},
+	{3, phrases(`the first three|first three|the top three|top three|the first 3|first 3|the top 3|top 3|
+		les trois premiers|les trois premieres|les 3 premiers|les 3 premieres|
+		die ersten drei|die ersten 3|die top 3`)},
+}
+
 // wordsQuestion are the words that make a question of their own: a
 // follow-up with none of them ("and the second?") asks the last question
 // again about a new subject.
@@ -82,10 +98,11 @@ var wordsQuestion = [][]string{
 type reference struct {
 	one, it, they, which, opener bool
 	ordinal                      int // -2: none
+	first                        int // the first few subjects (0: none)
 }
 
 func (rf reference) any() bool {
-	return rf.one || rf.it || rf.they || rf.which || rf.ordinal != -2
+	return rf.one || rf.it || rf.they || rf.which || rf.ordinal != -2 || rf.first > 0
 }
 
 // readReference finds the words of text (normalized, " "-padded) that
@@ -96,8 +113,14 @@ func readReference(text string, toks []string) reference {
 	rf.it = has(text, wordsIt)
 	rf.they = has(text, wordsThey)
 	rf.which = has(text, wordsWhichOne)
+	for _, f := range firstFew {
+		if has(text, f.words) && !ordinalOfThing(text, f.words) {
+			rf.first = f.n
+			break
+		}
+	}
 	for _, o := range ordinals {
-		if has(text, o.words) && !ordinalOfThing(text, o.words) {
+		if rf.first == 0 && has(text, o.words) && !ordinalOfThing(text, o.words) {
 			rf.ordinal = o.i
 			break
 		}
@@ -324,6 +347,16 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 	changed := screenNewer && len(conv) > 0
 	var pick []Entity
 	switch {
+	case rf.first > 0:
+		// "compare the first two": the first few of the listed subjects.
+		list := cands
+		if cs := ofKind(cands, KindChampion); len(cs) >= 2 {
+			list = cs
+		}
+		if len(list) < 2 {
+			return followUp{clarify: &clarify{Options: list, ScreenChanged: changed}}, true
+		}
+		pick = list[:min(rf.first, len(list))]
 	case rf.ordinal != -2:
 		list := cands
 		if cs := ofKind(cands, KindChampion); len(cs) >= 2 {
@@ -425,6 +458,8 @@ func about(p Plan, outs []tool.Outcome) []Subject {
 	es := slices.Clone(p.Entities)
 	es = append(es, p.Team...)
 	switch p.Intent {
+	case IntentBring, IntentMissing, IntentLevelNext:
+		es = append(es, rosterSubjects(p, outs)...)
 	case IntentCounters, IntentFind, IntentEffect:
 		for _, o := range outs {
 			n := 0

@@ -125,14 +125,18 @@ func (rd renderer) renderPlayer() (reply, bool) {
 		}
 		return out
 	}
+	lines := func(cs []gcsdb.RankedCounter) []string {
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i] = line(c)
+		}
+		return out
+	}
+	listed := rosterListed(rd.p, list)
 	switch rd.p.Intent {
 	case IntentBring:
 		if !rd.p.HasState {
-			rp := reply{lead: rd.l.s("roster_best_overall", boss)}
-			for _, c := range list.Counters[:min(len(list.Counters), 5)] {
-				rp.facts = append(rp.facts, line(c))
-			}
-			return rp, true
+			return reply{lead: rd.l.s("roster_best_overall", boss), facts: lines(listed)}, true
 		}
 		if len(list.Counters) == 0 {
 			rp := reply{lead: rd.l.s("roster_none_owned", boss)}
@@ -141,48 +145,146 @@ func (rd renderer) renderPlayer() (reply, bool) {
 			}
 			return rp, true
 		}
-		rp := reply{lead: rd.l.s("roster_bring", boss)}
-		for _, c := range list.Counters[:min(len(list.Counters), 4)] {
-			rp.facts = append(rp.facts, line(c))
-		}
+		rp := reply{lead: rd.l.s("roster_bring", boss), facts: lines(listed)}
 		if list.BestNotOwned != nil {
 			rp.facts = append(rp.facts, rd.l.s("roster_best_not_owned", line(*list.BestNotOwned)))
 		}
 		return rp, true
 	case IntentMissing:
-		var missing, have []string
+		if !rd.p.HasState {
+			return reply{lead: rd.l.s("roster_matter_most", boss), facts: lines(listed)}, true
+		}
+		var have []string
 		for _, c := range list.Counters {
 			if _, ok := owned[c.ID]; ok {
 				have = append(have, rd.counterName(c))
-			} else if len(missing) < 4 {
-				missing = append(missing, line(c))
 			}
-		}
-		if !rd.p.HasState {
-			rp := reply{lead: rd.l.s("roster_matter_most", boss)}
-			for _, c := range list.Counters[:min(len(list.Counters), 4)] {
-				rp.facts = append(rp.facts, line(c))
-			}
-			return rp, true
 		}
 		rp := reply{lead: rd.l.s("roster_lack", boss, len(list.Counters)-len(have), len(list.Counters))}
-		rp.facts = append(rp.facts, missing...)
+		rp.facts = append(rp.facts, lines(listed)...)
 		if len(have) > 0 {
 			rp.facts = append(rp.facts, rd.l.s("roster_have", strings.Join(have[:min(len(have), 5)], ", ")))
 		}
 		return rp, true
 	case IntentLevelNext:
-		for _, c := range list.Counters {
-			if o, ok := owned[c.ID]; ok && o.Level < 60 {
-				return reply{lead: rd.l.s("roster_level_this", bold(rd.counterName(c))+level(c.ID), boss)}, true
-			}
-		}
-		if !rd.p.HasState && len(list.Counters) > 0 {
-			return reply{lead: rd.l.s("roster_level_general", boss, rd.counterName(list.Counters[0])) + note}, true
+		c, ok := levelNextCounter(rd.p, list)
+		switch {
+		case ok && rd.p.HasState:
+			return reply{lead: rd.l.s("roster_level_this", bold(rd.counterName(c))+level(c.ID), boss)}, true
+		case ok:
+			return reply{lead: rd.l.s("roster_level_general", boss, rd.counterName(c)) + note}, true
 		}
 		return reply{lead: rd.l.s("roster_level_top", boss)}, true
 	}
 	return reply{}, false
+}
+
+// rosterListed returns the counters of list that a bring or missing
+// answer lists, in its order: the best ones overall without a player
+// state; with one, the owned ones (bring, whose list holds only those) or
+// the ones not owned (missing). The answer's subjects are these, so "which
+// one is tankier?" compares them.
+func rosterListed(p Plan, list toolsgcs.CounterList) []gcsdb.RankedCounter {
+	switch {
+	case p.Intent == IntentBring && !p.HasState:
+		return list.Counters[:min(len(list.Counters), 5)]
+	case p.Intent == IntentBring:
+		return list.Counters[:min(len(list.Counters), 4)]
+	case p.Intent == IntentMissing && !p.HasState:
+		return list.Counters[:min(len(list.Counters), 4)]
+	case p.Intent == IntentMissing:
+		owned := map[int64]bool{}
+		for _, o := range p.Roster {
+			owned[o.ID] = true
+		}
+		var out []gcsdb.RankedCounter
+		for _, c := range list.Counters {
+			if !owned[c.ID] && len(out) < 4 {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// maxLevel is the top level a champion reaches.
+const maxLevel = 60
+
+// levelNextCounter is the boss's counter a level-next answer names: the
+// first one the player owns below the top level or, without a player
+// state, the best one.
+func levelNextCounter(p Plan, list toolsgcs.CounterList) (gcsdb.RankedCounter, bool) {
+	if !p.HasState {
+		if len(list.Counters) == 0 {
+			return gcsdb.RankedCounter{}, false
+		}
+		return list.Counters[0], true
+	}
+	levels := map[int64]int{}
+	for _, o := range p.Roster {
+		levels[o.ID] = o.Level
+	}
+	for _, c := range list.Counters {
+		if lv, ok := levels[c.ID]; ok && lv < maxLevel {
+			return c, true
+		}
+	}
+	return gcsdb.RankedCounter{}, false
+}
+
+// levelNextOwned is the champion a level-next answer without a boss
+// names: the first of list (the player's champions, highest rarity first)
+// below the top level.
+func levelNextOwned(p Plan, list toolsgcs.ChampionList) (gcsdb.ChampionSummary, bool) {
+	if !p.HasState {
+		return gcsdb.ChampionSummary{}, false
+	}
+	levels := map[int64]int{}
+	for _, o := range p.Roster {
+		levels[o.ID] = o.Level
+	}
+	for _, c := range list.Champions {
+		if lv, ok := levels[c.ID]; ok && lv < maxLevel {
+			return c, true
+		}
+	}
+	return gcsdb.ChampionSummary{}, false
+}
+
+// rosterSubjects returns the champions a roster answer names, in its
+// order: the ones a bring or missing answer lists (see rosterListed), the
+// one a level-next answer picks.
+func rosterSubjects(p Plan, outs []tool.Outcome) []Entity {
+	champ := func(id int64, name string) Entity { return Entity{Kind: KindChampion, ID: idString(id), Name: name} }
+	var out []Entity
+	for _, o := range outs {
+		switch o.Name {
+		case toolCounters:
+			list, ok := dataAs[toolsgcs.CounterList](o.Result)
+			if !ok {
+				continue
+			}
+			if p.Intent == IntentLevelNext {
+				if c, ok := levelNextCounter(p, list); ok {
+					out = append(out, champ(c.ID, c.Name))
+				}
+				continue
+			}
+			for _, c := range rosterListed(p, list) {
+				out = append(out, champ(c.ID, c.Name))
+			}
+		case toolFind:
+			list, ok := dataAs[toolsgcs.ChampionList](o.Result)
+			if !ok || p.Intent != IntentLevelNext {
+				continue
+			}
+			if c, ok := levelNextOwned(p, list); ok {
+				out = append(out, champ(c.ID, c.Name))
+			}
+		}
+	}
+	return out
 }
 
 // levelNextAny picks, without a boss, the highest-rarity owned champion
@@ -196,10 +298,8 @@ func (rd renderer) levelNextAny(owned map[int64]player.Owned, note string) reply
 		return reply{lead: rd.l.s("roster_no_champions")}
 	}
 	list, _ := dataAs[toolsgcs.ChampionList](os[0].Result)
-	for _, c := range list.Champions {
-		if o, ok := owned[c.ID]; ok && o.Level < 60 {
-			return reply{lead: rd.l.s("roster_level_rarity", bold(c.Name), rd.l.word(c.Rarity), o.Level)}
-		}
+	if c, ok := levelNextOwned(rd.p, list); ok {
+		return reply{lead: rd.l.s("roster_level_rarity", bold(c.Name), rd.l.word(c.Rarity), owned[c.ID].Level)}
 	}
 	return reply{lead: rd.l.s("roster_all_top")}
 }

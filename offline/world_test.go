@@ -11,6 +11,7 @@ import (
 	"github.com/gameassist/gameassist/internal/sampletools"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/offline"
+	"github.com/gameassist/gameassist/player"
 	"github.com/gameassist/gameassist/screens"
 	"github.com/gameassist/gameassist/tool"
 	toolsrag "github.com/gameassist/gameassist/tools_rag"
@@ -93,6 +94,8 @@ type conversation struct {
 	history  []offline.Exchange
 	screenAt time.Time
 	clock    time.Time
+	// player is the session's player state (nil: none).
+	player *player.State
 }
 
 // tick advances the conversation's clock and returns the new time.
@@ -112,6 +115,9 @@ func (w *sampleWorld) askIn(tb testing.TB, c *conversation, locale string, sc *s
 	req := offline.Request{Message: msg, Locale: locale}
 	if c != nil {
 		req.History, req.ScreenAt = c.history, c.screenAt
+		if c.player != nil {
+			ctx = tool.WithPlayer(ctx, c.player)
+		}
 	}
 	cached := map[string]tool.Result{}
 	if sc != nil {
