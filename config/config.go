@@ -29,7 +29,7 @@ import (
 type Config struct {
 	Addr                 string        `env:"ADDR" default:":8080" doc:"listen address"`
 	RedisURL             string        `env:"REDIS_URL" mask:"url" doc:"redis://host:6379/0; unset starts an in-process Redis-compatible server (data lost on exit)"`
-	GCSDBPath            string        `env:"GCS_DB_PATH" default:"./data/gcs.db" doc:"SQLite game database; with no file there yet the sample game is built there, an existing database is opened as is, read-only, never migrated"`
+	GCSDBPath            string        `env:"GCS_DB_PATH" default:"./data/gcs.db" doc:"SQLite game database; with no file there yet, or one that holds no game (empty, or a sample build that did not finish), the sample game is built there; any other database is opened as is, read-only, never migrated"`
 	QdrantURL            string        `env:"QDRANT_URL" mask:"url" doc:"Qdrant gRPC endpoint, e.g. http://localhost:6334; unset uses the embedded index built from CONTENT_DIR"`
 	QdrantAPIKey         string        `env:"QDRANT_API_KEY" mask:"secret" doc:"Qdrant API key"`
 	OpenAIBaseURL        string        `env:"OPENAI_BASE_URL" mask:"url" doc:"any OpenAI-compatible API (http://localhost:11434/v1 for Ollama)"`

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -34,21 +33,34 @@ type gcsSource struct {
 // yet gets the sample game built there (so the first `make run` works),
 // unless a studio's own files are configured (TOOLS_FILE, SCREEN_RULES or
 // CONTENT_DIR): then a missing database is a typo to report, naming the
-// path, not a reason to build the sample game. An existing database is
+// path, not a reason to build the sample game. A file that holds no game
+// (no table at all, or the sample's schema without its data: a first
+// start stopped while it built the sample, say by a full disk) is treated
+// the same way, so a restart finishes the build. Any other database is
 // opened as is, never migrated nor written.
 func openGCS(ctx context.Context, cfg config.Config, logger *slog.Logger) (*gcsSource, error) {
 	path := cfg.GCSDBPath
-	_, err := os.Stat(path)
+	kind, err := inspectGCS(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	unfinished := !kind.missing && kind.ours && !kind.sample
 	switch {
-	case errors.Is(err, fs.ErrNotExist) && studioFiles(cfg) != "":
+	case kind.missing && studioFiles(cfg) != "":
 		return nil, fmt.Errorf("gcs: GCS_DB_PATH %s: no such database; with %s set (a studio's own game) the sample game is not built in its place: check the path (for the sample game, `gameassist migrate --sample` builds it there)", path, studioFiles(cfg))
-	case errors.Is(err, fs.ErrNotExist):
+	case unfinished && studioFiles(cfg) != "":
+		return nil, fmt.Errorf("gcs: GCS_DB_PATH %s: the database holds no game data (%d tables, no data version); with %s set (a studio's own game) the sample game is not built in its place: point GCS_DB_PATH at your game's database", path, kind.tables, studioFiles(cfg))
+	case kind.missing:
 		logger.Info("no GCS database yet: building the sample game there", "path", path)
 		if _, err := buildSample(ctx, path, logger); err != nil {
 			return nil, err
 		}
-	case err != nil:
-		return nil, fmt.Errorf("gcs: %w", err)
+	case unfinished:
+		logger.Warn("the GCS database holds no game data (an empty file, or a sample build that did not finish): building the sample game there",
+			"path", path, "tables", kind.tables)
+		if _, err := buildSample(ctx, path, logger); err != nil {
+			return nil, err
+		}
 	}
 	ro, err := gcsdb.OpenReadOnly(ctx, path)
 	if err != nil {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gameassist/gameassist/config"
+	"github.com/gameassist/gameassist/migrations"
 )
 
 // TestOpenGCSMissingWithStudioFiles: with a studio's files configured, a
@@ -52,6 +55,98 @@ func TestOpenGCSMissingWithStudioFiles(t *testing.T) {
 			}
 			if _, err := os.Stat(path); !os.IsNotExist(err) {
 				t.Errorf("something was created at %s: %v", path, err)
+			}
+		})
+	}
+}
+
+// TestOpenGCSHoldingNoGame: a file that holds no game (empty, or the
+// sample's schema without its data, as a first start stopped by a full
+// disk leaves it) gets the sample game built in it when nothing of a
+// studio's is configured, and is an error naming the path otherwise; a
+// studio's own database is still opened as is.
+func TestOpenGCSHoldingNoGame(t *testing.T) {
+	ctx := context.Background()
+	empty := func(t *testing.T, path string) {
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	schemaOnly := func(t *testing.T, path string) {
+		db, err := sql.Open("sqlite3", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := migrations.Apply(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	studio := func(t *testing.T, path string) {
+		db, err := sql.Open("sqlite3", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.ExecContext(ctx, `CREATE TABLE cards (id INTEGER PRIMARY KEY, name TEXT)`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tools := filepath.Join("..", "..", "examples", "cards", "tools.yaml")
+	tests := []struct {
+		name   string
+		make   func(*testing.T, string)
+		cfg    config.Config
+		sample bool     // the sample game is built and opened
+		want   []string // in the error
+	}{
+		{name: "empty file", make: empty, sample: true},
+		{name: "schema without data", make: schemaOnly, sample: true},
+		{name: "empty file, a studio's tools", make: empty, cfg: config.Config{ToolsFile: tools}, want: []string{"holds no game data", "0 tables", "TOOLS_FILE=" + tools}},
+		{name: "schema without data, a studio's tools", make: schemaOnly, cfg: config.Config{ToolsFile: tools}, want: []string{"holds no game data", "TOOLS_FILE="}},
+		{name: "a studio's own database", make: studio},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "gcs.db")
+			tc.make(t, path)
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.cfg.GCSDBPath = path
+			src, err := openGCS(ctx, tc.cfg, slog.New(slog.DiscardHandler))
+			if len(tc.want) > 0 {
+				if err == nil {
+					_ = src.ro.Close()
+					t.Fatal("a database holding no game was opened with a studio's files configured")
+				}
+				for _, w := range append(tc.want, "GCS_DB_PATH "+path) {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error lacks %q: %v", w, err)
+					}
+				}
+				if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+					t.Errorf("the file changed")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("openGCS: %v", err)
+			}
+			defer src.ro.Close()
+			if src.sample != tc.sample {
+				t.Fatalf("sample %v, want %v", src.sample, tc.sample)
+			}
+			if !tc.sample {
+				if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+					t.Errorf("a studio's database changed")
+				}
+				return
+			}
+			var n int
+			if err := src.ro.QueryRowContext(ctx, `SELECT count(*) FROM champions`).Scan(&n); err != nil || n == 0 {
+				t.Errorf("champions: %d, %v", n, err)
 			}
 		})
 	}

@@ -59,11 +59,12 @@ type gcsKind struct {
 	tables  int
 }
 
+// inspectGCS says what the database at path is, opening it read-only.
 func inspectGCS(ctx context.Context, path string) (gcsKind, error) {
 	if _, err := os.Stat(path); errors.Is(err, iofs.ErrNotExist) {
 		return gcsKind{missing: true}, nil
 	} else if err != nil {
-		return gcsKind{}, fmt.Errorf("migrate: %w", err)
+		return gcsKind{}, fmt.Errorf("gcs: %w", err)
 	}
 	ro, err := gcsdb.OpenReadOnly(ctx, path)
 	if err != nil {
@@ -72,7 +73,7 @@ func inspectGCS(ctx context.Context, path string) (gcsKind, error) {
 	defer ro.Close()
 	var k gcsKind
 	if err := ro.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table'`).Scan(&k.tables); err != nil {
-		return gcsKind{}, fmt.Errorf("migrate: %s: %w", path, err)
+		return gcsKind{}, fmt.Errorf("gcs: %s: %w", path, err)
 	}
 	if k.version, k.sample, err = gcsdb.SampleVersion(ctx, ro); err != nil {
 		return gcsKind{}, err
