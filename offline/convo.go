@@ -272,6 +272,12 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		if len(conv) == 0 {
 			return followUp{}, false
 		}
+		if len(named) == 0 && statSuperlative(text) && statSuperlative(lastQuestion(req)) {
+			// "and the tankiest?" after "who is the fastest champion?": a
+			// search of its own, not a question about one of the last
+			// answer's champions.
+			return followUp{}, false
+		}
 		if len(named) == 0 {
 			// "and the gear?": the last subject, a new question.
 			pick, amb := pickOne(conv, rf)
@@ -318,6 +324,10 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		// "is she good against the Spider Queen?", "are both good against
 		// it?": the reference is a champion the message does not name.
 		if len(ofKind(named, KindChampion)) > 0 {
+			if thing, ok := thingReferred(cands, rf); ok && len(ofKind(named, thing.Kind)) == 0 {
+				// "is it good for Kaelith?" after a set: "it" is the set.
+				return followUp{ents: append(slices.Clone(named), thing), text: text, fromScreen: screenNewer}, true
+			}
 			// "his" in "Kaelith and his skills": the named subject.
 			return followUp{}, false
 		}
@@ -401,6 +411,36 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		fu.text = lastQuestion(req) + strings.TrimSpace(text) + " "
 	}
 	return fu, true
+}
+
+// statSuperlative reports a question that only asks for the champions
+// best at a stat ("the tankiest?", "who is the fastest champion?"), with
+// no other question of its own (gear, counters, skills...).
+func statSuperlative(text string) bool {
+	if !has(text, wordsSuperlative) || !namesStat(text) {
+		return false
+	}
+	for _, ws := range [][]string{wordsSkills, wordsGear, wordsLore, wordsCost, wordsFarm, wordsMastery, wordsCounters, wordsCompare, wordsHowTo, wordsPatch} {
+		if has(text, ws) {
+			return false
+		}
+	}
+	return true
+}
+
+// thingReferred returns the one thing (a boss, dungeon, gear set or
+// faction, not a champion) among cands that a message's lone "it" refers
+// to, when it has no person pronoun nor other reference.
+func thingReferred(cands []Entity, rf reference) (Entity, bool) {
+	if !rf.it || rf.one || rf.they || rf.which || rf.ordinal != -2 || rf.first > 0 {
+		return Entity{}, false
+	}
+	for _, k := range []Kind{KindGearSet, KindBoss, KindDungeon, KindFaction} {
+		if of := ofKind(cands, k); len(of) == 1 {
+			return of[0], true
+		}
+	}
+	return Entity{}, false
 }
 
 // onlyAgainst reports a follow-up whose only question word is "against"

@@ -233,12 +233,18 @@ func isFind(text string) bool {
 	for _, r := range rarityWords {
 		filters = filters || has(text, r.words)
 	}
-	stat := false
-	for _, s := range statWords {
-		stat = stat || has(withoutRole(text), s.words)
-	}
 	sup := has(text, wordsSuperlative)
-	return (sup && (stat || filters)) || (filters && has(text, wordsList))
+	return (sup && (namesStat(text) || filters)) || (filters && has(text, wordsList))
+}
+
+// namesStat reports a stat named in text (a role's name aside).
+func namesStat(text string) bool {
+	for _, s := range statWords {
+		if has(withoutRole(text), s.words) {
+			return true
+		}
+	}
+	return false
 }
 
 // findFilters builds gcs_find_champions arguments from the message.
