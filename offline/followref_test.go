@@ -60,3 +60,24 @@ func TestFollowUpAnotherSuperlative(t *testing.T) {
 		t.Errorf("\"and the best gear?\" lost its champion: %v", calledArgs(a, "gcs_recommend_gear"))
 	}
 }
+
+// TestVerdictOnTheScreensChampion: "is this champion any good?" on a
+// champion's screen, whose rule read the champion by config id, judges
+// that champion (en, fr, de), as when the message names it.
+func TestVerdictOnTheScreensChampion(t *testing.T) {
+	w := newSampleWorld(t)
+	champ := screenOf(t, "ChampionFeatureModelsPresenter", map[string]any{"ChampionConfigId": 1003, "Level": 50, "Stars": 5})
+	for _, tc := range []struct{ locale, say, lead string }{
+		{"en", "is this champion any good?", "**Sediek** is a good pick against **Frost Wyrm**"},
+		{"en", "is Sediek good?", "**Sediek** is a good pick against **Frost Wyrm**"},
+		{"fr", "ce champion est-il bon ?", "**Sediek** est un bon choix contre **Wyrm de Givre**"},
+		{"de", "ist dieser Champion gut?", "**Sediek** ist eine gute Wahl gegen **Frostwurm**"},
+	} {
+		conv := &conversation{}
+		conv.screenAt = conv.tick()
+		a := w.askIn(t, conv, tc.locale, champ, tc.say)
+		if a.Plan.Intent != offline.IntentVerdict || !strings.HasPrefix(a.Text, tc.lead) {
+			t.Errorf("%s %q: intent %s:\n%s", tc.locale, tc.say, a.Plan.Intent, a.Text)
+		}
+	}
+}

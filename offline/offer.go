@@ -131,10 +131,7 @@ func (rd renderer) setVerdict() reply {
 // game recommends against no boss is no buy, and one it does is worth it
 // only if those fights are the player's.
 func (rd renderer) offerVerdict() reply {
-	o, ok := rd.one(toolChampion)
-	if !ok {
-		o, ok = rd.one(toolCharacterByID)
-	}
+	o, ok := rd.champion()
 	if !ok {
 		return reply{}
 	}

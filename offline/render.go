@@ -167,6 +167,15 @@ func (rd renderer) one(name string) (tool.Outcome, bool) {
 	return tool.Outcome{}, false
 }
 
+// champion is the answer's champion details: by name or, served from a
+// screen's call, by config id (the same data).
+func (rd renderer) champion() (tool.Outcome, bool) {
+	if o, ok := rd.one(toolChampion); ok {
+		return o, true
+	}
+	return rd.one(toolCharacterByID)
+}
+
 // name0 is the plan's first entity, localized.
 func (rd renderer) name0() string {
 	if len(rd.p.Entities) == 0 {

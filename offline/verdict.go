@@ -176,7 +176,7 @@ func (rd renderer) verdicts() reply {
 // namesBoss reports whether the champion's own data (its details, when the
 // answer fetched them) recommends e against the ranking's boss.
 func (rd renderer) namesBoss(e Entity, rk ranking) bool {
-	o, ok := rd.one(toolChampion)
+	o, ok := rd.champion()
 	if !ok {
 		return false
 	}
@@ -199,7 +199,7 @@ func (rd renderer) namesBoss(e Entity, rk ranking) bool {
 // champions against bosses, so the verdict is the bosses the data names
 // it for, or that the data cannot say.
 func (rd renderer) champVerdict() reply {
-	o, ok := rd.one(toolChampion)
+	o, ok := rd.champion()
 	if !ok {
 		return reply{}
 	}
