@@ -320,6 +320,10 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			cands = pair
 		}
 	}
+	if bs := ofKind(cands, KindBoss); len(bs) > 0 && has(text, wordsWeakness) && !has(text, wordsWhoAsk) {
+		// "quelles sont ses faiblesses ?": only a boss has weaknesses.
+		cands = bs
+	}
 	if len(named) > 0 {
 		// "is she good against the Spider Queen?", "are both good against
 		// it?": the reference is a champion the message does not name.
@@ -593,6 +597,9 @@ var convoText = map[string]map[string]string{
 		"roster_level_rarity":    "Level %s next: your highest-rarity champion (%s) below the top level, now level %d.",
 		"roster_all_top":         "Your champions are all at the top level.",
 		"no_roster":              "I don't know your roster here, so this is general advice.",
+		"weak_to":                "**%s** is weak to %s.",
+		"immune_to":              "**%s** is immune to %s.",
+		"weak_none":              "The game data lists no weaknesses for **%s**.",
 	},
 	"fr": {
 		"clarify_none":           "De qui ou de quoi parlez-vous ? Nommez le champion, le boss ou le donjon.",
@@ -651,6 +658,9 @@ var convoText = map[string]map[string]string{
 		"roster_level_rarity":    "Montez %s en priorité : votre champion de plus haute rareté (%s) sous le niveau maximum, actuellement niveau %d.",
 		"roster_all_top":         "Vos champions sont tous au niveau maximum.",
 		"no_roster":              "Je ne connais pas votre collection ici : ce conseil est général.",
+		"weak_to":                "**%s** est faible contre : %s.",
+		"immune_to":              "**%s** est insensible à : %s.",
+		"weak_none":              "Les données du jeu n'indiquent aucune faiblesse pour **%s**.",
 	},
 	"de": {
 		"clarify_none":           "Wen oder was meinst du? Nenne den Champion, Boss oder das Verlies.",
@@ -709,6 +719,9 @@ var convoText = map[string]map[string]string{
 		"roster_level_rarity":    "Level als Nächstes %s: dein seltenster Champion (%s) unter der höchsten Stufe, jetzt Stufe %d.",
 		"roster_all_top":         "Deine Champions sind alle auf der höchsten Stufe.",
 		"no_roster":              "Ich kenne deine Sammlung hier nicht, daher ist das ein allgemeiner Rat.",
+		"weak_to":                "**%s** ist schwach gegen: %s.",
+		"immune_to":              "**%s** ist immun gegen: %s.",
+		"weak_none":              "Die Spieldaten nennen keine Schwächen für **%s**.",
 	},
 }
 

@@ -1,10 +1,13 @@
 package offline_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gameassist/gameassist/offline"
+	"github.com/gameassist/gameassist/player"
 )
 
 // TestFollowUpItAndANamedChampion: "is it good for Kaelith?" after a gear
@@ -79,5 +82,71 @@ func TestVerdictOnTheScreensChampion(t *testing.T) {
 		if a.Plan.Intent != offline.IntentVerdict || !strings.HasPrefix(a.Text, tc.lead) {
 			t.Errorf("%s %q: intent %s:\n%s", tc.locale, tc.say, a.Plan.Intent, a.Text)
 		}
+	}
+}
+
+// TestWeaknessQuestions: "what is this boss weak to?" answers with the
+// boss's weaknesses (its details, from the screen's call), "immune to"
+// with its immunities, in en, fr and de, also as a follow-up; asking
+// which champions hit them is still a counters question.
+func TestWeaknessQuestions(t *testing.T) {
+	w := newSampleWorld(t)
+	wyrm := screenOf(t, "BossBattlePresenter", map[string]any{"BossConfigId": 5002, "Phase": 1, "Team": []int{1084, 1001, 1002, 1046}})
+	for _, tc := range []struct {
+		locale, first, say, lead string
+	}{
+		{"en", "", "what is this boss weak to?", "**Frost Wyrm** is weak to Block Debuffs, HP Burn, Cleanse and Decrease ATK."},
+		{"en", "", "what are its weaknesses?", "**Frost Wyrm** is weak to"},
+		{"en", "how do I beat this boss?", "what is it weak to?", "**Frost Wyrm** is weak to"},
+		{"en", "", "what is it immune to?", "**Frost Wyrm** is immune to Decrease SPD and Freeze."},
+		{"fr", "", "quelles sont ses faiblesses ?", "**Wyrm de Givre** est faible contre :"},
+		{"de", "", "was sind seine Schwächen?", "**Frostwurm** ist schwach gegen:"},
+	} {
+		conv := &conversation{}
+		conv.screenAt = conv.tick()
+		if tc.first != "" {
+			w.askIn(t, conv, tc.locale, wyrm, tc.first)
+		}
+		a := w.askIn(t, conv, tc.locale, wyrm, tc.say)
+		if a.Plan.Intent != offline.IntentWeakness || !strings.HasPrefix(a.Text, tc.lead) || len(calledArgs(a, "gcs_get_boss_details")) != 1 {
+			t.Errorf("%s %q: intent %s, calls %v:\n%s", tc.locale, tc.say, a.Plan.Intent, a.Plan.Calls, a.Text)
+		}
+	}
+	if a := w.ask(t, "en", nil, "what is the Fire Knight immune to?"); !strings.HasPrefix(a.Text, "**Fire Knight** is immune to Freeze, Stun and Turn Meter Reduction.") {
+		t.Errorf("immune to, by name:\n%s", a.Text)
+	}
+	for _, say := range []string{"which champions hit its weaknesses?", "who counters this boss?"} {
+		if a := w.ask(t, "en", wyrm, say); a.Plan.Intent != offline.IntentCounters {
+			t.Errorf("%q: intent %s, want counters", say, a.Plan.Intent)
+		}
+	}
+}
+
+// TestLoreOfATopicThatIsNoEntity: "the story of the Ashen Crown" names no
+// champion, boss or place, yet the lore tells it: it is searched for in
+// the lore (which keeps what is past the player's chapter), not answered
+// with "there is nothing named".
+func TestLoreOfATopicThatIsNoEntity(t *testing.T) {
+	w := newSampleWorld(t)
+	for _, tc := range []struct {
+		chapter int
+		want    bool // the chapter 7 reveal is told
+	}{{5, false}, {8, true}} {
+		st, err := player.Parse("p-lore", "v1", time.Unix(1_800_000_000, 0),
+			[]byte(fmt.Sprintf(`{"progress": {"chapter": %d}, "roster": [{"id": 1001, "level": 40, "stars": 4}]}`, tc.chapter)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := w.askIn(t, &conversation{player: st}, "en", nil, "what is the lore story of the Hollow Crown and the Ashen Crown?")
+		if a.Plan.Intent != offline.IntentLore || len(calledArgs(a, "db_get_lore_details")) != 1 || strings.Contains(a.Text, "nothing named") {
+			t.Fatalf("chapter %d: intent %s:\n%s", tc.chapter, a.Plan.Intent, a.Text)
+		}
+		if got := strings.Contains(a.Text, "ancestor"); got != tc.want {
+			t.Errorf("chapter %d: the chapter 7 reveal told %v, want %v:\n%s", tc.chapter, got, tc.want, a.Text)
+		}
+	}
+	// A misspelt champion is still one: the answer suggests the name.
+	if a := w.ask(t, "en", nil, "tell me about Kaelithh"); a.Plan.Intent == offline.IntentLore {
+		t.Errorf("a misspelt name became a lore search:\n%s", a.Text)
 	}
 }

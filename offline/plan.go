@@ -24,6 +24,7 @@ const (
 	IntentSkills     Intent = "skills"      // a champion's skills
 	IntentCompare    Intent = "compare"     // two or more champions side by side
 	IntentCounters   Intent = "counters"    // who beats a boss, who to bring
+	IntentWeakness   Intent = "weakness"    // what a boss is weak or immune to
 	IntentMatchup    Intent = "matchup"     // is this champion (or my team) good against this boss
 	IntentHowToBeat  Intent = "how_to_beat" // guide and FAQ for a boss, plus counters
 	IntentGear       Intent = "gear"        // which gear a champion (or a role) should wear
@@ -191,6 +192,12 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		// missing: answered from the player's roster.
 	case len(ents) == 0 && has(text, wordsGreeting) && len(toks) <= 6 && !gameWords:
 		p.Intent = IntentGreeting
+	case named && has(text, wordsLore) && r.names[toolLore]:
+		// "the story of the Ashen Crown": a lore topic that is no game
+		// entity is looked up in the lore, not called unknown.
+		p.Intent = IntentLore
+		p.Unknown = &unknown
+		c.add(toolLore, map[string]any{"query": tool.Clip(strings.TrimSpace(req.Message), 200)})
 	case named:
 		p.Intent = IntentUnknownName
 		p.Unknown = &unknown
@@ -237,6 +244,11 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		d := fill(KindDungeon, dungeons, true)[0]
 		p.Entities = []Entity{d}
 		c.entity(toolDungeon, d)
+	case len(champs) == 0 && has(text, wordsWeakness) && !has(text, wordsWhoAsk) && len(fill(KindBoss, bosses, true)) > 0:
+		p.Intent = IntentWeakness
+		b := fill(KindBoss, bosses, true)[0]
+		p.Entities = []Entity{b}
+		c.entity(toolBoss, b)
 	case len(bosses) == 0 && has(text, wordsOffer) && (has(text, wordsGood) || has(text, wordsCost)) && hasPrice(req) &&
 		len(fill(KindChampion, champs, true)) > 0:
 		p.Intent = IntentOfferVerdict

@@ -78,6 +78,8 @@ func (rd renderer) intent() reply {
 		return rd.verdicts()
 	case IntentVerdict:
 		return rd.champVerdict()
+	case IntentWeakness:
+		return rd.weakness(rd.get(toolBoss))
 	case IntentSetVerdict:
 		return rd.setVerdict()
 	case IntentOfferVerdict:
@@ -112,7 +114,11 @@ func (rd renderer) intent() reply {
 		}
 		return rp
 	case IntentLore:
-		return rd.docs(rd.get(toolLore), rd.l.t(mLoreLead, rd.name0()), "biograph", "lore", "history", "story")
+		name := rd.name0()
+		if name == "" && rd.p.Unknown != nil {
+			name = rd.p.Unknown.Name // a lore topic that is no entity
+		}
+		return rd.docs(rd.get(toolLore), rd.l.t(mLoreLead, name), "biograph", "lore", "history", "story")
 	case IntentPatchNotes:
 		if rd.p.Latest {
 			return rd.latestPatchReply()
@@ -165,6 +171,37 @@ func (rd renderer) one(name string) (tool.Outcome, bool) {
 		return os[0], true
 	}
 	return tool.Outcome{}, false
+}
+
+// weakness answers "what is this boss weak to?" (or immune to): that
+// leads, then the rest of the boss's details.
+func (rd renderer) weakness(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	o := os[0]
+	b, ok := dataAs[gcsdb.Boss](o.Result)
+	if !o.Result.OK() || !ok {
+		return rd.details(o)
+	}
+	name := rd.display(b.ID, b.Name, b.Names)
+	ws, im := effectWordsOf(b.Weaknesses, rd.l.loc), effectWordsOf(b.Immunities, rd.l.loc)
+	var rp reply
+	var said string // the details' fact the lead says
+	switch {
+	case has(rd.p.text, wordsImmune) && len(im) > 0:
+		rp.lead, said = rd.l.s("immune_to", name, rd.l.and(im)), rd.l.t(mImmunities, strings.Join(im, ", "))
+	case len(ws) > 0:
+		rp.lead, said = rd.l.s("weak_to", name, rd.l.and(ws)), rd.l.t(mWeaknesses, strings.Join(ws, ", "))
+	default:
+		rp.lead = rd.l.s("weak_none", name)
+	}
+	for _, f := range rd.details(o).facts {
+		if f != said {
+			rp.facts = append(rp.facts, f)
+		}
+	}
+	return rp
 }
 
 // champion is the answer's champion details: by name or, served from a

@@ -47,6 +47,19 @@ var (
 		against|beat|beats|kill|defeat|strong against|who should|who do i|team for|champions for|weak|weakness|weaknesses|
 		contrer|contre|qui amener|amener|emmener|battre|vaincre|bon contre|efficace contre|
 		konter|kontern|kontert|kontere|gegen|mitnehmen|besiegen|schlagen|gut gegen|stark gegen`)
+	// wordsWeakness ask what a boss is weak or immune to (not who
+	// exploits it: see wordsWhoAsk).
+	wordsWeakness = phrases(`weak to|weak against|weakness|weaknesses|immune to|immune|immunity|immunities|vulnerable to|
+		faible contre|faible face|faiblesse|faiblesses|insensible|immunise|immunisee|immunite|immunites|
+		schwach gegen|schwache|schwachen|schwachstelle|schwachstellen|immun gegen|immun|immunitat|immunitaten`)
+	// wordsImmune ask what a boss is immune to.
+	wordsImmune = phrases(`immune to|immune|immunity|immunities|insensible|immunise|immunisee|immunite|immunites|
+		immun gegen|immun|immunitat|immunitaten`)
+	// wordsWhoAsk ask for champions: "which champions hit its weaknesses?"
+	// is a counters question.
+	wordsWhoAsk = phrases(`who|which champion|which champions|counter|counters|bring|
+		quel champion|quels champions|contrer|amener|
+		wer|welcher champion|welche champions|konter|mitnehmen`)
 	wordsHowTo = phrases(`how do i beat|how to beat|how do i kill|how to kill|how do i defeat|how to defeat|how can i beat|
 		strategy|strategy for|tips for|guide|how do i win|
 		comment battre|comment vaincre|comment tuer|strategie|astuces|conseils|
