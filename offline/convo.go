@@ -264,10 +264,16 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			return followUp{}, false
 		}
 	}
+	conv, screen, screenNewer := antecedents(req, names, sc)
+	if !rf.any() && len(named) == 0 && comparativeStat(text) != "" && len(ofKind(conv, KindChampion)) >= 2 &&
+		!(statSuperlative(text) && statSuperlative(lastQuestion(req))) {
+		// "who hits harder?", "and faster?" after two or more champions:
+		// which of them ("and the tankiest?" after a search is a search).
+		rf.which = true
+	}
 	if !rf.any() && !rf.opener {
 		return followUp{}, false
 	}
-	conv, screen, screenNewer := antecedents(req, names, sc)
 	if rf.opener && !rf.any() {
 		if len(conv) == 0 {
 			return followUp{}, false
@@ -320,9 +326,20 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			cands = pair
 		}
 	}
-	if bs := ofKind(cands, KindBoss); len(bs) > 0 && has(text, wordsWeakness) && !has(text, wordsWhoAsk) {
-		// "quelles sont ses faiblesses ?": only a boss has weaknesses.
-		cands = bs
+	if k, ok := neededKind(text); ok {
+		// A question only one kind of subject answers takes its subject
+		// of that kind, from the screen or the conversation, whichever
+		// has one: "quelles sont ses faiblesses ?" is the boss's, "where
+		// do I farm it?" after gear advice is the screen's set.
+		other := screen
+		if screenNewer {
+			other = conv
+		}
+		if of := ofKind(cands, k); len(of) > 0 {
+			cands = of
+		} else if of := ofKind(other, k); len(of) > 0 {
+			cands = of
+		}
 	}
 	if len(named) > 0 {
 		// "is she good against the Spider Queen?", "are both good against
@@ -430,6 +447,18 @@ func statSuperlative(text string) bool {
 		}
 	}
 	return true
+}
+
+// neededKind is the one kind of subject a question can be about: a boss
+// for what it is weak or immune to, a gear set for where it drops.
+func neededKind(text string) (Kind, bool) {
+	switch {
+	case has(text, wordsWeakness) && !has(text, wordsWhoAsk):
+		return KindBoss, true
+	case has(text, wordsFarm):
+		return KindGearSet, true
+	}
+	return "", false
 }
 
 // thingReferred returns the one thing (a boss, dungeon, gear set or

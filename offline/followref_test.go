@@ -8,6 +8,7 @@ import (
 
 	"github.com/gameassist/gameassist/offline"
 	"github.com/gameassist/gameassist/player"
+	"github.com/gameassist/gameassist/screens"
 )
 
 // TestFollowUpItAndANamedChampion: "is it good for Kaelith?" after a gear
@@ -148,5 +149,51 @@ func TestLoreOfATopicThatIsNoEntity(t *testing.T) {
 	// A misspelt champion is still one: the answer suggests the name.
 	if a := w.ask(t, "en", nil, "tell me about Kaelithh"); a.Plan.Intent == offline.IntentLore {
 		t.Errorf("a misspelt name became a lore search:\n%s", a.Text)
+	}
+}
+
+// TestFollowUpKindAndComparative: "where do I farm it?" after gear advice
+// is about the screen's set; "who hits harder?" and "and faster?" after a
+// comparison choose among its champions (en, fr, de); "the best champions
+// of this faction" ranks the screen's faction's champions.
+func TestFollowUpKindAndComparative(t *testing.T) {
+	w := newSampleWorld(t)
+	gear := screenOf(t, "GearInventoryPresenter", map[string]any{"GearSetConfigId": 8002, "Champion": map[string]any{"ConfigId": 1001}})
+	conv := &conversation{}
+	conv.screenAt = conv.tick()
+	w.askIn(t, conv, "en", gear, "what else should she wear?")
+	if a := w.askIn(t, conv, "en", gear, "where do I farm it?"); a.Plan.Intent != offline.IntentFarm || !strings.HasPrefix(a.Text, "You can farm **Warlord**") {
+		t.Errorf("farm after gear advice: intent %s:\n%s", a.Plan.Intent, a.Text)
+	}
+
+	for _, tc := range []struct{ locale, first, then, lead string }{
+		{"en", "what's the difference between Kaelith and Rakaix?", "who hits harder?", "**Kaelith** is the harder hitter"},
+		{"en", "which is tankier, Kaelith or Rakaix?", "and faster?", "**Kaelith** is faster"},
+		{"fr", "compare Kaelith et Rakaix", "et plus rapide ?", "**Kaelith**"},
+		{"de", "vergleiche Kaelith und Rakaix", "und schneller?", "**Kaelith**"},
+	} {
+		conv := &conversation{}
+		w.askIn(t, conv, tc.locale, nil, tc.first)
+		a := w.askIn(t, conv, tc.locale, nil, tc.then)
+		if a.Plan.Intent != offline.IntentCompare || !strings.HasPrefix(a.Text, tc.lead) || len(comparedNames(t, a)) != 2 {
+			t.Errorf("%s %q then %q: intent %s:\n%s", tc.locale, tc.first, tc.then, a.Plan.Intent, a.Text)
+		}
+	}
+	if a := w.ask(t, "en", nil, "who is the fastest champion?"); a.Plan.Intent != offline.IntentFind {
+		t.Errorf("a superlative alone: intent %s", a.Plan.Intent)
+	}
+
+	faction := screenOf(t, "FactionOverviewPresenter", map[string]any{"FactionConfigId": 101})
+	for _, tc := range []struct {
+		sc      *screens.Screen
+		say, in string
+	}{
+		{faction, "who are the best champions of this faction?", `"faction":"Emberguard Legion"`},
+		{nil, "who is the best champion of the Sylvan Wardens?", `"faction":"Sylvan Wardens"`},
+	} {
+		a := w.ask(t, "en", tc.sc, tc.say)
+		if got := calledArgs(a, "gcs_find_champions"); len(got) != 1 || !strings.Contains(got[0], tc.in) {
+			t.Errorf("%q: searches %v (intent %s):\n%s", tc.say, got, a.Plan.Intent, a.Text)
+		}
 	}
 }

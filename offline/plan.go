@@ -274,9 +274,11 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	case len(champs) == 0 && has(text, wordsEffectQ) && effectOf(text) != "":
 		p.Intent = IntentEffect
 		c.add(toolByEffect, map[string]any{"effect": effectOf(text), "limit": 10})
-	case len(champs) == 0 && len(bosses) == 0 && isFind(text):
+	case len(champs) == 0 && len(bosses) == 0 && (isFind(text) || has(text, wordsSuperlative) && !has(text, wordsLore) && len(fill(KindFaction, factions, false)) > 0):
+		// "the fastest Epic champions", "the best champions of this
+		// faction" (the screen's).
 		p.Intent = IntentFind
-		p.Filters = findFilters(text, factions)
+		p.Filters = findFilters(text, fill(KindFaction, factions, false))
 		c.add(toolFind, p.Filters)
 	case len(champs) >= 2 && len(bosses) == 0:
 		p.Intent = IntentCompare
