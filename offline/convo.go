@@ -326,7 +326,12 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			cands = pair
 		}
 	}
-	if k, ok := neededKind(text); ok {
+	k, ok := neededKind(text)
+	if !ok && rf.it && !rf.one && !rf.they && !rf.which && has(text, wordsCounters) {
+		// "who counters it?" on a dungeon's screen: its boss.
+		k, ok = KindBoss, true
+	}
+	if ok {
 		// A question only one kind of subject answers takes its subject
 		// of that kind, from the screen or the conversation, whichever
 		// has one: "quelles sont ses faiblesses ?" is the boss's, "where
@@ -339,6 +344,9 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			cands = of
 		} else if of := ofKind(other, k); len(of) > 0 {
 			cands = of
+		} else if e, found := sc.first(k); found {
+			// A dungeon screen's boss, from the dungeon's row.
+			cands = []Entity{e}
 		}
 	}
 	if len(named) > 0 {
@@ -629,6 +637,10 @@ var convoText = map[string]map[string]string{
 		"weak_to":                "**%s** is weak to %s.",
 		"immune_to":              "**%s** is immune to %s.",
 		"weak_none":              "The game data lists no weaknesses for **%s**.",
+		"your_list":              "Your %s",
+		"owned_yes":              "Yes: %s is in your roster.",
+		"owned_no":               "No: %s is not in your roster.",
+		"owned_unknown":          "I can't see your roster here, so I can't tell whether you own %s.",
 	},
 	"fr": {
 		"clarify_none":           "De qui ou de quoi parlez-vous ? Nommez le champion, le boss ou le donjon.",
@@ -690,6 +702,10 @@ var convoText = map[string]map[string]string{
 		"weak_to":                "**%s** est faible contre : %s.",
 		"immune_to":              "**%s** est insensible à : %s.",
 		"weak_none":              "Les données du jeu n'indiquent aucune faiblesse pour **%s**.",
+		"your_list":              "Vos %s",
+		"owned_yes":              "Oui : %s est dans votre collection.",
+		"owned_no":               "Non : %s n'est pas dans votre collection.",
+		"owned_unknown":          "Je ne vois pas votre collection ici : je ne peux pas dire si vous avez %s.",
 	},
 	"de": {
 		"clarify_none":           "Wen oder was meinst du? Nenne den Champion, Boss oder das Verlies.",
@@ -751,6 +767,10 @@ var convoText = map[string]map[string]string{
 		"weak_to":                "**%s** ist schwach gegen: %s.",
 		"immune_to":              "**%s** ist immun gegen: %s.",
 		"weak_none":              "Die Spieldaten nennen keine Schwächen für **%s**.",
+		"your_list":              "Deine %s",
+		"owned_yes":              "Ja: %s ist in deiner Sammlung.",
+		"owned_no":               "Nein: %s ist nicht in deiner Sammlung.",
+		"owned_unknown":          "Ich sehe deine Sammlung hier nicht und kann nicht sagen, ob du %s besitzt.",
 	},
 }
 

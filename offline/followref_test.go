@@ -166,6 +166,14 @@ func TestFollowUpKindAndComparative(t *testing.T) {
 		t.Errorf("farm after gear advice: intent %s:\n%s", a.Plan.Intent, a.Text)
 	}
 
+	dungeon := screenOf(t, "DungeonSelectPresenter", map[string]any{"DungeonConfigId": 7001, "Stage": 3})
+	conv = &conversation{}
+	conv.screenAt = conv.tick()
+	w.askIn(t, conv, "en", dungeon, "what drops here?")
+	if got := calledArgs(w.askIn(t, conv, "en", dungeon, "who counters it?"), "gcs_find_counters_for_boss"); len(got) != 1 || !strings.Contains(got[0], "Fire Knight") {
+		t.Errorf("\"who counters it?\" on the dungeon's screen: %v, want the Fire Knight's counters", got)
+	}
+
 	for _, tc := range []struct{ locale, first, then, lead string }{
 		{"en", "what's the difference between Kaelith and Rakaix?", "who hits harder?", "**Kaelith** is the harder hitter"},
 		{"en", "which is tankier, Kaelith or Rakaix?", "and faster?", "**Kaelith** is faster"},

@@ -279,7 +279,16 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		// faction" (the screen's).
 		p.Intent = IntentFind
 		p.Filters = findFilters(text, fill(KindFaction, factions, false))
+		if _, known := rosterOf(ctx); known && has(text, wordsOwned) {
+			// "which legendary champions do I have?": the player's own.
+			p.Filters["owned_only"] = true
+		}
 		c.add(toolFind, p.Filters)
+	case len(champs) >= 1 && len(bosses) == 0 && has(text, wordsOwnCheck) && !has(text, wordsCounters) && !has(text, wordsHaveTo):
+		// "do I own Kaelith?": the player's roster says.
+		p.Intent = IntentOwned
+		p.Entities = champs
+		p.Roster, p.HasState = rosterOf(ctx)
 	case len(champs) >= 2 && len(bosses) == 0:
 		p.Intent = IntentCompare
 		p.Entities = champs

@@ -17,6 +17,7 @@ const (
 	IntentTeamCheck Intent = "team_check" // is my team good enough: each member judged, a swap proposed
 	IntentLevelNext Intent = "level_next" // who should I level next
 	IntentMissing   Intent = "missing"    // what am I missing for this boss
+	IntentOwned     Intent = "owned"      // do I own this champion
 )
 
 //nolint:misspell // French and German words, not misspelt English
@@ -32,6 +33,24 @@ var (
 	wordsMissing = phrases(`what am i missing|what do i lack|what do i need for|missing for|am i missing|
 		que me manque t il|qu est ce qui me manque|ce qui me manque|was fehlt mir|was brauche ich fur`)
 )
+
+// wordsOwned ask about the player's own champions: "do I have any good
+// counters", "who from my roster", "which legendary champions do I have".
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsOwned = phrases(`do i have|do i own|i have|i own|my roster|from my roster|in my roster|my collection|of mine|my champions|
+	ai je|est ce que j ai|j ai|mes champions|ma collection|mon roster|dans ma collection|
+	habe ich|besitze ich|meine champions|meiner sammlung|meine sammlung|in meiner sammlung`)
+
+// wordsOwnCheck ask whether the player owns a champion the message names.
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsOwnCheck = phrases(`do i own|do i have|have i got|in my roster|in my collection|
+	ai je|est ce que j ai|dans ma collection|
+	habe ich|besitze ich|in meiner sammlung`)
+
+// wordsHaveTo make "do I have" an obligation, not a question of owning.
+var wordsHaveTo = phrases(`have to|need to|dois je|muss ich`)
 
 // maxRosterCounters bounds the counters read to judge a roster.
 const maxRosterCounters = 20
@@ -57,7 +76,8 @@ func (r *Responder) planPlayer(ctx context.Context, p *Plan, text string, boss f
 		intent = IntentMissing
 	case has(text, wordsLevelNext):
 		intent = IntentLevelNext
-	case has(text, wordsBring):
+	case has(text, wordsBring) || has(text, wordsOwned) && has(text, wordsCounters):
+		// "who should I bring?", "do I have any good counters for it?"
 		intent = IntentBring
 	default:
 		return false
@@ -88,6 +108,8 @@ func (r *Responder) planPlayer(ctx context.Context, p *Plan, text string, boss f
 // renderPlayer writes the roster answers; ok is false for other intents.
 func (rd renderer) renderPlayer() (reply, bool) {
 	switch rd.p.Intent {
+	case IntentOwned:
+		return rd.owned(), true
 	case IntentBring, IntentTeamCheck, IntentLevelNext, IntentMissing:
 	default:
 		return reply{}, false
@@ -177,6 +199,34 @@ func (rd renderer) renderPlayer() (reply, bool) {
 		return reply{lead: rd.l.s("roster_level_top", boss)}, true
 	}
 	return reply{}, false
+}
+
+// owned answers "do I own Kaelith?" from the player's roster, for each
+// champion the message names.
+func (rd renderer) owned() reply {
+	var lines []string
+	for _, e := range rd.p.Entities {
+		name := bold(e.Display(rd.l.loc))
+		o, ok := player.Owned{}, false
+		for _, r := range rd.p.Roster {
+			if idString(r.ID) == e.ID {
+				o, ok = r, true
+				break
+			}
+		}
+		switch {
+		case !rd.p.HasState:
+			lines = append(lines, rd.l.s("owned_unknown", name))
+		case ok:
+			lines = append(lines, rd.l.s("owned_yes", name+rd.ownedLevel(o)))
+		default:
+			lines = append(lines, rd.l.s("owned_no", name))
+		}
+	}
+	if len(lines) == 0 {
+		return reply{}
+	}
+	return reply{lead: lines[0], facts: lines[1:]}
 }
 
 // rosterListed returns the counters of list that a bring or missing

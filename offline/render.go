@@ -689,6 +689,9 @@ func (rd renderer) find(os []tool.Outcome) reply {
 	}
 	desc = append(desc, rd.l.word("champions"))
 	label := strings.Join(desc, " ")
+	if owned, _ := rd.p.Filters["owned_only"].(bool); owned {
+		label = rd.l.s("your_list", label)
+	}
 	byStat := sortKey != "" && sortKey != "rarity" && sortKey != "name"
 	if byStat {
 		label += " (" + statLabel(sortKey) + ")"

@@ -1,0 +1,60 @@
+package offline_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gameassist/gameassist/offline"
+)
+
+// TestOwnedRosterQuestions: questions about what the player owns are
+// answered from the roster: "do I have any good counters for this boss?"
+// and "who from my roster beats …?" as "who should I bring", "which
+// legendary champions do I have?" among the owned ones, "do I own
+// Kaelith?" from the roster (en, fr, de), or saying the roster is not
+// known.
+func TestOwnedRosterQuestions(t *testing.T) {
+	w := newSampleWorld(t)
+	wyrm := screenOf(t, "BossBattlePresenter", map[string]any{"BossConfigId": 5002, "Phase": 1, "Team": []int{1084, 1001, 1002, 1046}})
+	ask := func(state bool, locale, say string) offline.Answer {
+		conv := &conversation{}
+		if state {
+			conv.player = demoState(t)
+		}
+		conv.screenAt = conv.tick()
+		return w.askIn(t, conv, locale, wyrm, say)
+	}
+	for _, say := range []string{"do I have any good counters for this boss?", "who from my roster beats the Spider Queen?"} {
+		a := ask(true, "en", say)
+		if got := calledArgs(a, "gcs_find_counters_for_boss"); a.Plan.Intent != offline.IntentBring || len(got) != 1 || !strings.Contains(got[0], `"owned_only":true`) {
+			t.Errorf("%q: intent %s, calls %v:\n%s", say, a.Plan.Intent, got, a.Text)
+		}
+	}
+
+	a := ask(true, "en", "which legendary champions do I have?")
+	if got := calledArgs(a, "gcs_find_champions"); len(got) != 1 || !strings.Contains(got[0], `"owned_only":true`) || !strings.HasPrefix(a.Text, "Your Legendary champions") {
+		t.Errorf("owned search: %v:\n%s", got, a.Text)
+	}
+	if got := calledArgs(ask(false, "en", "which legendary champions do I have?"), "gcs_find_champions"); len(got) != 1 || strings.Contains(got[0], "owned_only") {
+		t.Errorf("without a state, the search asked for owned champions: %v", got)
+	}
+
+	for _, tc := range []struct {
+		state             bool
+		locale, say, lead string
+	}{
+		{true, "en", "do I own Kaelith?", "Yes: **Kaelith** (level 58, 6★) is in your roster."},
+		{true, "en", "do I have Rakaix?", "No: **Rakaix** is not in your roster."},
+		{false, "en", "do I own Kaelith?", "I can't see your roster here"},
+		{true, "fr", "ai-je Kaelith ?", "Oui : **Kaelith**"},
+		{true, "de", "habe ich Kaelith?", "Ja: **Kaelith**"},
+	} {
+		a := ask(tc.state, tc.locale, tc.say)
+		if a.Plan.Intent != offline.IntentOwned || !strings.HasPrefix(a.Text, tc.lead) {
+			t.Errorf("%s %q (state %v): intent %s:\n%s", tc.locale, tc.say, tc.state, a.Plan.Intent, a.Text)
+		}
+	}
+	if a := ask(true, "en", "do I have to level Kaelith?"); a.Plan.Intent == offline.IntentOwned {
+		t.Errorf("an obligation read as owning:\n%s", a.Text)
+	}
+}
