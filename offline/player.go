@@ -271,16 +271,7 @@ func levelNextCounter(p Plan, list toolsgcs.CounterList) (gcsdb.RankedCounter, b
 		}
 		return list.Counters[0], true
 	}
-	levels := map[int64]int{}
-	for _, o := range p.Roster {
-		levels[o.ID] = o.Level
-	}
-	for _, c := range list.Counters {
-		if lv, ok := levels[c.ID]; ok && lv < maxLevel {
-			return c, true
-		}
-	}
-	return gcsdb.RankedCounter{}, false
+	return firstBelowTop(p.Roster, list.Counters, func(c gcsdb.RankedCounter) int64 { return c.ID })
 }
 
 // levelNextOwned is the champion a level-next answer without a boss
@@ -290,16 +281,23 @@ func levelNextOwned(p Plan, list toolsgcs.ChampionList) (gcsdb.ChampionSummary, 
 	if !p.HasState {
 		return gcsdb.ChampionSummary{}, false
 	}
-	levels := map[int64]int{}
-	for _, o := range p.Roster {
+	return firstBelowTop(p.Roster, list.Champions, func(c gcsdb.ChampionSummary) int64 { return c.ID })
+}
+
+// firstBelowTop returns the first of items that roster holds below the
+// top level.
+func firstBelowTop[T any](roster []player.Owned, items []T, id func(T) int64) (T, bool) {
+	levels := make(map[int64]int, len(roster))
+	for _, o := range roster {
 		levels[o.ID] = o.Level
 	}
-	for _, c := range list.Champions {
-		if lv, ok := levels[c.ID]; ok && lv < maxLevel {
-			return c, true
+	for _, it := range items {
+		if lv, ok := levels[id(it)]; ok && lv < maxLevel {
+			return it, true
 		}
 	}
-	return gcsdb.ChampionSummary{}, false
+	var zero T
+	return zero, false
 }
 
 // rosterSubjects returns the champions a roster answer names, in its

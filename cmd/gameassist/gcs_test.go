@@ -72,26 +72,24 @@ func TestOpenGCSHoldingNoGame(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	schemaOnly := func(t *testing.T, path string) {
-		db, err := sql.Open("sqlite3", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := migrations.Apply(ctx, db); err != nil {
-			t.Fatal(err)
-		}
-	}
-	studio := func(t *testing.T, path string) {
-		db, err := sql.Open("sqlite3", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := db.ExecContext(ctx, `CREATE TABLE cards (id INTEGER PRIMARY KEY, name TEXT)`); err != nil {
-			t.Fatal(err)
+	// withDB makes the database at path with do.
+	withDB := func(do func(*sql.DB) error) func(*testing.T, string) {
+		return func(t *testing.T, path string) {
+			db, err := sql.Open("sqlite3", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if err := do(db); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
+	schemaOnly := withDB(func(db *sql.DB) error { _, err := migrations.Apply(ctx, db); return err })
+	studio := withDB(func(db *sql.DB) error {
+		_, err := db.ExecContext(ctx, `CREATE TABLE cards (id INTEGER PRIMARY KEY, name TEXT)`)
+		return err
+	})
 	tools := filepath.Join("..", "..", "examples", "cards", "tools.yaml")
 	tests := []struct {
 		name   string
