@@ -135,6 +135,23 @@ func calls(m openai.ChatCompletionMessage, name string) bool {
 // scriptedModel answers as a model that calls the turn's scripted tool
 // (through find_tools when it is not offered) and then answers.
 func scriptedModel(script economyScript) func(openai.ChatCompletionRequest) llmtest.Reply {
+	return scriptedModelAnswering(script, shortAnswer)
+}
+
+// shortAnswer is the scripted model's final answer: 141 bytes.
+const shortAnswer = "Here is the answer, taken from the game data: the key numbers first, then the reasons in two short sentences. Ask me if you want more detail."
+
+// answerOf returns an answer of about n bytes (at least shortAnswer's).
+func answerOf(n int) string {
+	a := shortAnswer
+	for len(a) < n {
+		a += " The champion's stats and skills matter here, and so does the boss's element."
+	}
+	return a
+}
+
+// scriptedModelAnswering is scriptedModel with answer as its final answers.
+func scriptedModelAnswering(script economyScript, answer string) func(openai.ChatCompletionRequest) llmtest.Reply {
 	return func(r openai.ChatCompletionRequest) llmtest.Reply {
 		if isSummaryRequest(r) {
 			return llmtest.Text("- The player asked about champions, gear, bosses and screens; answers came from the tools.")
@@ -169,7 +186,7 @@ func scriptedModel(script economyScript) func(openai.ChatCompletionRequest) llmt
 			}
 			break
 		}
-		return llmtest.Text("Here is the answer, taken from the game data: the key numbers first, then the reasons in two short sentences. Ask me if you want more detail.")
+		return llmtest.Text(answer)
 	}
 }
 
@@ -177,8 +194,15 @@ func scriptedModel(script economyScript) func(openai.ChatCompletionRequest) llmt
 // with env and measures every LLM request the turns made.
 func runEconomyScript(tb testing.TB, script economyScript, env map[string]string) economyStats {
 	tb.Helper()
+	return runEconomyScriptAnswering(tb, script, env, shortAnswer)
+}
+
+// runEconomyScriptAnswering is runEconomyScript with answer as the
+// model's final answers.
+func runEconomyScriptAnswering(tb testing.TB, script economyScript, env map[string]string, answer string) economyStats {
+	tb.Helper()
 	fake := llmtest.New(tb)
-	fake.SetResponder(scriptedModel(script))
+	fake.SetResponder(scriptedModelAnswering(script, answer))
 	f := newFixture(tb, appSetup{llm: fake, env: env})
 	s := f.newSession(tb)
 	tok, err := tokens.ForModel("gpt-4o-mini")
@@ -524,6 +548,26 @@ func BenchmarkContextEconomyScripts(b *testing.B) {
 			reportEconomy(b, st)
 			b.ReportMetric(float64(st.foldBreaks), "fold_breaks")
 		})
+	}
+}
+
+// BenchmarkContextEconomyAnswerLength plays the scripts with longer final
+// answers (about 400 and 800 bytes, as a model's may be): an answer is new
+// text in the next request, so it weighs on the prefix share and brings
+// folds sooner.
+func BenchmarkContextEconomyAnswerLength(b *testing.B) {
+	for _, n := range []int{400, 800} {
+		for _, name := range economyScripts {
+			b.Run(fmt.Sprintf("answer=%d/%s", n, strings.TrimSuffix(name, ".json")), func(b *testing.B) {
+				script := loadEconomyScriptFile(b, name)
+				var st economyStats
+				for range b.N {
+					st = runEconomyScriptAnswering(b, script, nil, answerOf(n))
+				}
+				reportEconomy(b, st)
+				b.ReportMetric(float64(st.foldBreaks), "fold_breaks")
+			})
+		}
 	}
 }
 
