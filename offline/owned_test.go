@@ -58,3 +58,38 @@ func TestOwnedRosterQuestions(t *testing.T) {
 		t.Errorf("an obligation read as owning:\n%s", a.Text)
 	}
 }
+
+// TestRosterAndTeamPhrasings: other ways players ask who to bring and
+// whether the team will do, and "who is more durable?" after a
+// comparison.
+func TestRosterAndTeamPhrasings(t *testing.T) {
+	w := newSampleWorld(t)
+	knight := screenOf(t, "BossBattlePresenter", map[string]any{"BossConfigId": 5001, "Phase": 1, "Team": []int{1084, 1001, 1002, 1046}})
+	for _, tc := range []struct {
+		locale, say string
+		want        offline.Intent
+	}{
+		{"en", "who do I take into this fight?", offline.IntentBring},
+		{"en", "which champions should I use here?", offline.IntentBring},
+		{"en", "best picks from my collection?", offline.IntentBring},
+		{"fr", "qui choisir pour ce combat ?", offline.IntentBring},
+		{"de", "wen soll ich nehmen?", offline.IntentBring},
+		{"en", "is this team strong enough?", offline.IntentMatchup},
+		{"fr", "cette équipe est-elle assez forte ?", offline.IntentMatchup},
+	} {
+		conv := &conversation{player: demoState(t)}
+		conv.screenAt = conv.tick()
+		a := w.askIn(t, conv, tc.locale, knight, tc.say)
+		if a.Plan.Intent != tc.want {
+			t.Errorf("%s %q: intent %s, want %s:\n%s", tc.locale, tc.say, a.Plan.Intent, tc.want, a.Text)
+		}
+		if tc.want == offline.IntentMatchup && !strings.Contains(a.Text, "4") {
+			t.Errorf("%s %q: the team of four is not judged:\n%s", tc.locale, tc.say, a.Text)
+		}
+	}
+	conv := &conversation{}
+	w.askIn(t, conv, "en", nil, "compare Kaelith and Rakaix")
+	if a := w.askIn(t, conv, "en", nil, "who is more durable?"); !strings.HasPrefix(a.Text, "**Rakaix** is tankier") {
+		t.Errorf("\"who is more durable?\": intent %s:\n%s", a.Plan.Intent, a.Text)
+	}
+}

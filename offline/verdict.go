@@ -267,7 +267,7 @@ var comparatives = []struct {
 	words []string
 }{
 	{"spd", phrases(`faster|quicker|fastest|more speed|plus rapide|plus vite|schneller|am schnellsten`)},
-	{"hp", phrases(`tankier|tankiest|more hp|more health|sturdier|plus resistant|plus resistante|plus de pv|plus solide|zaher|robuster|mehr lp|mehr leben`)},
+	{"hp", phrases(`tankier|tankiest|more hp|more health|sturdier|more durable|tougher|beefier|more tanky|plus resistant|plus resistante|plus de pv|plus solide|zaher|robuster|mehr lp|mehr leben`)},
 	{"def", phrases(`more defense|more def|plus de defense|mehr verteidigung`)},
 	{"atk", phrases(`hits harder|hit harder|stronger|more attack|more damage|plus fort|plus forte|plus de degats|starker|mehr schaden|mehr angriff`)},
 	{"res", phrases(`more resistance|plus de resistance|mehr widerstand`)},

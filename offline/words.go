@@ -33,7 +33,8 @@ var (
 		KindFaction: phrases(`this faction|that faction|cette faction|diese fraktion|dieser fraktion`),
 		KindGearSet: wordsThisSet,
 	}
-	wordsTeam = phrases(`my team|my champions|my squad|mon equipe|mes champions|mein team|meine champions|meine truppe`)
+	wordsTeam = phrases(`my team|my champions|my squad|this team|this squad|our team|mon equipe|mes champions|cette equipe|notre equipe|
+		mein team|meine champions|meine truppe|dieses team|unser team`)
 	wordsLore = phrases(`lore|story|backstory|history|legend|origin|origins|background|biography|
 		histoire|legende|origine|origines|passe|recit|
 		geschichte|hintergrund|herkunft|vorgeschichte|legende`)
