@@ -206,8 +206,11 @@ func antecedents(req Request, names entities, sc screenCtx) (conv []Entity, scre
 }
 
 // lastPair returns the champions of the most recent exchange about two or
-// more of them.
+// more of them; failing that, the champions of the last two exchanges
+// about one each ("tell me about Rakaix", "and Kaelith?", "which one is
+// tankier?").
 func lastPair(req Request, names entities) []Entity {
+	var recent []Entity // the last exchanges' champions, newest first
 	for i := len(req.History) - 1; i >= 0; i-- {
 		var cs []Entity
 		for _, s := range req.History[i].About {
@@ -218,6 +221,12 @@ func lastPair(req Request, names entities) []Entity {
 		if len(cs) >= 2 {
 			return cs
 		}
+		if len(cs) == 1 && len(recent) < 2 && !slices.ContainsFunc(recent, func(e Entity) bool { return e.ID == cs[0].ID }) {
+			recent = append(recent, cs[0])
+		}
+	}
+	if len(recent) == 2 {
+		return []Entity{recent[1], recent[0]}
 	}
 	return nil
 }

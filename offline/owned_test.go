@@ -93,3 +93,33 @@ func TestRosterAndTeamPhrasings(t *testing.T) {
 		t.Errorf("\"who is more durable?\": intent %s:\n%s", a.Plan.Intent, a.Text)
 	}
 }
+
+// TestSwapAndAPairAcrossExchanges: "who should I swap out?" on a boss
+// screen judges the team and names the swap (en, fr, de); "which one is
+// tankier?" after two exchanges about one champion each compares them.
+func TestSwapAndAPairAcrossExchanges(t *testing.T) {
+	w := newSampleWorld(t)
+	knight := screenOf(t, "BossBattlePresenter", map[string]any{"BossConfigId": 5001, "Phase": 1, "Team": []int{1084, 1001, 1002, 1046}})
+	for _, tc := range []struct{ locale, say string }{
+		{"en", "who should I swap out?"},
+		{"fr", "qui dois-je remplacer ?"},
+		{"de", "wen soll ich austauschen?"},
+	} {
+		conv := &conversation{player: demoState(t)}
+		conv.screenAt = conv.tick()
+		a := w.askIn(t, conv, tc.locale, knight, tc.say)
+		if a.Plan.Intent != offline.IntentTeamCheck {
+			t.Errorf("%s %q: intent %s:\n%s", tc.locale, tc.say, a.Plan.Intent, a.Text)
+		}
+		if tc.locale == "en" && !strings.Contains(a.Text, "Best swap") {
+			t.Errorf("%q names no swap:\n%s", tc.say, a.Text)
+		}
+	}
+	conv := &conversation{}
+	w.askIn(t, conv, "en", nil, "tell me about Rakaix")
+	w.askIn(t, conv, "en", nil, "and Kaelith?")
+	a := w.askIn(t, conv, "en", nil, "which one is tankier?")
+	if got := comparedNames(t, a); len(got) != 2 || !strings.HasPrefix(a.Text, "**Rakaix** is tankier") {
+		t.Errorf("a pair across two exchanges: compared %v:\n%s", got, a.Text)
+	}
+}

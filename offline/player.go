@@ -53,6 +53,13 @@ var wordsOwnCheck = phrases(`do i own|do i have|have i got|in my roster|in my co
 	ai je|est ce que j ai|dans ma collection|
 	habe ich|besitze ich|in meiner sammlung`)
 
+// wordsSwap ask whom to change in the team.
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsSwap = phrases(`swap|swap out|replace|who should i replace|who should i swap|who should i change|
+	remplacer|echanger|qui changer|
+	austauschen|ersetzen|auswechseln|tauschen`)
+
 // wordsHaveTo make "do I have" an obligation, not a question of owning.
 var wordsHaveTo = phrases(`have to|need to|dois je|muss ich`)
 
@@ -74,7 +81,8 @@ func rosterOf(ctx context.Context) ([]player.Owned, bool) {
 func (r *Responder) planPlayer(ctx context.Context, p *Plan, text string, boss func() (Entity, bool), team []Entity, c caller) bool {
 	var intent Intent
 	switch {
-	case has(text, wordsTeamCheck):
+	case has(text, wordsTeamCheck) || has(text, wordsSwap):
+		// "who should I swap out?": the team's verdict ends with the swap.
 		intent = IntentTeamCheck
 	case has(text, wordsMissing):
 		intent = IntentMissing
