@@ -273,8 +273,12 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			return followUp{}, false
 		}
 	}
+	comparative := !rf.any() && len(named) == 0 && comparativeStat(text) != ""
+	if !rf.any() && !rf.opener && !comparative {
+		return followUp{}, false
+	}
 	conv, screen, screenNewer := antecedents(req, names, sc)
-	if !rf.any() && len(named) == 0 && comparativeStat(text) != "" && len(ofKind(conv, KindChampion)) >= 2 &&
+	if comparative && len(ofKind(conv, KindChampion)) >= 2 &&
 		!(statSuperlative(text) && statSuperlative(lastQuestion(req))) {
 		// "who hits harder?", "and faster?" after two or more champions:
 		// which of them ("and the tankiest?" after a search is a search).

@@ -50,25 +50,22 @@ func openGCS(ctx context.Context, cfg config.Config, logger *slog.Logger) (*gcsS
 		return nil, fmt.Errorf("gcs: GCS_DB_PATH %s: no such database; with %s set (a studio's own game) the sample game is not built in its place: check the path (for the sample game, `gameassist migrate --sample` builds it there)", path, studioFiles(cfg))
 	case unfinished && studioFiles(cfg) != "":
 		return nil, fmt.Errorf("gcs: GCS_DB_PATH %s: the database holds no game data (%d tables, no data version); with %s set (a studio's own game) the sample game is not built in its place: point GCS_DB_PATH at your game's database", path, kind.tables, studioFiles(cfg))
-	case kind.missing:
-		logger.Info("no GCS database yet: building the sample game there", "path", path)
-		if _, err := buildSample(ctx, path, logger); err != nil {
+	}
+	version, sample := kind.version, kind.sample
+	if kind.missing || unfinished {
+		if kind.missing {
+			logger.Info("no GCS database yet: building the sample game there", "path", path)
+		} else {
+			logger.Warn("the GCS database holds no game data (an empty file, or a sample build that did not finish): building the sample game there",
+				"path", path, "tables", kind.tables)
+		}
+		if version, err = buildSample(ctx, path, logger); err != nil {
 			return nil, err
 		}
-	case unfinished:
-		logger.Warn("the GCS database holds no game data (an empty file, or a sample build that did not finish): building the sample game there",
-			"path", path, "tables", kind.tables)
-		if _, err := buildSample(ctx, path, logger); err != nil {
-			return nil, err
-		}
+		sample = true
 	}
 	ro, err := gcsdb.OpenReadOnly(ctx, path)
 	if err != nil {
-		return nil, err
-	}
-	version, sample, err := gcsdb.SampleVersion(ctx, ro)
-	if err != nil {
-		_ = ro.Close()
 		return nil, err
 	}
 	if sample {
