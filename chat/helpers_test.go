@@ -82,7 +82,7 @@ func (f offlineFallback) Answer(ctx context.Context, t FallbackTurn, run RunFunc
 	for _, ex := range t.History {
 		e := offline.Exchange{Message: ex.Message, At: ex.At}
 		for _, s := range ex.About {
-			e.About = append(e.About, offline.Subject{Kind: s.Kind, ID: s.ID})
+			e.About = append(e.About, offline.Subject{Kind: s.Kind, ID: s.ID, Focus: s.Focus})
 		}
 		req.History = append(req.History, e)
 	}
@@ -92,7 +92,7 @@ func (f offlineFallback) Answer(ctx context.Context, t FallbackTurn, run RunFunc
 	ans := f.r.Answer(ctx, req, offline.RunFunc(run))
 	out := FallbackAnswer{Text: ans.Text, Outcomes: ans.Outcomes}
 	for _, s := range ans.About {
-		out.About = append(out.About, memory.Subject{Kind: s.Kind, ID: s.ID})
+		out.About = append(out.About, memory.Subject{Kind: s.Kind, ID: s.ID, Focus: s.Focus})
 	}
 	return out
 }

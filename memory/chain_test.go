@@ -240,7 +240,7 @@ func TestHistoryMemoAsLoaded(t *testing.T) {
 				{Key: "k0", CachedAt: 1, Tool: "gcs_get_boss_details", Parameters: json.RawMessage("{\n  \"boss_id\": 5001,\t\"tags\": [ \"a b\" ]\n}")},
 			}, Tools: []string{}}},
 		{Role: "assistant", Content: "Aria counters it.", Exchange: 2, At: time.Date(2026, 3, 4, 5, 6, 7, 891011121, zone),
-			Tools: []string{"gcs_find_counters_for_boss"}, Offered: []string{}, About: []memory.Subject{{Kind: "character", ID: "1001"}}},
+			Tools: []string{"gcs_find_counters_for_boss"}, Offered: []string{}, About: []memory.Subject{{Kind: "character", ID: "1001"}, {Kind: "character", ID: "1002", Focus: true}}},
 		// Values the JSON changes: decoded, as a load does.
 		{Role: "user", Content: "bad \xff byte", Exchange: 3, At: time.Date(2026, 3, 4, 5, 6, 8, 0, time.UTC), SummaryThrough: 1,
 			Shown: &memory.Shown{Player: &retired, Results: []memory.ShownResult{{Key: "k2", Tool: "t", Parameters: json.RawMessage(`{"a": 1}`)}}}},

@@ -205,7 +205,7 @@ func TestAsLoadedFields(t *testing.T) {
 		{reflect.TypeFor[Message](), 11},
 		{reflect.TypeFor[Shown](), 5},
 		{reflect.TypeFor[ShownResult](), 4},
-		{reflect.TypeFor[Subject](), 2},
+		{reflect.TypeFor[Subject](), 3},
 	} {
 		if got := tt.typ.NumField(); got != tt.want {
 			t.Errorf("%s has %d fields, asLoaded copies %d: update asLoaded and TestHistoryMemoAsLoaded", tt.typ, got, tt.want)

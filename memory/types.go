@@ -160,6 +160,9 @@ type Message struct {
 type Subject struct {
 	Kind string `json:"kind"`
 	ID   string `json:"id"`
+	// Focus marks the subject the reply singled out among several (the
+	// one a "which one" question chose), opaque as the rest.
+	Focus bool `json:"focus,omitempty"`
 }
 
 // Shown is what a user message's data block told the model.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gameassist/gameassist/tool"
+	toolsgcs "github.com/gameassist/gameassist/tools_gcs"
 )
 
 // Exchange is one earlier exchange of the session, oldest first in
@@ -25,6 +26,11 @@ type Exchange struct {
 type Subject struct {
 	Kind string
 	ID   string
+	// Focus marks the subject the reply singled out among several: the
+	// champion that "which one is tankier?" chose. A singular reference
+	// to that exchange ("and her skills?") means it; the list keeps its
+	// order for "the first one".
+	Focus bool
 }
 
 // The words by which a message leans on the conversation (en, fr, de),
@@ -205,6 +211,52 @@ func antecedents(req Request, names entities, sc screenCtx) (conv []Entity, scre
 	return conv, screen, screenNewer
 }
 
+// focused narrows options, the subjects a singular reference could mean,
+// to the one the last exchange with subjects singled out (see
+// Subject.Focus) when it is among them; amb reports that it did not.
+func focused(req Request, names entities, options []Entity) (pick []Entity, amb bool) {
+	for i := len(req.History) - 1; i >= 0; i-- {
+		if len(req.History[i].About) == 0 {
+			continue
+		}
+		for _, s := range req.History[i].About {
+			if !s.Focus {
+				continue
+			}
+			if j := slices.IndexFunc(options, func(e Entity) bool { return e.ID == s.ID && string(e.Kind) == s.Kind }); j >= 0 {
+				if _, ok := names.ByID(s.ID); ok {
+					return options[j : j+1], false
+				}
+			}
+		}
+		break
+	}
+	return options, true
+}
+
+// chosenLookback is how many exchanges back "the tankier one" finds the
+// answer that chose it.
+const chosenLookback = 4
+
+// chosenBy returns the champion that one of the last few exchanges chose
+// by stat key ("which one is tankier?" for "hp"): its focused subject.
+func chosenBy(req Request, names entities, key string) (Entity, bool) {
+	for i := len(req.History) - 1; i >= max(0, len(req.History)-chosenLookback); i-- {
+		ex := req.History[i]
+		for _, s := range ex.About {
+			if !s.Focus || s.Kind != string(KindChampion) {
+				continue
+			}
+			if comparativeStat(normalized(ex.Message)) != key {
+				return Entity{}, false
+			}
+			e, ok := names.ByID(s.ID)
+			return e, ok && e.Kind == KindChampion
+		}
+	}
+	return Entity{}, false
+}
+
 // lastPair returns the champions of the most recent exchange about two or
 // more of them; failing that, the champions of the last two exchanges
 // about one each ("tell me about Rakaix", "and Kaelith?", "which one is
@@ -235,16 +287,21 @@ func lastPair(req Request, names entities) []Entity {
 // question of its own (not a bare "and the second?"), normalized.
 func lastQuestion(req Request) string {
 	for i := len(req.History) - 1; i >= 0; i-- {
-		toks := tokens(req.History[i].Message)
-		if len(toks) > maxTokens {
-			toks = toks[:maxTokens]
-		}
-		text := " " + strings.Join(toks, " ") + " "
-		if ownQuestion(text) {
+		if text := normalized(req.History[i].Message); ownQuestion(text) {
 			return text
 		}
 	}
 	return ""
+}
+
+// normalized is a message as the planner reads it: its first maxTokens
+// tokens, " "-padded.
+func normalized(msg string) string {
+	toks := tokens(msg)
+	if len(toks) > maxTokens {
+		toks = toks[:maxTokens]
+	}
+	return " " + strings.Join(toks, " ") + " "
 }
 
 // ownQuestion reports whether text asks something by its own words.
@@ -278,6 +335,13 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		return followUp{}, false
 	}
 	conv, screen, screenNewer := antecedents(req, names, sc)
+	if comparative && !screenNewer && asksAbout(text) {
+		// "what gear should the tankier one use?" after "which one is
+		// tankier?": the one that answer chose.
+		if e, ok := chosenBy(req, names, comparativeStat(text)); ok {
+			return followUp{ents: []Entity{e}, text: text}, true
+		}
+	}
 	if comparative && len(ofKind(conv, KindChampion)) >= 2 &&
 		!(statSuperlative(text) && statSuperlative(lastQuestion(req))) {
 		// "who hits harder?", "and faster?" after two or more champions:
@@ -300,6 +364,9 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		if len(named) == 0 {
 			// "and the gear?": the last subject, a new question.
 			pick, amb := pickOne(conv, rf)
+			if amb {
+				pick, amb = focused(req, names, pick)
+			}
 			if amb {
 				return followUp{clarify: &clarify{Options: pick}}, true
 			}
@@ -433,6 +500,11 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 	default:
 		var amb bool
 		pick, amb = pickOne(cands, rf)
+		if amb && !screenNewer {
+			// "and her skills?" after "which one is tankier?": the one
+			// the answer chose.
+			pick, amb = focused(req, names, pick)
+		}
 		if amb {
 			return followUp{clarify: &clarify{Options: pick, ScreenChanged: changed}}, true
 		}
@@ -462,12 +534,18 @@ func statSuperlative(text string) bool {
 	if !has(text, wordsSuperlative) || !namesStat(text) {
 		return false
 	}
-	for _, ws := range [][]string{wordsSkills, wordsGear, wordsLore, wordsCost, wordsFarm, wordsMastery, wordsCounters, wordsCompare, wordsHowTo, wordsPatch} {
+	return !asksAbout(text) && !has(text, wordsCompare)
+}
+
+// asksAbout reports a question about one subject's skills, gear, lore,
+// cost, farming, masteries, counters, how to play or patches.
+func asksAbout(text string) bool {
+	for _, ws := range [][]string{wordsSkills, wordsGear, wordsLore, wordsCost, wordsFarm, wordsMastery, wordsCounters, wordsHowTo, wordsPatch} {
 		if has(text, ws) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // neededKind is the one kind of subject a question can be about: a boss
@@ -554,6 +632,14 @@ func about(p Plan, outs []tool.Outcome) []Subject {
 	switch p.Intent {
 	case IntentBring, IntentMissing, IntentLevelNext:
 		es = append(es, rosterSubjects(p, outs)...)
+	case IntentCompare:
+		if w, ok := compareLeader(p, outs); ok {
+			out := subjectsOf(es)
+			for i := range out {
+				out[i].Focus = out[i].Kind == string(KindChampion) && out[i].ID == w
+			}
+			return out
+		}
 	case IntentCounters, IntentFind, IntentEffect:
 		for _, o := range outs {
 			n := 0
@@ -571,6 +657,25 @@ func about(p Plan, outs []tool.Outcome) []Subject {
 		}
 	}
 	return subjectsOf(es)
+}
+
+// compareLeader returns the id of the champion a comparison answered
+// with (see compareVerdict): the one ahead on the stat the question
+// named, when it is alone there.
+func compareLeader(p Plan, outs []tool.Outcome) (string, bool) {
+	key := comparativeStat(p.text)
+	if key == "" || len(outs) == 0 || !outs[0].Result.OK() {
+		return "", false
+	}
+	cmp, ok := dataAs[toolsgcs.Comparison](outs[0].Result)
+	if !ok {
+		return "", false
+	}
+	best, tie := statLeader(cmp, key)
+	if best < 0 || tie || cmp.Champions[best].ID == 0 {
+		return "", false
+	}
+	return idString(cmp.Champions[best].ID), true
 }
 
 // clarifyText asks which subject the player means.

@@ -205,3 +205,30 @@ func TestFollowUpKindAndComparative(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowUpTheChosenOne: after "which one is tankier?" a singular
+// reference means the champion chosen, and "the tankier one" does too;
+// without such an answer, or for another stat, nothing is chosen.
+func TestFollowUpTheChosenOne(t *testing.T) {
+	w := newSampleWorld(t)
+	conv := &conversation{}
+	w.askIn(t, conv, "en", nil, "compare Kaelith, Rakaix and Vorenyn")
+	if a := w.askIn(t, conv, "en", nil, "and her skills?"); a.Plan.Intent != offline.IntentClarify {
+		t.Errorf("\"and her skills?\" after a comparison with no winner: intent %s, want a question back:\n%s", a.Plan.Intent, a.Text)
+	}
+	conv = &conversation{}
+	w.askIn(t, conv, "en", nil, "compare Kaelith, Rakaix and Vorenyn")
+	w.askIn(t, conv, "en", nil, "which one is tankier?")
+	if a := w.askIn(t, conv, "en", nil, "what gear should she use?"); !containsStr(calledArgs(a, "gcs_recommend_gear"), `{"champion_name":"Rakaix"}`) {
+		t.Errorf("\"what gear should she use?\" after the tankier one: %v (intent %s)", calledArgs(a, "gcs_recommend_gear"), a.Plan.Intent)
+	}
+	if a := w.askIn(t, conv, "en", nil, "what gear should the faster one use?"); containsStr(calledArgs(a, "gcs_recommend_gear"), `{"champion_name":"Rakaix"}`) {
+		t.Errorf("\"the faster one\" took the tankier one:\n%s", a.Text)
+	}
+	conv = &conversation{}
+	w.askIn(t, conv, "en", nil, "compare Kaelith, Rakaix and Vorenyn")
+	w.askIn(t, conv, "en", nil, "which one is tankier?")
+	if a := w.askIn(t, conv, "en", nil, "the last one's skills?"); !containsStr(calledArgs(a, "gcs_get_champion_skills"), `{"champion_name":"Vorenyn"}`) {
+		t.Errorf("\"the last one\" after the tankier one: %v", calledArgs(a, "gcs_get_champion_skills"))
+	}
+}

@@ -235,16 +235,7 @@ func (rd renderer) compareVerdict(cmp toolsgcs.Comparison) string {
 		}
 		return ""
 	}
-	best, bestV, tie := -1, 0, false
-	for i, c := range cmp.Champions {
-		v := c.Stats.Get(key)
-		switch {
-		case best < 0 || v > bestV:
-			best, bestV, tie = i, v, false
-		case v == bestV:
-			tie = true
-		}
-	}
+	best, tie := statLeader(cmp, key)
 	if best < 0 {
 		return ""
 	}
@@ -257,6 +248,22 @@ func (rd renderer) compareVerdict(cmp toolsgcs.Comparison) string {
 	}
 	w := cmp.Champions[best]
 	return rd.l.s("stat_best", rd.display(w.ID, w.Name, nil), rd.l.s("cmp_"+key), statLabel(key), strings.Join(vals, ", "))
+}
+
+// statLeader returns the index of the compared champion with the highest
+// stat key (-1 when none was compared), and whether another has as much.
+func statLeader(cmp toolsgcs.Comparison, key string) (best int, tie bool) {
+	best, bestV := -1, 0
+	for i, c := range cmp.Champions {
+		v := c.Stats.Get(key)
+		switch {
+		case best < 0 || v > bestV:
+			best, bestV, tie = i, v, false
+		case v == bestV:
+			tie = true
+		}
+	}
+	return best, tie
 }
 
 // comparatives map "tankier", "faster" and their fr/de forms to a stat.

@@ -263,3 +263,19 @@ func testHappyPath(t *testing.T, rs redistest.Backend) {
 		expect(t, resp, body, http.StatusOK)
 	})
 }
+
+// TestOfflineFollowUpOnTheChosenOne: the champion a "which one" answer
+// chose is stored with the reply in Redis, so "and her skills?" on the
+// next request is about it, not a question back about the three.
+func TestOfflineFollowUpOnTheChosenOne(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, appSetup{})
+	s := f.newSession(t)
+	f.chat(t, s, "compare Kaelith, Rakaix and Vorenyn")
+	if r := f.chat(t, s, "which one is tankier?"); !strings.HasPrefix(r.Reply, "**Rakaix** is tankier") {
+		t.Fatalf("\"which one is tankier?\": %q", r.Reply)
+	}
+	if r := f.chat(t, s, "and her skills?"); !strings.HasPrefix(r.Reply, "**Rakaix** has") {
+		t.Errorf("\"and her skills?\" after the tankier one: %q", r.Reply)
+	}
+}

@@ -17,7 +17,7 @@ func (f offlineFallback) Answer(ctx context.Context, t chat.FallbackTurn, run ch
 	for _, ex := range t.History {
 		e := offline.Exchange{Message: ex.Message, At: ex.At}
 		for _, s := range ex.About {
-			e.About = append(e.About, offline.Subject{Kind: s.Kind, ID: s.ID})
+			e.About = append(e.About, offline.Subject{Kind: s.Kind, ID: s.ID, Focus: s.Focus})
 		}
 		req.History = append(req.History, e)
 	}
@@ -27,7 +27,7 @@ func (f offlineFallback) Answer(ctx context.Context, t chat.FallbackTurn, run ch
 	ans := f.r.Answer(ctx, req, offline.RunFunc(run))
 	out := chat.FallbackAnswer{Text: ans.Text, Outcomes: ans.Outcomes}
 	for _, s := range ans.About {
-		out.About = append(out.About, memory.Subject{Kind: s.Kind, ID: s.ID})
+		out.About = append(out.About, memory.Subject{Kind: s.Kind, ID: s.ID, Focus: s.Focus})
 	}
 	return out
 }
