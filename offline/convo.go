@@ -57,6 +57,8 @@ var (
 	wordsOpener = phrases(`and|and what about|what about|how about|and how about|also|
 		et|et pour|et avec|et contre|et qu en est il de|quid de|
 		und|und was ist mit|was ist mit|und wie sieht es mit|wie sieht es mit|und mit|und gegen`)
+	// wordsOne name a subject by what sets it apart ("the tankier one").
+	wordsOne = phrases(`one|ones`)
 	// wordsPersonal are the pronouns of wordsHeShe that also mean "the",
 	// "it" or "they" elsewhere, so alone they are no reference: French
 	// "la", "le" and German "sie", "ihr".
@@ -335,7 +337,7 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		return followUp{}, false
 	}
 	conv, screen, screenNewer := antecedents(req, names, sc)
-	if comparative && !screenNewer && asksAbout(text) {
+	if comparative && !screenNewer && (asksAbout(text) || has(text, wordsOne)) {
 		// "what gear should the tankier one use?" after "which one is
 		// tankier?": the one that answer chose.
 		if e, ok := chosenBy(req, names, comparativeStat(text)); ok {
@@ -364,7 +366,9 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		if len(named) == 0 {
 			// "and the gear?": the last subject, a new question.
 			pick, amb := pickOne(conv, rf)
-			if amb {
+			if amb && !has(text, wordsOne) {
+				// "and the gear?" after "which one is tankier?": the one
+				// chosen ("and the slower one?" is not).
 				pick, amb = focused(req, names, pick)
 			}
 			if amb {
@@ -634,13 +638,10 @@ func about(p Plan, outs []tool.Outcome) []Subject {
 		es = append(es, rosterSubjects(p, outs)...)
 	case IntentCompare:
 		if w, ok := compareLeader(p, outs); ok {
-			out := subjectsOf(es)
-			for i := range out {
-				out[i].Focus = out[i].Kind == string(KindChampion) && out[i].ID == w
-			}
-			return out
+			return focusOn(subjectsOf(es), w)
 		}
 	case IntentCounters, IntentFind, IntentEffect:
+		listed := len(es)
 		for _, o := range outs {
 			n := 0
 			for _, ref := range o.Result.Facts().Entities {
@@ -655,8 +656,21 @@ func about(p Plan, outs []tool.Outcome) []Subject {
 				es = append(es, Entity{Kind: k, ID: idString(ref.ID), Name: ref.Name})
 			}
 		}
+		if len(es) > listed && has(p.text, wordsSuperlative) {
+			// "who is the fastest?", "the best counters": the list is
+			// ranked, and its first is the one the answer singles out.
+			return focusOn(subjectsOf(es), es[listed].ID)
+		}
 	}
 	return subjectsOf(es)
+}
+
+// focusOn marks the champion id among subjects as the answer's focus.
+func focusOn(subjects []Subject, id string) []Subject {
+	for i := range subjects {
+		subjects[i].Focus = subjects[i].Kind == string(KindChampion) && subjects[i].ID == id
+	}
+	return subjects
 }
 
 // compareLeader returns the id of the champion a comparison answered
