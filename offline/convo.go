@@ -99,7 +99,7 @@ var firstFew = []struct {
 // again about a new subject.
 var wordsQuestion = [][]string{
 	wordsSkills, wordsGear, wordsLore, wordsCost, wordsFarm, wordsMastery, wordsCounters, wordsCompare,
-	wordsHowTo, wordsPatch, wordsAsk, wordsGood, wordsSuperlative, wordsWhichOne,
+	wordsHowTo, wordsPatch, wordsAsk, wordsGood, wordsSuperlative, wordsWhichOne, wordsPhase, wordsMechanic,
 }
 
 // reference is how a message leans on the conversation.
@@ -769,6 +769,12 @@ var convoText = map[string]map[string]string{
 		"weak_to":                "**%s** is weak to %s.",
 		"immune_to":              "**%s** is immune to %s.",
 		"weak_none":              "The game data lists no weaknesses for **%s**.",
+		"phases_lead":            "**%s** fights in %d phases:",
+		"phase_line":             "%d. **%s** (from %s%% HP)",
+		"phase_one":              "Phase %d of **%s** is **%s**, from %s%% HP.",
+		"phase_missing":          "**%s** has %d phases, so there is no phase %d:",
+		"phases_none":            "The game data lists no phases for **%s**.",
+		"mechanics_lead":         "**%s**'s mechanics:",
 		"your_list":              "Your %s",
 		"owned_yes":              "Yes: %s is in your roster.",
 		"owned_no":               "No: %s is not in your roster.",
@@ -834,6 +840,12 @@ var convoText = map[string]map[string]string{
 		"weak_to":                "**%s** est faible contre : %s.",
 		"immune_to":              "**%s** est insensible à : %s.",
 		"weak_none":              "Les données du jeu n'indiquent aucune faiblesse pour **%s**.",
+		"phases_lead":            "**%s** combat en %d phases :",
+		"phase_line":             "%d. **%s** (à partir de %s %% PV)",
+		"phase_one":              "La phase %d de **%s** est **%s**, à partir de %s %% PV.",
+		"phase_missing":          "**%s** a %d phases, il n'y a donc pas de phase %d :",
+		"phases_none":            "Les données du jeu n'indiquent aucune phase pour **%s**.",
+		"mechanics_lead":         "Mécaniques de **%s** :",
 		"your_list":              "Vos %s",
 		"owned_yes":              "Oui : %s est dans votre collection.",
 		"owned_no":               "Non : %s n'est pas dans votre collection.",
@@ -899,6 +911,12 @@ var convoText = map[string]map[string]string{
 		"weak_to":                "**%s** ist schwach gegen: %s.",
 		"immune_to":              "**%s** ist immun gegen: %s.",
 		"weak_none":              "Die Spieldaten nennen keine Schwächen für **%s**.",
+		"phases_lead":            "**%s** kämpft in %d Phasen:",
+		"phase_line":             "%d. **%s** (ab %s %% LP)",
+		"phase_one":              "Phase %d von **%s** ist **%s**, ab %s %% LP.",
+		"phase_missing":          "**%s** hat %d Phasen, eine Phase %d gibt es also nicht:",
+		"phases_none":            "Die Spieldaten nennen keine Phasen für **%s**.",
+		"mechanics_lead":         "Mechaniken von **%s**:",
 		"your_list":              "Deine %s",
 		"owned_yes":              "Ja: %s ist in deiner Sammlung.",
 		"owned_no":               "Nein: %s ist nicht in deiner Sammlung.",

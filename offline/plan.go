@@ -25,6 +25,7 @@ const (
 	IntentCompare    Intent = "compare"     // two or more champions side by side
 	IntentCounters   Intent = "counters"    // who beats a boss, who to bring
 	IntentWeakness   Intent = "weakness"    // what a boss is weak or immune to
+	IntentPhases     Intent = "phases"      // a boss's phases and mechanics
 	IntentMatchup    Intent = "matchup"     // is this champion (or my team) good against this boss
 	IntentHowToBeat  Intent = "how_to_beat" // guide and FAQ for a boss, plus counters
 	IntentGear       Intent = "gear"        // which gear a champion (or a role) should wear
@@ -96,6 +97,9 @@ type Plan struct {
 	Clarify *clarify
 	// Price is the price of the offer on the screen (offer verdicts).
 	Price string
+	// Phase is the boss phase a phases question asks about (-1: the
+	// last; 0: none, all of them).
+	Phase int
 	// Latest reports a question about the newest patch.
 	Latest bool
 	// toolDesc is the description of the studio's tool the plan chose.
@@ -220,6 +224,13 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 			q = ents[0].Name
 		}
 		c.add(toolPatchNotes, map[string]any{"query": tool.Clip(q, 200)})
+	case len(champs) == 0 && asksPhases(text) && !has(text, wordsWhoAsk) && len(fill(KindBoss, bosses, true)) > 0:
+		// Before lore: "que se passe-t-il dans la phase 2 ?" ("passé").
+		p.Intent = IntentPhases
+		b := fill(KindBoss, bosses, true)[0]
+		p.Entities = []Entity{b}
+		p.Phase = phaseAsked(text, screenPhase(req.ScreenData))
+		c.entity(toolBoss, b)
 	case has(text, wordsLore) && (len(ents) > 0 || sc.primary() != nil):
 		p.Intent = IntentLore
 		es := ents

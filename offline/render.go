@@ -80,6 +80,8 @@ func (rd renderer) intent() reply {
 		return rd.champVerdict()
 	case IntentWeakness:
 		return rd.weakness(rd.get(toolBoss))
+	case IntentPhases:
+		return rd.phases(rd.get(toolBoss))
 	case IntentSetVerdict:
 		return rd.setVerdict()
 	case IntentOfferVerdict:
