@@ -53,6 +53,10 @@ var (
 	wordsWhichOne = phrases(`which one|which of them|which of the two|who of them|which is|who is better|
 		lequel|laquelle|lequel des deux|laquelle des deux|qui est le meilleur|
 		welcher|welche von beiden|welcher von beiden|wer von beiden|wer von ihnen`)
+	// wordsInterrogative open a question.
+	wordsInterrogative = phrases(`what|which|who|where|how|when|why|
+		quel|quelle|quels|quelles|qui|ou|comment|quand|pourquoi|que|qu est ce que|
+		was|welche|welcher|welches|wer|wo|wie|wann|warum|woher`)
 	// wordsOpener start a follow-up that borrows the last question or subject.
 	wordsOpener = phrases(`and|and what about|what about|how about|and how about|also|
 		et|et pour|et avec|et contre|et qu en est il de|quid de|
@@ -289,7 +293,7 @@ func lastPair(req Request, names entities) []Entity {
 // question of its own (not a bare "and the second?"), normalized.
 func lastQuestion(req Request) string {
 	for i := len(req.History) - 1; i >= 0; i-- {
-		if text := normalized(req.History[i].Message); ownQuestion(text) {
+		if text := normalized(req.History[i].Message); ownQuestion(text) || asksOwn(text) {
 			return text
 		}
 	}
@@ -304,6 +308,14 @@ func normalized(msg string) string {
 		toks = toks[:maxTokens]
 	}
 	return " " + strings.Join(toks, " ") + " "
+}
+
+// asksOwn reports a question of its own words that names no known
+// question ("which faction is she from?", "what does she do?"): a
+// question word, no opener ("what about her?" borrows the last question)
+// and more than a pronoun to ask about.
+func asksOwn(text string) bool {
+	return has(text, wordsInterrogative) && !has(text, wordsOpener) && len(strings.Fields(text)) >= 4
 }
 
 // ownQuestion reports whether text asks something by its own words.
@@ -525,7 +537,7 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		}
 	}
 	fu := followUp{ents: ents, text: text, fromScreen: screenNewer}
-	if !ownQuestion(text) && !has(text, wordsGood) {
+	if !ownQuestion(text) && !has(text, wordsGood) && !asksOwn(text) {
 		fu.text = lastQuestion(req) + strings.TrimSpace(text) + " "
 	}
 	return fu, true
