@@ -652,7 +652,7 @@ func about(p Plan, outs []tool.Outcome) []Subject {
 		if w, ok := compareLeader(p, outs); ok {
 			return focusOn(subjectsOf(es), w)
 		}
-	case IntentCounters, IntentFind, IntentEffect:
+	case IntentCounters, IntentFind, IntentEffect, IntentMembers:
 		listed := len(es)
 		for _, o := range outs {
 			n := 0
@@ -781,6 +781,9 @@ var convoText = map[string]map[string]string{
 		"weak_to":                "**%s** is weak to %s.",
 		"immune_to":              "**%s** is immune to %s.",
 		"weak_none":              "The game data lists no weaknesses for **%s**.",
+		"members_lead":           "%s has %d champions: %s.",
+		"members_lead_rarity":    "%s has %d %s champions: %s.",
+		"members_none":           "%s has no champions of that kind.",
 		"phases_lead":            "**%s** fights in %d phases:",
 		"phase_line":             "%d. **%s** (from %s%% HP)",
 		"phase_one":              "Phase %d of **%s** is **%s**, from %s%% HP.",
@@ -852,6 +855,9 @@ var convoText = map[string]map[string]string{
 		"weak_to":                "**%s** est faible contre : %s.",
 		"immune_to":              "**%s** est insensible à : %s.",
 		"weak_none":              "Les données du jeu n'indiquent aucune faiblesse pour **%s**.",
+		"members_lead":           "%s compte %d champions : %s.",
+		"members_lead_rarity":    "%s compte %d champions (%s) : %s.",
+		"members_none":           "%s ne compte aucun champion de ce genre.",
 		"phases_lead":            "**%s** combat en %d phases :",
 		"phase_line":             "%d. **%s** (à partir de %s %% PV)",
 		"phase_one":              "La phase %d de **%s** est **%s**, à partir de %s %% PV.",
@@ -923,6 +929,9 @@ var convoText = map[string]map[string]string{
 		"weak_to":                "**%s** ist schwach gegen: %s.",
 		"immune_to":              "**%s** ist immun gegen: %s.",
 		"weak_none":              "Die Spieldaten nennen keine Schwächen für **%s**.",
+		"members_lead":           "%s hat %d Champions: %s.",
+		"members_lead_rarity":    "%s hat %d Champions (%s): %s.",
+		"members_none":           "%s hat keine solchen Champions.",
 		"phases_lead":            "**%s** kämpft in %d Phasen:",
 		"phase_line":             "%d. **%s** (ab %s %% LP)",
 		"phase_one":              "Phase %d von **%s** ist **%s**, ab %s %% LP.",

@@ -26,6 +26,7 @@ const (
 	IntentCounters   Intent = "counters"    // who beats a boss, who to bring
 	IntentWeakness   Intent = "weakness"    // what a boss is weak or immune to
 	IntentPhases     Intent = "phases"      // a boss's phases and mechanics
+	IntentMembers    Intent = "members"     // a faction's champions
 	IntentMatchup    Intent = "matchup"     // is this champion (or my team) good against this boss
 	IntentHowToBeat  Intent = "how_to_beat" // guide and FAQ for a boss, plus counters
 	IntentGear       Intent = "gear"        // which gear a champion (or a role) should wear
@@ -52,6 +53,7 @@ const (
 	toolCompare       = "gcs_compare_characters"
 	toolCounters      = "gcs_find_counters_for_boss"
 	toolFind          = "gcs_find_champions"
+	toolMembers       = "gcs_list_champions_by_faction"
 	toolByEffect      = "gcs_find_champions_by_effect"
 	toolGear          = "gcs_recommend_gear"
 	toolGearSets      = "cache_get_gear_sets_list"
@@ -285,6 +287,21 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	case len(champs) == 0 && has(text, wordsEffectQ) && effectOf(text) != "":
 		p.Intent = IntentEffect
 		c.add(toolByEffect, map[string]any{"effect": effectOf(text), "limit": 10})
+	case len(champs) == 0 && len(bosses) == 0 && !team && asksMembers(text) && len(fill(KindFaction, factions, true)) > 0 && r.names[toolMembers]:
+		// "list the champions of the Emberguard Legion", "list its
+		// champions" on its screen: all of them.
+		p.Intent = IntentMembers
+		f := fill(KindFaction, factions, true)[0]
+		p.Entities = []Entity{f}
+		args := map[string]any{"faction_name": f.Name}
+		for _, rw := range rarityWords {
+			if has(text, rw.words) {
+				args["rarity"] = rw.value
+				p.Filters = map[string]any{"rarity": rw.value}
+				break
+			}
+		}
+		c.add(toolMembers, args)
 	case len(champs) == 0 && len(bosses) == 0 && (isFind(text) || has(text, wordsSuperlative) && !has(text, wordsLore) && len(fill(KindFaction, factions, false)) > 0):
 		// "the fastest Epic champions", "the best champions of this
 		// faction" (the screen's).

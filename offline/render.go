@@ -82,6 +82,8 @@ func (rd renderer) intent() reply {
 		return rd.weakness(rd.get(toolBoss))
 	case IntentPhases:
 		return rd.phases(rd.get(toolBoss))
+	case IntentMembers:
+		return rd.members(rd.get(toolMembers))
 	case IntentSetVerdict:
 		return rd.setVerdict()
 	case IntentOfferVerdict:
@@ -721,6 +723,35 @@ func (rd renderer) find(os []tool.Outcome) reply {
 	// How many more matched: the page the result declared (tool.Pager).
 	if pg := os[0].Result.Facts().Page; pg != nil && pg.Total > len(cs) {
 		rp.facts = append(rp.facts, rd.l.t(mOtherResults, rd.l.num(strconv.Itoa(pg.Total-len(cs)))))
+	}
+	return rp
+}
+
+// members renders a faction's champions: every name in the lead, the
+// first few with their attributes.
+func (rd renderer) members(os []tool.Outcome) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	m, ok := dataAs[toolsgcs.FactionMembers](os[0].Result)
+	if !ok {
+		return reply{}
+	}
+	faction := bold(rd.display(m.Faction.ID, m.Faction.Name, nil))
+	if len(m.Champions) == 0 {
+		return reply{lead: rd.l.s("members_none", faction)}
+	}
+	name := func(c gcsdb.ChampionSummary) string { return bold(rd.display(c.ID, c.Name, nil)) }
+	names := rd.l.and(displayAll(m.Champions, len(m.Champions), name))
+	rp := reply{lead: rd.l.s("members_lead", faction, len(m.Champions), names)}
+	if r, _ := rd.p.Filters["rarity"].(string); r != "" {
+		rp.lead = rd.l.s("members_lead_rarity", faction, len(m.Champions), rd.l.word(r), names)
+	}
+	for _, c := range m.Champions {
+		rp.facts = append(rp.facts, name(c)+" ("+rd.attrs(c.Rarity, c.Affinity, c.Role)+")")
 	}
 	return rp
 }

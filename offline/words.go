@@ -261,6 +261,29 @@ func namesStat(text string) bool {
 	return false
 }
 
+// wordsMembers ask for the champions of a faction as a list.
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsMembers = phrases(`members|champions of|champions in|heroes of|who is in|who are in|roster of|
+	its champions|their champions|belong to|belongs to|
+	membres|champions de|champions du|champions des|qui fait partie|ses champions|leurs champions|appartiennent a|
+	mitglieder|champions der|champions von|wer gehort zu|gehoren zu|gehoren zur|gehoren zum|gehort zur|gehort zum|ihre champions|seine champions`)
+
+// asksMembers reports a request for a faction's champions as a list
+// ("list the champions of …", "who are the members of …"), not for the
+// best of them nor for champions with given attributes.
+func asksMembers(text string) bool {
+	if !has(text, wordsMembers) || has(text, wordsSuperlative) || has(text, wordsLore) || roleOf(text) != "" {
+		return false
+	}
+	for _, a := range affinityWords {
+		if has(text, a.words) {
+			return false
+		}
+	}
+	return has(text, wordsList) || has(text, phrases(`members|membres|mitglieder`))
+}
+
 // findFilters builds gcs_find_champions arguments from the message.
 func findFilters(text string, factions []Entity) map[string]any {
 	args := map[string]any{"limit": 5}
