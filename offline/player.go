@@ -25,10 +25,12 @@ var (
 	wordsBring = phrases(`who should i bring|who do i bring|who should i take|who should i use|which of my champions|
 		who do i take|who to take|who to bring|who should i pick|who to pick|best picks|best pick|
 		which champions should i use|which champion should i use|what champions should i use|which champions do i use|
+		what should i bring|what champions should i bring|which champions should i bring|who should i put in|who should i add|
+		who to put in|
 		qui dois je amener|qui dois je emmener|qui prendre|lesquels de mes champions|qui emmener|qui choisir|quels champions utiliser|
-		quels champions dois je utiliser|
+		quels champions dois je utiliser|qui mettre dans|quels champions emmener|
 		wen soll ich mitnehmen|wen soll ich hier mitnehmen|wen nehme ich mit|wen nehme ich hier mit|welche meiner champions|
-		wen soll ich nehmen|welche champions soll ich nehmen|welche champions soll ich verwenden`)
+		wen soll ich nehmen|welche champions soll ich nehmen|welche champions soll ich verwenden|wen soll ich ins team`)
 	wordsTeamCheck = phrases(`is my team good enough|is my team good|is my team strong enough|is my team ready|is my team enough|
 		mon equipe est elle assez|mon equipe est elle suffisante|mon equipe suffit|est ce que mon equipe|
 		ist mein team gut genug|reicht mein team|ist mein team stark genug`)

@@ -655,6 +655,18 @@ func (rd renderer) dungeon(os []tool.Outcome, cost bool) reply {
 	if !cost && d.Description != "" {
 		rp.lead += " " + d.Description
 	}
+	drop := func(x gcsdb.Drop) string { return rd.display(x.ID, x.Name, nil) }
+	// A question about one of its facts leads with that fact.
+	text := rd.p.text
+	switch {
+	case d.Stages != 0 && has(text, wordsStages):
+		rp.lead = rd.l.s("dungeon_stages", bold(name), rd.l.num(strconv.Itoa(d.Stages)))
+	case len(d.Drops) > 0 && has(text, wordsDrops):
+		rp.lead = rd.l.s("dungeon_drops", bold(name), rd.l.and(boldAll(displayAll(d.Drops, 6, drop))))
+	case cost:
+	case d.Boss != nil && has(text, phrases(`boss|boss here|le boss|der boss|endboss`)) && has(text, wordsInterrogative):
+		rp.lead = rd.l.s("dungeon_boss", bold(name), bold(rd.ref(*d.Boss)))
+	}
 	if d.Stages != 0 {
 		rp.facts = append(rp.facts, rd.l.t(mStages, rd.l.num(strconv.Itoa(d.Stages))))
 	}
@@ -662,7 +674,6 @@ func (rd renderer) dungeon(os []tool.Outcome, cost bool) reply {
 		rp.facts = append(rp.facts, rd.l.t(mBoss, rd.ref(*d.Boss)))
 	}
 	if len(d.Drops) > 0 {
-		drop := func(x gcsdb.Drop) string { return rd.display(x.ID, x.Name, nil) }
 		rp.facts = append(rp.facts, rd.l.t(mDrops, strings.Join(displayAll(d.Drops, 6, drop), ", ")))
 	}
 	return rp

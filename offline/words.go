@@ -261,6 +261,16 @@ func namesStat(text string) bool {
 	return false
 }
 
+// wordsDrops ask what a dungeon drops; wordsStages how many stages it has.
+//
+//nolint:misspell // French and German words, not misspelt English
+var (
+	wordsDrops = phrases(`drop|drops|loot|reward|rewards|what can i get|butin|recompense|recompenses|lache|
+		beute|belohnung|belohnungen|droppt`)
+	wordsStages = phrases(`how many stages|how many levels|number of stages|stages|combien d etapes|combien de niveaux|
+		wie viele stufen|wie viele level|stufen`)
+)
+
 // wordsMembers ask for the champions of a faction as a list.
 //
 //nolint:misspell // French and German words, not misspelt English
