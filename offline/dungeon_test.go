@@ -41,3 +41,26 @@ func TestMoreWaysToAskWhoToBring(t *testing.T) {
 		}
 	}
 }
+
+// TestSetPieces: "how many pieces do I need?" on a set's screen gives the
+// set's details; named, the named set's.
+func TestSetPieces(t *testing.T) {
+	w := newSampleWorld(t)
+	sc := screenOf(t, "GearInventoryPresenter", map[string]any{"GearSetConfigId": 8001, "Champion": map[string]any{"ConfigId": 1001}})
+	for _, tc := range []struct {
+		sc        bool
+		msg, lead string
+	}{
+		{true, "how many pieces do I need?", "**Swiftwind** is a 2-piece gear set"},
+		{true, "what's the set bonus?", "**Swiftwind** is a 2-piece gear set"},
+		{false, "what bonus does Warlord give?", "**Warlord** is a 2-piece gear set"},
+	} {
+		s := sc
+		if !tc.sc {
+			s = nil
+		}
+		if a := w.ask(t, "en", s, tc.msg); !strings.HasPrefix(a.Text, tc.lead) {
+			t.Errorf("%q (intent %s):\n%s", tc.msg, a.Plan.Intent, a.Text)
+		}
+	}
+}

@@ -342,6 +342,12 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		p.Intent = IntentDetails
 		p.Entities = sets[:1]
 		c.entity(toolGearSet, sets[0])
+	case len(champs) == 0 && has(text, wordsPieces) && len(fill(KindGearSet, sets, true)) > 0:
+		// "how many pieces do I need?" on a set's screen: its details.
+		s := fill(KindGearSet, sets, true)[0]
+		p.Intent = IntentDetails
+		p.Entities = []Entity{s}
+		c.entity(toolGearSet, s)
 	case has(text, wordsGear) && len(bosses) == 0 && len(fill(KindChampion, champs, roleOf(text) == "")) > 0:
 		p.Intent = IntentGear
 		ch := fill(KindChampion, champs, true)[0]

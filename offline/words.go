@@ -99,7 +99,7 @@ var (
 		level|rank|ascend|debuff|debuffs|buff|buffs|heal|healer|healing|turn meter|turn|turns|shields|heals|affinity|affinities|void|magic|spirit|force|
 		team|campaign|arena|gem|gems|scroll|scrolls|roster|quest|quests|stun|poison|burn|provoke|shield|revive|cooldown|
 		leader|aura|extra turn|energy|refill|legendary|epic|rare|uncommon|common|mastery|masteries|support|tank|damage|
-		counter|counters|farm|drop|patch|summon|shard|shards|upgrade|stage|stages|chapter|tier|phase|phases|phasen|mechanic|mechanics|
+		counter|counters|farm|drop|patch|summon|shard|shards|upgrade|stage|stages|chapter|tier|phase|phases|phasen|mechanic|mechanics|piece|pieces|set bonus|
 		equipe|competence|competences|degats|affinite|affinites|attaque|bouclier|boucliers|equipement|statistiques|tour supplementaire|cle|cles|soin|vitesse|donjon|donjons|energie|niveau|rang|gemmes|maitrise|
 		mannschaft|schaden|heilung|affinitat|affinitaten|angriff|verteidigung|schild|schilde|runde|zusatzrunde|schlussel|geschwindigkeit|verlies|verliese|stufe|edelsteine|meisterschaft|ausrustung|
 		fahigkeit|fahigkeiten|faehigkeiten`)
@@ -270,6 +270,12 @@ var (
 	wordsStages = phrases(`how many stages|how many levels|number of stages|stages|combien d etapes|combien de niveaux|
 		wie viele stufen|wie viele level|stufen`)
 )
+
+// wordsPieces ask about a gear set's pieces or bonus.
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsPieces = phrases(`piece|pieces|set bonus|bonus|pieces do i need|
+	combien de pieces|bonus d ensemble|teile|teil|setbonus|wie viele teile`)
 
 // wordsMembers ask for the champions of a faction as a list.
 //
