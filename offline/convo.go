@@ -103,7 +103,7 @@ var firstFew = []struct {
 // again about a new subject.
 var wordsQuestion = [][]string{
 	wordsSkills, wordsGear, wordsLore, wordsCost, wordsFarm, wordsMastery, wordsCounters, wordsCompare,
-	wordsHowTo, wordsPatch, wordsAsk, wordsGood, wordsSuperlative, wordsWhichOne, wordsPhase, wordsMechanic,
+	wordsHowTo, wordsPatch, wordsAsk, wordsGood, wordsSuperlative, wordsWhichOne, wordsPhase, wordsMechanic, wordsOwnCheck,
 }
 
 // reference is how a message leans on the conversation.
@@ -344,7 +344,10 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			return followUp{}, false
 		}
 	}
-	comparative := !rf.any() && len(named) == 0 && comparativeStat(text) != ""
+	// "what's my fastest champion?", "the fastest champion": a search of
+	// its own, not a choice among the last answer's champions.
+	ownSet := has(text, wordsSuperlative) && has(text, wordsChampions)
+	comparative := !rf.any() && len(named) == 0 && comparativeStat(text) != "" && !ownSet
 	if !rf.any() && !rf.opener && !comparative {
 		return followUp{}, false
 	}
@@ -372,7 +375,11 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		if len(named) == 0 && statSuperlative(text) && statSuperlative(lastQuestion(req)) {
 			// "and the tankiest?" after "who is the fastest champion?": a
 			// search of its own, not a question about one of the last
-			// answer's champions.
+			// answer's champions; after "my fastest champion", of the
+			// player's own.
+			if last := lastQuestion(req); has(last, wordsOwned) || has(last, wordsMy) {
+				return followUp{text: text + "my champions "}, true
+			}
 			return followUp{}, false
 		}
 		if len(named) == 0 {
@@ -782,6 +789,8 @@ var convoText = map[string]map[string]string{
 		"immune_to":              "**%s** is immune to %s.",
 		"weak_none":              "The game data lists no weaknesses for **%s**.",
 		"members_lead":           "%s has %d champions: %s.",
+		"owned_count":            "You have %d champions%.0s; the best: %s.",
+		"owned_count_of":         "%[2]s: %[1]d; the best: %[3]s.",
 		"dungeon_drops":          "%s drops %s.",
 		"dungeon_boss":           "The boss of %s is %s.",
 		"dungeon_stages":         "%s has %s stages.",
@@ -859,6 +868,8 @@ var convoText = map[string]map[string]string{
 		"immune_to":              "**%s** est insensible à : %s.",
 		"weak_none":              "Les données du jeu n'indiquent aucune faiblesse pour **%s**.",
 		"members_lead":           "%s compte %d champions : %s.",
+		"owned_count":            "Vous avez %d champions%.0s ; les meilleurs : %s.",
+		"owned_count_of":         "%[2]s : %[1]d ; les meilleurs : %[3]s.",
 		"dungeon_drops":          "%s donne : %s.",
 		"dungeon_boss":           "Le boss de %s est %s.",
 		"dungeon_stages":         "%s compte %s niveaux.",
@@ -936,6 +947,8 @@ var convoText = map[string]map[string]string{
 		"immune_to":              "**%s** ist immun gegen: %s.",
 		"weak_none":              "Die Spieldaten nennen keine Schwächen für **%s**.",
 		"members_lead":           "%s hat %d Champions: %s.",
+		"owned_count":            "Du hast %d Champions%.0s; die besten: %s.",
+		"owned_count_of":         "%[2]s: %[1]d; die besten: %[3]s.",
 		"dungeon_drops":          "%s lässt fallen: %s.",
 		"dungeon_boss":           "Der Boss von %s ist %s.",
 		"dungeon_stages":         "%s hat %s Stufen.",

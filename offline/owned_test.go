@@ -123,3 +123,54 @@ func TestSwapAndAPairAcrossExchanges(t *testing.T) {
 		t.Errorf("a pair across two exchanges: compared %v:\n%s", got, a.Text)
 	}
 }
+
+// TestMyChampionsAsAWhole: with a roster, questions about the player's
+// champions as a whole search the owned ones: the best, a count, a stat
+// (also right after a list, and for "and the tankiest?" after it).
+func TestMyChampionsAsAWhole(t *testing.T) {
+	w := newSampleWorld(t)
+	for _, tc := range []struct {
+		before     []string
+		msg, args  string
+		lead       string
+		wantIntent offline.Intent
+	}{
+		{nil, "who is my strongest champion?", `"owned_only":true`, "Your champions, best first:", offline.IntentFind},
+		{nil, "how many champions do I have?", `"owned_only":true`, "You have 30 champions; the best:", offline.IntentFind},
+		{nil, "combien de champions ai-je ?", `"owned_only":true`, "", offline.IntentFind},
+		{[]string{"how many legendary champions do I have?"}, "what's my fastest champion?", `"sort_by":"spd"`, "Your champions (SPD)", offline.IntentFind},
+		{[]string{"what's my fastest champion?"}, "and the tankiest?", `"owned_only":true`, "Your champions (HP)", offline.IntentFind},
+	} {
+		conv := &conversation{player: demoState(t)}
+		locale := "en"
+		if strings.HasPrefix(tc.msg, "combien") {
+			locale = "fr"
+		}
+		for _, b := range tc.before {
+			w.askIn(t, conv, locale, nil, b)
+		}
+		a := w.askIn(t, conv, locale, nil, tc.msg)
+		got := calledArgs(a, "gcs_find_champions")
+		if a.Plan.Intent != tc.wantIntent || len(got) != 1 || !strings.Contains(got[0], tc.args) || !strings.Contains(got[0], `"owned_only":true`) || !strings.HasPrefix(a.Text, tc.lead) {
+			t.Errorf("%v then %q: intent %s, searches %v:\n%s", tc.before, tc.msg, a.Plan.Intent, got, a.Text)
+		}
+	}
+	// Without a roster, "and the tankiest?" searches every champion.
+	conv := &conversation{}
+	w.askIn(t, conv, "en", nil, "who is the fastest champion?")
+	if got := calledArgs(w.askIn(t, conv, "en", nil, "and the tankiest?"), "gcs_find_champions"); len(got) != 1 || strings.Contains(got[0], "owned_only") {
+		t.Errorf("\"and the tankiest?\" after a search of every champion: %v", got)
+	}
+}
+
+// TestDoIAlreadyHaveHer: on a shop screen, after a verdict, "do I already
+// have her?" answers from the roster.
+func TestDoIAlreadyHaveHer(t *testing.T) {
+	w := newSampleWorld(t)
+	shop := screenOf(t, "MarketPresenter", map[string]any{"Offer": map[string]any{"ChampionConfigId": 1002, "Price": 500}})
+	conv := &conversation{player: demoState(t)}
+	w.askIn(t, conv, "en", shop, "is she any good?")
+	if a := w.askIn(t, conv, "en", shop, "do I already have her?"); a.Plan.Intent != offline.IntentOwned || !strings.HasPrefix(a.Text, "Yes: **Vonoelle**") {
+		t.Errorf("\"do I already have her?\": intent %s:\n%s", a.Plan.Intent, a.Text)
+	}
+}

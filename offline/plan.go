@@ -302,12 +302,13 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 			}
 		}
 		c.add(toolMembers, args)
-	case len(champs) == 0 && len(bosses) == 0 && (isFind(text) || has(text, wordsSuperlative) && !has(text, wordsLore) && len(fill(KindFaction, factions, false)) > 0):
+	case len(champs) == 0 && len(bosses) == 0 && (isFind(text) || has(text, wordsSuperlative) && !has(text, wordsLore) && len(fill(KindFaction, factions, false)) > 0 ||
+		ownedList(ctx, text)):
 		// "the fastest Epic champions", "the best champions of this
 		// faction" (the screen's).
 		p.Intent = IntentFind
 		p.Filters = findFilters(text, fill(KindFaction, factions, false))
-		if _, known := rosterOf(ctx); known && has(text, wordsOwned) {
+		if _, known := rosterOf(ctx); known && has(text, wordsOwned) || ownedList(ctx, text) {
 			// "which legendary champions do I have?": the player's own.
 			p.Filters["owned_only"] = true
 		}

@@ -51,8 +51,8 @@ var wordsOwned = phrases(`do i have|do i own|i have|i own|my roster|from my rost
 // wordsOwnCheck ask whether the player owns a champion the message names.
 //
 //nolint:misspell // French and German words, not misspelt English
-var wordsOwnCheck = phrases(`do i own|do i have|have i got|in my roster|in my collection|
-	ai je|est ce que j ai|dans ma collection|
+var wordsOwnCheck = phrases(`do i own|do i have|have i got|in my roster|in my collection|do i already have|do i already own|
+	is she mine|is he mine|ai je|est ce que j ai|dans ma collection|
 	habe ich|besitze ich|in meiner sammlung`)
 
 // wordsSwap ask whom to change in the team.
@@ -364,4 +364,27 @@ func (rd renderer) levelNextAny(owned map[int64]player.Owned, note string) reply
 		return reply{lead: rd.l.s("roster_level_rarity", bold(c.Name), rd.l.word(c.Rarity), owned[c.ID].Level)}
 	}
 	return reply{lead: rd.l.s("roster_all_top")}
+}
+
+// wordsChampions name champions as such.
+var wordsChampions = phrases(`champion|champions|hero|heroes|champ|champs|heros|helden`)
+
+// wordsMy are the possessives of the player.
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsMy = phrases(`my|mon|ma|mes|mein|meine|meinen|meiner|meinem`)
+
+// wordsHowMany ask for a count.
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsHowMany = phrases(`how many|combien|wie viele`)
+
+// ownedList reports a question about the player's own champions as a
+// whole ("who is my strongest champion?", "how many champions do I
+// have?"), when the player's roster is known: a search of owned ones.
+func ownedList(ctx context.Context, text string) bool {
+	if _, known := rosterOf(ctx); !known || !(has(text, wordsOwned) || has(text, wordsMy)) || !has(text, wordsChampions) {
+		return false
+	}
+	return has(text, wordsSuperlative) || has(text, wordsHowMany)
 }

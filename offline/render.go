@@ -724,6 +724,20 @@ func (rd renderer) find(os []tool.Outcome) reply {
 		tops = append(tops, t)
 	}
 	rp := reply{lead: rd.l.t(mFindLead, label, rd.l.and(tops))}
+	if owned, _ := rd.p.Filters["owned_only"].(bool); owned && has(rd.p.text, wordsHowMany) {
+		// "how many champions do I have?": the count first.
+		total := len(cs)
+		if pg := os[0].Result.Facts().Page; pg != nil && pg.Total > total {
+			total = pg.Total
+		}
+		key := "owned_count"
+		for _, k := range []string{"rarity", "affinity", "role", "faction"} {
+			if _, ok := rd.p.Filters[k]; ok {
+				key = "owned_count_of"
+			}
+		}
+		rp.lead = rd.l.s(key, total, label, rd.l.and(tops))
+	}
 	for _, c := range cs {
 		line := bold(name(c)) + " (" + rd.attrs(c.Rarity, c.Affinity, c.Role) + ")"
 		if byStat && c.Stats != nil {
