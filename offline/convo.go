@@ -359,7 +359,7 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			return followUp{ents: []Entity{e}, text: text}, true
 		}
 	}
-	if comparative && len(ofKind(conv, KindChampion)) >= 2 &&
+	if comparative && (len(ofKind(conv, KindChampion)) >= 2 || screenNewer && len(ofKind(screen, KindChampion)) >= 2) &&
 		!(statSuperlative(text) && statSuperlative(lastQuestion(req))) {
 		// "who hits harder?", "and faster?" after two or more champions:
 		// which of them ("and the tankiest?" after a search is a search).

@@ -28,7 +28,8 @@ var (
 		what should i bring|what champions should i bring|which champions should i bring|who should i put in|who should i add|
 		who to put in|
 		qui dois je amener|qui dois je emmener|qui prendre|lesquels de mes champions|qui emmener|qui choisir|quels champions utiliser|
-		quels champions dois je utiliser|qui mettre dans|quels champions emmener|
+		quels champions dois je utiliser|qui mettre dans|quels champions emmener|qui devrais je amener|qui devrais je emmener|
+		qui devrais je prendre|qui dois je prendre|
 		wen soll ich mitnehmen|wen soll ich hier mitnehmen|wen nehme ich mit|wen nehme ich hier mit|welche meiner champions|
 		wen soll ich nehmen|welche champions soll ich nehmen|welche champions soll ich verwenden|wen soll ich ins team`)
 	wordsTeamCheck = phrases(`is my team good enough|is my team good|is my team strong enough|is my team ready|is my team enough|

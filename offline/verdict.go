@@ -274,9 +274,11 @@ var comparatives = []struct {
 	words []string
 }{
 	{"spd", phrases(`faster|quicker|fastest|more speed|plus rapide|plus vite|schneller|am schnellsten`)},
-	{"hp", phrases(`tankier|tankiest|more hp|more health|sturdier|more durable|tougher|beefier|more tanky|plus resistant|plus resistante|plus de pv|plus solide|zaher|robuster|mehr lp|mehr leben`)},
+	{"hp", phrases(`tankier|tankiest|more hp|more health|sturdier|more durable|tougher|beefier|more tanky|plus resistant|plus resistante|plus de pv|plus solide|zaher|robuster|mehr lp|mehr leben|
+		am robustesten|robusteste|robustesten|am zahesten|zaheste|die meisten lp|die meisten lebenspunkte`)},
 	{"def", phrases(`more defense|more def|plus de defense|mehr verteidigung`)},
-	{"atk", phrases(`hits harder|hit harder|stronger|more attack|more damage|plus fort|plus forte|plus de degats|starker|mehr schaden|mehr angriff`)},
+	{"atk", phrases(`hits harder|hit harder|stronger|more attack|more damage|plus fort|plus forte|plus de degats|starker|mehr schaden|mehr angriff|
+		hits hardest|hardest hitting|frappe le plus fort|am starksten|den meisten schaden`)},
 	{"res", phrases(`more resistance|plus de resistance|mehr widerstand`)},
 	{"acc", phrases(`more accuracy|more accurate|plus de precision|mehr genauigkeit`)},
 }

@@ -52,7 +52,9 @@ var (
 	// exploits it: see wordsWhoAsk).
 	wordsWeakness = phrases(`weak to|weak against|weakness|weaknesses|immune to|immune|immunity|immunities|vulnerable to|
 		faible contre|faible face|faiblesse|faiblesses|insensible|immunise|immunisee|immunite|immunites|
-		schwach gegen|schwache|schwachen|schwachstelle|schwachstellen|immun gegen|immun|immunitat|immunitaten`)
+		est il faible|est elle faible|point faible|points faibles|
+		schwach gegen|schwache|schwachen|schwachstelle|schwachstellen|immun gegen|immun|immunitat|immunitaten|
+		wogegen|ist schwach|schwach`)
 	// wordsImmune ask what a boss is immune to.
 	wordsImmune = phrases(`immune to|immune|immunity|immunities|insensible|immunise|immunisee|immunite|immunites|
 		immun gegen|immun|immunitat|immunitaten`)
