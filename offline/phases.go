@@ -106,14 +106,10 @@ func screenPhase(raw json.RawMessage) int {
 // mechanics. The data's descriptions are English: other locales get the
 // phases' names and thresholds.
 func (rd renderer) phases(os []tool.Outcome) reply {
-	if len(os) == 0 {
-		return reply{}
-	}
-	o := os[0]
-	b, ok := dataAs[gcsdb.Boss](o.Result)
-	if !o.Result.OK() || !ok {
-		return rd.details(o)
-	}
+	return rd.withBoss(os, rd.phasesOf)
+}
+
+func (rd renderer) phasesOf(_ tool.Outcome, b gcsdb.Boss) reply {
 	l := rd.l
 	name := rd.display(b.ID, b.Name, b.Names)
 	en := l.loc == "en"

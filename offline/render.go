@@ -180,6 +180,12 @@ func (rd renderer) one(name string) (tool.Outcome, bool) {
 // weakness answers "what is this boss weak to?" (or immune to): that
 // leads, then the rest of the boss's details.
 func (rd renderer) weakness(os []tool.Outcome) reply {
+	return rd.withBoss(os, rd.weaknessOf)
+}
+
+// withBoss answers with f from the boss details of os's first outcome;
+// an outcome with no boss is answered as its details.
+func (rd renderer) withBoss(os []tool.Outcome, f func(tool.Outcome, gcsdb.Boss) reply) reply {
 	if len(os) == 0 {
 		return reply{}
 	}
@@ -188,6 +194,10 @@ func (rd renderer) weakness(os []tool.Outcome) reply {
 	if !o.Result.OK() || !ok {
 		return rd.details(o)
 	}
+	return f(o, b)
+}
+
+func (rd renderer) weaknessOf(o tool.Outcome, b gcsdb.Boss) reply {
 	name := rd.display(b.ID, b.Name, b.Names)
 	ws, im := effectWordsOf(b.Weaknesses, rd.l.loc), effectWordsOf(b.Immunities, rd.l.loc)
 	var rp reply
