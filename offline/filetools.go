@@ -2,6 +2,7 @@ package offline
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -340,10 +341,28 @@ func writeData(b *strings.Builder, o tool.Outcome, text, described string, rv ro
 			return false
 		}
 		v = rowsNaming(v, rv.capital)
+		if len(rv.capital) == 0 {
+			v = rowsWithValue(v, text)
+		}
 		if m, ok := v[0].(map[string]any); ok && len(v) == 1 {
 			// One row found: answered as a row.
 			writeOneRow(b, m, rowKeys(o.Result, m), text, described, rv)
 			return true
+		}
+		if m, ok := v[0].(map[string]any); ok {
+			if col, desc, ok := rankedBy(text, v, rowKeys(o.Result, m)); ok {
+				v = sortedBy(v, col, desc)
+				top := v[0].(map[string]any)
+				_, name := rowName(top, rowKeys(o.Result, top), rv.lookup, "")
+				label := strings.ReplaceAll(col, "_", " ")
+				if desc {
+					fmt.Fprintf(b, localized(rv.locale, "**%s** has the highest %s: %s.\n", "**%s** a le plus haut %s : %s.\n", "**%s** hat den höchsten Wert für %s: %s.\n"),
+						tool.Clip(name, 100), label, scalar(top[col]))
+				} else {
+					fmt.Fprintf(b, localized(rv.locale, "**%s** has the lowest %s: %s.\n", "**%s** a le plus bas %s : %s.\n", "**%s** hat den niedrigsten Wert für %s: %s.\n"),
+						tool.Clip(name, 100), label, scalar(top[col]))
+				}
+			}
 		}
 		for i, x := range v {
 			if i == 10 {
@@ -654,4 +673,100 @@ func namedInPassages(outs []tool.Outcome, name string) bool {
 		}
 	}
 	return false
+}
+
+// rowsWithValue keeps the rows having a text value the question gives
+// in any case ("which animals live in the barn?"), as a whole phrase of
+// its words; all of them when no row has one, or when every row has.
+func rowsWithValue(rows []any, text string) []any {
+	var kept []any
+	for _, x := range rows {
+		m, ok := x.(map[string]any)
+		if !ok {
+			return rows
+		}
+		for k, val := range m {
+			s, isText := val.(string)
+			if !isText || isIDKey(k) || len(s) < 3 {
+				continue
+			}
+			if vt := tokens(s); len(vt) > 0 && strings.Contains(text, " "+strings.Join(vt, " ")+" ") {
+				kept = append(kept, x)
+				break
+			}
+		}
+	}
+	if len(kept) == 0 || len(kept) == len(rows) {
+		return rows
+	}
+	return kept
+}
+
+// The words that rank rows, highest or lowest first (en, fr, de).
+//
+//nolint:misspell // French and German words, not misspelt English
+var (
+	wordsHighest = phrases(`most|highest|best|top|largest|biggest|greatest|maximum|most expensive|most valuable|worth the most|
+		plus cher|plus chere|le plus|la plus|meilleur|meilleure|maximum|
+		meisten|hochste|hochsten|teuerste|teuersten|wertvollste|wertvollsten|grosste|grossten`)
+	wordsLowest = phrases(`least|lowest|cheapest|smallest|fewest|minimum|worth the least|
+		moins cher|moins chere|le moins|la moins|minimum|
+		wenigsten|niedrigste|niedrigsten|billigste|billigsten|kleinste|kleinsten`)
+)
+
+// rankedBy returns the numeric column a superlative question ranks rows
+// by, and whether highest first: the column whose name shares a word with
+// the question, else the only numeric column that is no id.
+func rankedBy(text string, rows []any, keys []string) (col string, desc bool, ok bool) {
+	low, high := has(text, wordsLowest), has(text, wordsHighest)
+	if low == high {
+		return "", false, false
+	}
+	var numeric []string
+	for _, k := range keys {
+		if isIDKey(k) {
+			continue
+		}
+		all := true
+		for _, x := range rows {
+			m, _ := x.(map[string]any)
+			if _, isNum := m[k].(json.Number); !isNum {
+				all = false
+				break
+			}
+		}
+		if all {
+			numeric = append(numeric, k)
+		}
+	}
+	for _, k := range numeric {
+		for _, w := range strings.Split(strings.ToLower(k), "_") {
+			if len(w) >= 3 && (strings.Contains(text, " "+w+" ") || strings.Contains(text, " "+w+"s ")) {
+				return k, high, true
+			}
+		}
+	}
+	if len(numeric) == 1 {
+		return numeric[0], high, true
+	}
+	return "", false, false
+}
+
+// sortedBy returns rows sorted by the number in col, highest first with
+// desc; rows keep their order among equals.
+func sortedBy(rows []any, col string, desc bool) []any {
+	out := slices.Clone(rows)
+	num := func(x any) float64 {
+		m, _ := x.(map[string]any)
+		n, _ := m[col].(json.Number)
+		f, _ := n.Float64()
+		return f
+	}
+	slices.SortStableFunc(out, func(a, b any) int {
+		if desc {
+			return cmp.Compare(num(b), num(a))
+		}
+		return cmp.Compare(num(a), num(b))
+	})
+	return out
 }
