@@ -714,9 +714,17 @@ var (
 		wenigsten|niedrigste|niedrigsten|billigste|billigsten|kleinste|kleinsten`)
 )
 
+// wordsWorth rank by worth or cost, whatever the column is called.
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsWorth = phrases(`cheapest|most expensive|priciest|costliest|worth the most|worth the least|most valuable|least valuable|
+	best|worst|plus cher|plus chere|moins cher|moins chere|teuerste|teuersten|billigste|billigsten|wertvollste|wertvollsten`)
+
 // rankedBy returns the numeric column a superlative question ranks rows
 // by, and whether highest first: the column whose name shares a word with
-// the question, else the only numeric column that is no id.
+// the question, else, for a question of worth or cost ("the cheapest"),
+// the only numeric column that is no id. A stat the rows lack ("the
+// highest power" with no power column) ranks nothing.
 func rankedBy(text string, rows []any, keys []string) (col string, desc bool, ok bool) {
 	low, high := has(text, wordsLowest), has(text, wordsHighest)
 	if low == high {
@@ -746,7 +754,8 @@ func rankedBy(text string, rows []any, keys []string) (col string, desc bool, ok
 			}
 		}
 	}
-	if len(numeric) == 1 {
+	if len(numeric) == 1 && has(text, wordsWorth) {
+		// "worth the most", "the cheapest": the one number there is.
 		return numeric[0], high, true
 	}
 	return "", false, false

@@ -43,6 +43,9 @@ func TestRankedBy(t *testing.T) {
 	if col, desc, ok := rankedBy(" the cheapest ", rows, []string{"id", "breed", "yield_value"}); col != "yield_value" || desc || !ok {
 		t.Errorf("one numeric column: %q %v %v", col, desc, ok)
 	}
+	if col, _, ok := rankedBy(" the highest power ", rows, []string{"id", "breed", "yield_value"}); ok {
+		t.Errorf("a stat the rows lack ranked by %q", col)
+	}
 	sorted := sortedBy(rows, "yield_value", true)
 	if sorted[0].(map[string]any)["breed"] != "Pig" || sorted[2].(map[string]any)["breed"] != "Goat" || rows[0].(map[string]any)["breed"] != "Goat" {
 		t.Errorf("sortedBy: %v (input %v)", sorted, rows)

@@ -382,10 +382,12 @@ func (r *Responder) studioSearch(p *Plan, message string) bool {
 }
 
 // listQuestion reports a question asking for every thing of a kind: a
-// list word ("list", "all", "which") or the kind in the plural.
+// list word ("list", "all", "which"), a superlative, or the kind in the
+// plural.
 func listQuestion(message, kind string) bool {
 	text := " " + strings.Join(tokens(message), " ") + " "
-	if has(text, wordsList) || has(text, phrases(`every|any|there`)) {
+	if has(text, wordsList) || has(text, phrases(`every|any|there`)) || has(text, wordsHighest) || has(text, wordsLowest) {
+		// A superlative ranks the whole list ("the cheapest card").
 		return true
 	}
 	k := strings.Join(tokens(kind), " ")
