@@ -220,7 +220,7 @@ func antecedents(req Request, names entities, sc screenCtx) (conv []Entity, scre
 // focused narrows options, the subjects a singular reference could mean,
 // to the one the last exchange with subjects singled out (see
 // Subject.Focus) when it is among them; amb reports that it did not.
-func focused(req Request, names entities, options []Entity) (pick []Entity, amb bool) {
+func focused(req Request, options []Entity) (pick []Entity, amb bool) {
 	for i := len(req.History) - 1; i >= 0; i-- {
 		if len(req.History[i].About) == 0 {
 			continue
@@ -230,9 +230,7 @@ func focused(req Request, names entities, options []Entity) (pick []Entity, amb 
 				continue
 			}
 			if j := slices.IndexFunc(options, func(e Entity) bool { return e.ID == s.ID && string(e.Kind) == s.Kind }); j >= 0 {
-				if _, ok := names.ByID(s.ID); ok {
-					return options[j : j+1], false
-				}
+				return options[j : j+1], false
 			}
 		}
 		break
@@ -388,7 +386,7 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			if amb && !has(text, wordsOne) {
 				// "and the gear?" after "which one is tankier?": the one
 				// chosen ("and the slower one?" is not).
-				pick, amb = focused(req, names, pick)
+				pick, amb = focused(req, pick)
 			}
 			if amb {
 				return followUp{clarify: &clarify{Options: pick}}, true
@@ -526,7 +524,7 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 		if amb && !screenNewer {
 			// "and her skills?" after "which one is tankier?": the one
 			// the answer chose.
-			pick, amb = focused(req, names, pick)
+			pick, amb = focused(req, pick)
 		}
 		if amb {
 			return followUp{clarify: &clarify{Options: pick, ScreenChanged: changed}}, true

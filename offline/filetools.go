@@ -479,22 +479,31 @@ func rowsNaming(rows []any, capital map[string]bool) []any {
 	if len(capital) == 0 {
 		return rows
 	}
+	kept := rowsWhere(rows, func(_ string, val any) bool {
+		vt := tokens(scalar(val))
+		return len(vt) > 0 && !slices.ContainsFunc(vt, func(w string) bool { return !capital[w] })
+	})
+	if len(kept) == 0 {
+		return rows
+	}
+	return kept
+}
+
+// rowsWhere returns the rows with a value that match accepts (by column
+// and value); rows itself when one of them is not an object.
+func rowsWhere(rows []any, match func(key string, val any) bool) []any {
 	var kept []any
 	for _, x := range rows {
 		m, ok := x.(map[string]any)
 		if !ok {
 			return rows
 		}
-		for _, val := range m {
-			vt := tokens(scalar(val))
-			if len(vt) > 0 && !slices.ContainsFunc(vt, func(w string) bool { return !capital[w] }) {
+		for k, val := range m {
+			if match(k, val) {
 				kept = append(kept, x)
 				break
 			}
 		}
-	}
-	if len(kept) == 0 {
-		return rows
 	}
 	return kept
 }
@@ -679,23 +688,14 @@ func namedInPassages(outs []tool.Outcome, name string) bool {
 // in any case ("which animals live in the barn?"), as a whole phrase of
 // its words; all of them when no row has one, or when every row has.
 func rowsWithValue(rows []any, text string) []any {
-	var kept []any
-	for _, x := range rows {
-		m, ok := x.(map[string]any)
-		if !ok {
-			return rows
+	kept := rowsWhere(rows, func(k string, val any) bool {
+		s, isText := val.(string)
+		if !isText || isIDKey(k) || len(s) < 3 {
+			return false
 		}
-		for k, val := range m {
-			s, isText := val.(string)
-			if !isText || isIDKey(k) || len(s) < 3 {
-				continue
-			}
-			if vt := tokens(s); len(vt) > 0 && strings.Contains(text, " "+strings.Join(vt, " ")+" ") {
-				kept = append(kept, x)
-				break
-			}
-		}
-	}
+		vt := tokens(s)
+		return len(vt) > 0 && strings.Contains(text, " "+strings.Join(vt, " ")+" ")
+	})
 	if len(kept) == 0 || len(kept) == len(rows) {
 		return rows
 	}

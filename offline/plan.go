@@ -296,8 +296,8 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		args := map[string]any{"faction_name": f.Name}
 		for _, rw := range rarityWords {
 			if has(text, rw.words) {
-				args["rarity"] = rw.value
 				p.Filters = map[string]any{"rarity": rw.value}
+				args["rarity"] = rw.value
 				break
 			}
 		}

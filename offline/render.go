@@ -674,7 +674,7 @@ func (rd renderer) dungeon(os []tool.Outcome, cost bool) reply {
 	case len(d.Drops) > 0 && has(text, wordsDrops):
 		rp.lead = rd.l.s("dungeon_drops", bold(name), rd.l.and(boldAll(displayAll(d.Drops, 6, drop))))
 	case cost:
-	case d.Boss != nil && has(text, phrases(`boss|boss here|le boss|der boss|endboss`)) && has(text, wordsInterrogative):
+	case d.Boss != nil && has(text, wordsBossWord) && has(text, wordsInterrogative):
 		rp.lead = rd.l.s("dungeon_boss", bold(name), bold(rd.ref(*d.Boss)))
 	}
 	if d.Stages != 0 {

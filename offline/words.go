@@ -269,7 +269,9 @@ func namesStat(text string) bool {
 var (
 	wordsDrops = phrases(`drop|drops|loot|reward|rewards|what can i get|butin|recompense|recompenses|lache|
 		beute|belohnung|belohnungen|droppt`)
-	wordsStages = phrases(`how many stages|how many levels|number of stages|stages|combien d etapes|combien de niveaux|
+	// wordsBossWord name a boss as such ("who is the boss here?").
+	wordsBossWord = phrases(`boss|endboss`)
+	wordsStages   = phrases(`how many stages|how many levels|number of stages|stages|combien d etapes|combien de niveaux|
 		wie viele stufen|wie viele level|stufen`)
 )
 
