@@ -13,6 +13,7 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+	"golang.org/x/sys/unix"
 
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/tokens"
@@ -591,7 +592,11 @@ func reportEconomy(b *testing.B, st economyStats) {
 // same session) against two bare go-openai calls to the same fake: the
 // exact two requests the turn sent (same bytes) and two tiny requests (one
 // short user message, no tools). Context economy on and off; economy on
-// also without metrics and logs (bare).
+// also without metrics and logs (bare). It reports each ratio twice: in
+// wall time (p50 of each) and in the process's CPU time per turn (the
+// whole timed loop's, over the bare calls' summed per pair), which also
+// counts what a turn starts in the background and leaves out the time
+// spent waiting on redis-server.
 func BenchmarkHTTPTurnLongSession(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -625,6 +630,7 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			reqs0 := ba.fake.RequestCount()
 			turns := make([]time.Duration, 0, b.N)
 			ba.toolMS = ba.toolMS[:0]
+			cpu0 := procCPU(b)
 			b.ResetTimer()
 			for i := range b.N {
 				t0 := time.Now()
@@ -632,6 +638,7 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 				turns = append(turns, time.Since(t0))
 			}
 			b.StopTimer()
+			cpuTurn := float64(procCPU(b)-cpu0) / float64(b.N) / 1e6
 			var sent []openai.ChatCompletionRequest
 			bytesSent := 0
 			for _, r := range ba.fake.Requests()[reqs0:] {
@@ -647,7 +654,9 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			tiny := openai.ChatCompletionRequest{Model: "gpt-4o-mini", Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "hi"}}}
 			same := make([]time.Duration, 0, len(sent)/2)
 			small := make([]time.Duration, 0, len(sent)/2)
+			var cpuSame, cpuTiny time.Duration
 			for i := 0; i+1 < len(sent); i += 2 {
+				c0 := procCPU(b)
 				t0 := time.Now()
 				for _, r := range sent[i : i+2] {
 					if _, err := bare.CreateChatCompletion(context.Background(), r); err != nil {
@@ -655,6 +664,8 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 					}
 				}
 				same = append(same, time.Since(t0))
+				c1 := procCPU(b)
+				cpuSame += c1 - c0
 				t0 = time.Now()
 				for range 2 {
 					if _, err := bare.CreateChatCompletion(context.Background(), tiny); err != nil {
@@ -662,7 +673,12 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 					}
 				}
 				small = append(small, time.Since(t0))
+				cpuTiny += procCPU(b) - c1
 			}
+			pairs := float64(len(sent) / 2)
+			b.ReportMetric(cpuTurn, "cpu_turn_ms")
+			b.ReportMetric(cpuTurn/(float64(cpuSame)/pairs/1e6), "cpu_ratio_same")
+			b.ReportMetric(cpuTurn/(float64(cpuTiny)/pairs/1e6), "cpu_ratio_tiny")
 			b.ReportMetric(pct(turns, 0.50), "turn_p50_ms")
 			b.ReportMetric(pct(same, 0.50), "bare2_same_p50_ms")
 			b.ReportMetric(pct(small, 0.50), "bare2_tiny_p50_ms")
@@ -673,4 +689,15 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			b.ReportMetric(ba.toolMS[len(ba.toolMS)/2]*1000, "tool_p50_us")
 		})
 	}
+}
+
+// procCPU is the CPU time all of this process's threads have used so far
+// (the server, its Redis client, the in-process fake and the bench's own
+// client; not redis-server's).
+func procCPU(b *testing.B) time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts); err != nil {
+		b.Fatalf("process CPU time: %v", err)
+	}
+	return time.Duration(ts.Nano())
 }
