@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -20,18 +21,25 @@ import (
 const maxKeyLen = 128
 
 // slidingLogSrc keeps, per key, a sorted set of the admitted requests'
-// times (µs, from the Redis clock so instances agree) within the window.
-// KEYS: the key. ARGV: limit, window_ms, unique member suffix.
+// times (µs, from the Redis clock so instances agree, unless the limiter
+// has a clock of its own) within the window.
+// KEYS: the key. ARGV: limit, window_ms, unique member suffix, now in µs
+// or "" for the Redis clock.
 // Returns {allowed 0|1, remaining, retry_after_µs}.
 const slidingLogSrc = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now, stamp
+if ARGV[4] ~= '' then
+  now, stamp = tonumber(ARGV[4]), ARGV[4]
+else
+  local t = redis.call('TIME')
+  now, stamp = tonumber(t[1]) * 1000000 + tonumber(t[2]), t[1] .. '.' .. t[2]
+end
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2]) * 1000
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 if count < limit then
-  redis.call('ZADD', KEYS[1], now, t[1] .. '.' .. t[2] .. '-' .. ARGV[3])
+  redis.call('ZADD', KEYS[1], now, stamp .. '-' .. ARGV[3])
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return {1, limit - count - 1, 0}
 end
@@ -57,18 +65,31 @@ type Limiter struct {
 	rdb    redis.UniversalClient
 	prefix string
 	script *redis.Script
+	now    func() time.Time
 }
+
+// Option configures a Limiter.
+type Option func(*Limiter)
+
+// WithClock times the windows with now instead of the Redis server's
+// clock. Instances that share keys must share the clock, so this is for
+// tests and single-instance tools; by default every instance uses Redis's.
+func WithClock(now func() time.Time) Option { return func(l *Limiter) { l.now = now } }
 
 // New returns a Limiter whose keys start with prefix + ":rl:" (prefix
 // defaults to "ga").
-func New(rdb redis.UniversalClient, prefix string) (*Limiter, error) {
+func New(rdb redis.UniversalClient, prefix string, opts ...Option) (*Limiter, error) {
 	if rdb == nil {
 		return nil, errors.New("ratelimit: new: nil redis client")
 	}
 	if prefix == "" {
 		prefix = "ga"
 	}
-	return &Limiter{rdb: rdb, prefix: prefix + ":rl:", script: redis.NewScript(slidingLogSrc)}, nil
+	l := &Limiter{rdb: rdb, prefix: prefix + ":rl:", script: redis.NewScript(slidingLogSrc)}
+	for _, o := range opts {
+		o(l)
+	}
+	return l, nil
 }
 
 // Allow counts one request for key and says whether it fits in limit
@@ -89,7 +110,11 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit int, window time.
 	if _, err := rand.Read(b); err != nil {
 		return Decision{}, fmt.Errorf("ratelimit: allow %s: %w", key, err)
 	}
-	res, err := l.script.Run(ctx, l.rdb, []string{l.prefix + name}, limit, window.Milliseconds(), hex.EncodeToString(b)).Int64Slice()
+	now := ""
+	if l.now != nil {
+		now = strconv.FormatInt(l.now().UnixMicro(), 10)
+	}
+	res, err := l.script.Run(ctx, l.rdb, []string{l.prefix + name}, limit, window.Milliseconds(), hex.EncodeToString(b), now).Int64Slice()
 	if err != nil {
 		return Decision{}, fmt.Errorf("ratelimit: allow %s: %w", key, err)
 	}

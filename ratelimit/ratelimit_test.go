@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gameassist/gameassist/internal/handclock"
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/ratelimit"
 	"github.com/redis/go-redis/v9"
@@ -110,26 +111,40 @@ func TestKeysIsolated(t *testing.T) {
 	})
 }
 
+// TestWindowPasses times the window on a clock moved by hand: a denied
+// request is told exactly when its slot frees, and is admitted then, not a
+// microsecond before. The window is long, so the key's Redis expiry (real
+// time) never ends it first.
 func TestWindowPasses(t *testing.T) {
 	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
-		l := newLimiter(t, srv, srv.Prefix(t))
-		const window = 200 * time.Millisecond
-		if d := allow(t, l, "k", 1, window); !d.Allowed {
-			t.Fatal("first request denied")
+		clock := handclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+		l, err := ratelimit.New(srv.UniversalClient(t), srv.Prefix(t), ratelimit.WithClock(clock.Now))
+		if err != nil {
+			t.Fatal(err)
 		}
-		d := allow(t, l, "k", 1, window)
-		if d.Allowed {
-			t.Fatal("second request allowed within the window")
+		const window = time.Hour
+		if d := allow(t, l, "k", 2, window); !d.Allowed || d.Remaining != 1 {
+			t.Fatalf("first request: %+v", d)
 		}
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			time.Sleep(d.RetryAfter)
-			if d = allow(t, l, "k", 1, window); d.Allowed {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("window never passed")
-			}
+		clock.Add(10 * time.Minute)
+		if d := allow(t, l, "k", 2, window); !d.Allowed || d.Remaining != 0 {
+			t.Fatalf("second request: %+v", d)
+		}
+		clock.Add(20 * time.Minute)
+		d := allow(t, l, "k", 2, window)
+		if d.Allowed || d.RetryAfter != 30*time.Minute {
+			t.Fatalf("third request, 30 minutes in: %+v, want denied with 30m to wait", d)
+		}
+		clock.Add(d.RetryAfter - time.Microsecond)
+		if d := allow(t, l, "k", 2, window); d.Allowed || d.RetryAfter != time.Millisecond {
+			t.Fatalf("a microsecond before the slot frees: %+v, want denied (the wait rounds up to 1ms)", d)
+		}
+		clock.Add(time.Microsecond)
+		if d := allow(t, l, "k", 2, window); !d.Allowed || d.Remaining != 0 {
+			t.Fatalf("when the first request leaves the window: %+v, want admitted with none left", d)
+		}
+		if d := allow(t, l, "k", 2, window); d.Allowed || d.RetryAfter != 10*time.Minute {
+			t.Fatalf("then: %+v, want denied until the second request leaves, 10m on", d)
 		}
 	})
 }
