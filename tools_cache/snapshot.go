@@ -141,11 +141,16 @@ func (s *Snapshot) Run(ctx context.Context, every time.Duration) {
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
+	s.runTicks(ctx, t.C)
+}
+
+// runTicks refreshes the snapshot on each tick until ctx ends.
+func (s *Snapshot) runTicks(ctx context.Context, ticks <-chan time.Time) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-ticks:
 			if err := s.Refresh(ctx); err != nil && ctx.Err() == nil {
 				s.log.LogAttrs(ctx, slog.LevelWarn, "cache snapshot refresh failed", slog.String("error", err.Error()))
 			}

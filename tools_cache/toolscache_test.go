@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-	"testing/synctest"
 	"time"
 
 	"github.com/gameassist/gameassist/gamedata"
@@ -199,18 +198,17 @@ func TestRefreshPicksUpChanges(t *testing.T) {
 			"explicit refresh after reload", &changed, func(*testing.T) error { return snap.Refresh(ctx) }, 6,
 			func(v string) bool { return v != first },
 		},
-		{"background refresh", func() *gamedata.Game { g := gcsdbtest.Game(); return &g }(), func(t *testing.T) error {
-			// On a fake clock: one tick of Run, then wait until its
-			// goroutine is idle again, which means the refresh is done.
-			synctest.Test(t, func(*testing.T) {
-				rctx, cancel := context.WithCancel(ctx)
-				done := make(chan struct{})
-				go func() { snap.Run(rctx, time.Minute); close(done) }()
-				time.Sleep(time.Minute + time.Millisecond)
-				synctest.Wait()
-				cancel()
-				<-done
-			})
+		{"background refresh", func() *gamedata.Game { g := gcsdbtest.Game(); return &g }(), func(*testing.T) error {
+			// Two ticks: the second is taken only once the first tick's
+			// refresh is done.
+			rctx, cancel := context.WithCancel(ctx)
+			ticks := make(chan time.Time)
+			done := make(chan struct{})
+			go func() { snap.RunTicks(rctx, ticks); close(done) }()
+			ticks <- time.Time{}
+			ticks <- time.Time{}
+			cancel()
+			<-done
 			return nil
 		}, 5, func(v string) bool { return v == first }},
 	}
