@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"net"
 	"net/http"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/gameassist/gameassist/internal/redistest"
+	"github.com/redis/go-redis/v9"
 )
 
 // TestRedisDownAndBack stops Redis under a running server: requests that
@@ -17,10 +20,16 @@ func TestRedisDownAndBack(t *testing.T) {
 	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	rs := redistest.Start(t)
 	f := newFixture(t, appSetup{redis: rs})
+	dials := &dialWatch{ok: make(chan struct{}, 1)}
+	f.app.rdb.AddHook(dials)
 	s := f.newSession(t)
 	f.chat(t, s, "Tell me about Kaelith")
 
 	rs.Stop()
+	select { // a dial that succeeded before the stop
+	case <-dials.ok:
+	default:
+	}
 
 	// f.do fails the test on a client timeout (clientTimeout): every
 	// answer below arrived, none hung.
@@ -83,12 +92,31 @@ func TestRedisDownAndBack(t *testing.T) {
 	rs.Restart(t)
 
 	t.Run("redis back", func(t *testing.T) {
-		// The Redis client waits about a second between dials once dials
-		// have failed; the server recovers on its own, without a restart.
-		eventually(t, 15*time.Second, "ready again", func() (bool, string) {
+		// Once dials have failed, the Redis client refuses commands and
+		// probes in the background, about once a second; the server
+		// recovers on its own, without a restart. Each failed check waits
+		// for that probe to succeed; after it, the client resets its count
+		// of failed dials, so the checks that follow pass.
+		// noDialFor only turns a server that never reconnects into a
+		// failure instead of a hang: the probe comes about every second.
+		const noDialFor = time.Minute
+		probed := false
+		for {
 			resp, body := f.do(t, request{method: http.MethodGet, path: "/readyz"})
-			return resp.StatusCode == http.StatusOK, string(body)
-		})
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+			if probed {
+				runtime.Gosched()
+				continue
+			}
+			select {
+			case <-dials.ok:
+				probed = true
+			case <-time.After(noDialFor):
+				t.Fatalf("not ready again, and no dial to Redis succeeded in %s: %s", noDialFor, body)
+			}
+		}
 		// The data is gone with the old server: the old session is unknown.
 		resp, body := f.do(t, request{method: http.MethodPost, path: "/v1/chat", token: s.Token, json: chatBody(s, "hello again")})
 		expectError(t, resp, body, http.StatusNotFound)
@@ -144,4 +172,27 @@ func TestQdrantUnreachable(t *testing.T) {
 	if len(out.Results) != 2 || out.Results[0].Status != "error" || out.Results[0].Guidance == "" || out.Results[1].Status != "success" {
 		t.Fatalf("results %s", body)
 	}
+}
+
+// dialWatch reports a Redis client's successful dials on ok (buffered; a
+// dial finds it full when one is already reported).
+type dialWatch struct{ ok chan struct{} }
+
+func (w *dialWatch) DialHook(next redis.DialHook) redis.DialHook {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := next(ctx, network, addr)
+		if err == nil {
+			select {
+			case w.ok <- struct{}{}:
+			default:
+			}
+		}
+		return c, err
+	}
+}
+
+func (w *dialWatch) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
+
+func (w *dialWatch) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
 }

@@ -457,22 +457,6 @@ func parseSSE(tb testing.TB, body []byte) []sseEvent {
 	return out
 }
 
-// eventually polls cond every 50 ms until it holds or limit passes.
-func eventually(tb testing.TB, limit time.Duration, what string, cond func() (bool, string)) {
-	tb.Helper()
-	deadline := time.Now().Add(limit)
-	for {
-		ok, state := cond()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			tb.Fatalf("%s not reached within %s: %s", what, limit, state)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // afterFlush writes the stats the app has queued (every turn queues its
 // records before it answers), then checks cond once: no polling.
 func (f *fixture) afterFlush(tb testing.TB, what string, cond func() (bool, string)) {
