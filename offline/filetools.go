@@ -355,13 +355,11 @@ func writeData(b *strings.Builder, o tool.Outcome, text, described string, rv ro
 				top := v[0].(map[string]any)
 				_, name := rowName(top, rowKeys(o.Result, top), rv.lookup, "")
 				label := strings.ReplaceAll(col, "_", " ")
+				lead := localized(rv.locale, "**%s** has the lowest %s: %s.\n", "**%s** a le plus bas %s : %s.\n", "**%s** hat den niedrigsten Wert für %s: %s.\n")
 				if desc {
-					fmt.Fprintf(b, localized(rv.locale, "**%s** has the highest %s: %s.\n", "**%s** a le plus haut %s : %s.\n", "**%s** hat den höchsten Wert für %s: %s.\n"),
-						tool.Clip(name, 100), label, scalar(top[col]))
-				} else {
-					fmt.Fprintf(b, localized(rv.locale, "**%s** has the lowest %s: %s.\n", "**%s** a le plus bas %s : %s.\n", "**%s** hat den niedrigsten Wert für %s: %s.\n"),
-						tool.Clip(name, 100), label, scalar(top[col]))
+					lead = localized(rv.locale, "**%s** has the highest %s: %s.\n", "**%s** a le plus haut %s : %s.\n", "**%s** hat den höchsten Wert für %s: %s.\n")
 				}
+				fmt.Fprintf(b, lead, tool.Clip(name, 100), label, scalar(top[col]))
 			}
 		}
 		for i, x := range v {
@@ -707,10 +705,10 @@ func rowsWithValue(rows []any, text string) []any {
 //nolint:misspell // French and German words, not misspelt English
 var (
 	wordsHighest = phrases(`most|highest|best|top|largest|biggest|greatest|maximum|most expensive|most valuable|worth the most|
-		plus cher|plus chere|le plus|la plus|meilleur|meilleure|maximum|
+		plus cher|plus chere|le plus|la plus|meilleur|meilleure|
 		meisten|hochste|hochsten|teuerste|teuersten|wertvollste|wertvollsten|grosste|grossten`)
 	wordsLowest = phrases(`least|lowest|cheapest|smallest|fewest|minimum|worth the least|
-		moins cher|moins chere|le moins|la moins|minimum|
+		moins cher|moins chere|le moins|la moins|
 		wenigsten|niedrigste|niedrigsten|billigste|billigsten|kleinste|kleinsten`)
 )
 
