@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	openai "github.com/sashabaranov/go-openai"
 	"golang.org/x/sys/unix"
 
@@ -596,7 +598,8 @@ func reportEconomy(b *testing.B, st economyStats) {
 // wall time (p50 of each) and in the process's CPU time per turn (the
 // whole timed loop's, over the bare calls' summed per pair), which also
 // counts what a turn starts in the background and leaves out the time
-// spent waiting on redis-server.
+// spent waiting on redis-server. redis_cpu_turn_us is redis-server's own
+// CPU per turn over the timed loop.
 func BenchmarkHTTPTurnLongSession(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -630,6 +633,7 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			reqs0 := ba.fake.RequestCount()
 			turns := make([]time.Duration, 0, b.N)
 			ba.toolMS = ba.toolMS[:0]
+			rcpu0 := redisCPU(b, ba.app.rdb)
 			cpu0 := procCPU(b)
 			b.ResetTimer()
 			for i := range b.N {
@@ -639,6 +643,7 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			}
 			b.StopTimer()
 			cpuTurn := float64(procCPU(b)-cpu0) / float64(b.N) / 1e6
+			redisTurn := float64(redisCPU(b, ba.app.rdb)-rcpu0) / float64(b.N) / 1e3
 			var sent []openai.ChatCompletionRequest
 			bytesSent := 0
 			for _, r := range ba.fake.Requests()[reqs0:] {
@@ -677,6 +682,7 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			}
 			pairs := float64(len(sent) / 2)
 			b.ReportMetric(cpuTurn, "cpu_turn_ms")
+			b.ReportMetric(redisTurn, "redis_cpu_turn_us")
 			b.ReportMetric(cpuTurn/(float64(cpuSame)/pairs/1e6), "cpu_ratio_same")
 			b.ReportMetric(cpuTurn/(float64(cpuTiny)/pairs/1e6), "cpu_ratio_tiny")
 			b.ReportMetric(pct(turns, 0.50), "turn_p50_ms")
@@ -689,6 +695,33 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			b.ReportMetric(ba.toolMS[len(ba.toolMS)/2]*1000, "tool_p50_us")
 		})
 	}
+}
+
+// redisCPU is the CPU time redis-server has used so far (its user and
+// system time, from INFO cpu): what the turns cost the Redis they share.
+func redisCPU(b *testing.B, rdb redis.UniversalClient) time.Duration {
+	info, err := rdb.Info(context.Background(), "cpu").Result()
+	if err != nil {
+		b.Fatalf("redis INFO cpu: %v", err)
+	}
+	var total time.Duration
+	found := 0
+	for line := range strings.Lines(info) {
+		name, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || (name != "used_cpu_user" && name != "used_cpu_sys") {
+			continue
+		}
+		secs, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			b.Fatalf("redis INFO cpu: %s: %v", line, err)
+		}
+		total += time.Duration(secs * float64(time.Second))
+		found++
+	}
+	if found != 2 {
+		b.Fatalf("redis INFO cpu: no used_cpu_user and used_cpu_sys in %q", info)
+	}
+	return total
 }
 
 // procCPU is the CPU time all of this process's threads have used so far
