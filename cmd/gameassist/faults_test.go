@@ -4,7 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,7 +20,7 @@ func TestRedisDownAndBack(t *testing.T) {
 	t.Parallel() // its own Redis or fresh sessions; reads no shared counter
 	rs := redistest.Start(t)
 	f := newFixture(t, appSetup{redis: rs})
-	dials := &dialWatch{ok: make(chan struct{}, 1)}
+	dials := newDialWatch()
 	f.app.rdb.AddHook(dials)
 	s := f.newSession(t)
 	f.chat(t, s, "Tell me about Kaelith")
@@ -89,32 +89,27 @@ func TestRedisDownAndBack(t *testing.T) {
 		expect(t, resp, body, http.StatusOK)
 	})
 
+	dials.arm()
 	rs.Restart(t)
 
 	t.Run("redis back", func(t *testing.T) {
 		// Once dials have failed, the Redis client refuses commands and
 		// probes in the background, about once a second; the server
-		// recovers on its own, without a restart. Each failed check waits
-		// for that probe to succeed; after it, the client resets its count
-		// of failed dials, so the checks that follow pass.
-		// noDialFor only turns a server that never reconnects into a
-		// failure instead of a hang: the probe comes about every second.
+		// recovers on its own, without a restart. A successful probe
+		// resets its pool's count of failed dials, then closes its
+		// connection (the client's pools probe apart): each failed check waits for such a close before it
+		// checks again. noDialFor only turns a server that never
+		// reconnects into a failure instead of a hang.
 		const noDialFor = time.Minute
-		probed := false
 		for {
 			resp, body := f.do(t, request{method: http.MethodGet, path: "/readyz"})
 			if resp.StatusCode == http.StatusOK {
 				break
 			}
-			if probed {
-				runtime.Gosched()
-				continue
-			}
 			select {
-			case <-dials.ok:
-				probed = true
+			case <-dials.closed:
 			case <-time.After(noDialFor):
-				t.Fatalf("not ready again, and no dial to Redis succeeded in %s: %s", noDialFor, body)
+				t.Fatalf("not ready again, and no probe of Redis succeeded in %s: %s", noDialFor, body)
 			}
 		}
 		// The data is gone with the old server: the old session is unknown.
@@ -175,19 +170,54 @@ func TestQdrantUnreachable(t *testing.T) {
 }
 
 // dialWatch reports a Redis client's successful dials on ok (buffered; a
-// dial finds it full when one is already reported).
-type dialWatch struct{ ok chan struct{} }
+// dial finds it full when one is already reported) and, once armed, the
+// client closing a connection it dialed after that on closed (buffered
+// likewise).
+type dialWatch struct {
+	ok, closed chan struct{}
+	armed      atomic.Bool
+}
+
+func newDialWatch() *dialWatch {
+	return &dialWatch{ok: make(chan struct{}, 1), closed: make(chan struct{}, 1)}
+}
+
+// arm watches the connections dialed from now on for their close.
+func (w *dialWatch) arm() { w.armed.Store(true) }
 
 func (w *dialWatch) DialHook(next redis.DialHook) redis.DialHook {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := next(ctx, network, addr)
-		if err == nil {
-			select {
-			case w.ok <- struct{}{}:
-			default:
+		if err != nil {
+			return c, err
+		}
+		notify(w.ok)
+		if w.armed.Load() {
+			if tc, ok := c.(*net.TCPConn); ok {
+				return &watchedConn{TCPConn: tc, closed: w.closed}, nil
 			}
 		}
-		return c, err
+		return c, nil
+	}
+}
+
+// watchedConn is a dialed connection that reports its close.
+type watchedConn struct {
+	*net.TCPConn
+	closed chan struct{}
+}
+
+func (c *watchedConn) Close() error {
+	err := c.TCPConn.Close()
+	notify(c.closed)
+	return err
+}
+
+// notify sends on ch unless a send is already waiting there.
+func notify(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
 	}
 }
 
