@@ -77,10 +77,17 @@ var ordinals = []struct {
 	words []string
 }{
 	{0, phrases(`the first|the first one|first one|le premier|la premiere|du premier|de la premiere|der erste|die erste|das erste|den ersten|dem ersten|des ersten|vom ersten|der ersten`)},
-	{1, phrases(`the second|the second one|second one|the other|the other one|le deuxieme|la deuxieme|du deuxieme|de la deuxieme|le second|la seconde|du second|l autre|der zweite|die zweite|das zweite|den zweiten|dem zweiten|des zweiten|vom zweiten|der zweiten|der andere|die andere`)},
+	{1, phrases(`the second|the second one|second one|le deuxieme|la deuxieme|du deuxieme|de la deuxieme|le second|la seconde|du second|der zweite|die zweite|das zweite|den zweiten|dem zweiten|des zweiten|vom zweiten|der zweiten`)},
 	{2, phrases(`the third|the third one|le troisieme|la troisieme|du troisieme|der dritte|die dritte|den dritten`)},
 	{-1, phrases(`the last|the last one|le dernier|la derniere|der letzte|die letzte|den letzten`)},
+	// French "l'autre" reads "autre" once its elision is dropped.
+	{ordOther, phrases(`the other|the other one|other one|l autre|et autre|de autre|pour autre|a autre|avec autre|contre autre|sur autre|
+		der andere|die andere|das andere|den anderen|dem anderen|des anderen|vom anderen|der anderen`)},
 }
+
+// ordOther is the ordinal of "the other one": of two subjects, the one
+// the last answer did not single out (see Subject.Focus), else the second.
+const ordOther = -3
 
 // firstFew map the words for the first few subjects ("the first two",
 // "les trois premiers") to how many they take.
@@ -243,22 +250,48 @@ func focused(req Request, options []Entity) (pick []Entity, amb bool) {
 const chosenLookback = 4
 
 // chosenBy returns the champion that one of the last few exchanges chose
-// by stat key ("which one is tankier?" for "hp"): its focused subject.
-func chosenBy(req Request, names entities, key string) (Entity, bool) {
+// by the stat of text's comparative ("which one is tankier?" for "the
+// tankier one"): its focused subject; for the comparative from the other
+// side ("the squishier one") of a pair, the other champion.
+func chosenBy(req Request, names entities, text string) (Entity, bool) {
+	key, low := comparativeOf(text)
 	for i := len(req.History) - 1; i >= max(0, len(req.History)-chosenLookback); i-- {
 		ex := req.History[i]
 		for _, s := range ex.About {
 			if !s.Focus || s.Kind != string(KindChampion) {
 				continue
 			}
-			if comparativeStat(normalized(ex.Message)) != key {
+			k, l := comparativeOf(normalized(ex.Message))
+			if k != key {
 				return Entity{}, false
 			}
-			e, ok := names.ByID(s.ID)
-			return e, ok && e.Kind == KindChampion
+			if l == low {
+				e, ok := names.ByID(s.ID)
+				return e, ok && e.Kind == KindChampion
+			}
+			return otherOfPair(ex.About, s, names)
 		}
 	}
 	return Entity{}, false
+}
+
+// otherOfPair returns the champion of subjects that is not focus, when
+// they are two champions.
+func otherOfPair(subjects []Subject, focus Subject, names entities) (Entity, bool) {
+	var other []Entity
+	for _, s := range subjects {
+		if e, ok := names.ByID(s.ID); ok && e.Kind == KindChampion && s.Kind == string(KindChampion) {
+			if s.ID != focus.ID {
+				other = append(other, e)
+			}
+		} else {
+			return Entity{}, false
+		}
+	}
+	if len(other) != 1 {
+		return Entity{}, false
+	}
+	return other[0], true
 }
 
 // lastPair returns the champions of the most recent exchange about two or
@@ -353,7 +386,7 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 	if comparative && !screenNewer && (asksAbout(text) || has(text, wordsOne)) {
 		// "what gear should the tankier one use?" after "which one is
 		// tankier?": the one that answer chose.
-		if e, ok := chosenBy(req, names, comparativeStat(text)); ok {
+		if e, ok := chosenBy(req, names, text); ok {
 			return followUp{ents: []Entity{e}, text: text}, true
 		}
 	}
@@ -503,7 +536,14 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			list = cs
 		}
 		i := rf.ordinal
-		if i < 0 {
+		switch {
+		case i == ordOther:
+			// Of two, the one the last answer did not choose.
+			i = 1
+			if f, amb := focused(req, list); len(list) == 2 && !amb && f[0].ID == list[1].ID && f[0].Kind == list[1].Kind {
+				i = 0
+			}
+		case i < 0:
 			i = len(list) - 1
 		}
 		if i >= len(list) {
@@ -692,9 +732,9 @@ func focusOn(subjects []Subject, id string) []Subject {
 
 // compareLeader returns the id of the champion a comparison answered
 // with (see compareVerdict): the one ahead on the stat the question
-// named, when it is alone there.
+// named (behind, for "slower"), when it is alone there.
 func compareLeader(p Plan, outs []tool.Outcome) (string, bool) {
-	key := comparativeStat(p.text)
+	key, low := comparativeOf(p.text)
 	if key == "" || len(outs) == 0 || !outs[0].Result.OK() {
 		return "", false
 	}
@@ -702,7 +742,7 @@ func compareLeader(p Plan, outs []tool.Outcome) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	best, tie := statLeader(cmp, key)
+	best, tie := statLeader(cmp, key, low)
 	if best < 0 || tie || cmp.Champions[best].ID == 0 {
 		return "", false
 	}
@@ -752,6 +792,12 @@ var convoText = map[string]map[string]string{
 		"cmp_atk":                "the harder hitter",
 		"cmp_res":                "more resistant",
 		"cmp_acc":                "more accurate",
+		"cmp_spd_low":            "slower",
+		"cmp_hp_low":             "squishier",
+		"cmp_def_low":            "less defended",
+		"cmp_atk_low":            "the softer hitter",
+		"cmp_res_low":            "less resistant",
+		"cmp_acc_low":            "less accurate",
 		"patch_latest":           "The latest patch is **%s**:",
 		"set_yes":                "Yes, **%s** suits **%s**: it is #%d of the %d sets the game recommends for %s champions.",
 		"set_no":                 "No, **%s** is not among the sets the game recommends for **%s** (%s); better: %s.",
@@ -831,6 +877,12 @@ var convoText = map[string]map[string]string{
 		"cmp_atk":                "celui qui frappe le plus fort",
 		"cmp_res":                "plus résistant aux effets",
 		"cmp_acc":                "plus précis",
+		"cmp_spd_low":            "plus lent",
+		"cmp_hp_low":             "plus fragile",
+		"cmp_def_low":            "moins bien défendu",
+		"cmp_atk_low":            "celui qui frappe le moins fort",
+		"cmp_res_low":            "moins résistant aux effets",
+		"cmp_acc_low":            "moins précis",
 		"patch_latest":           "Le dernier patch est **%s** :",
 		"set_yes":                "Oui, **%s** convient à **%s** : n°%d des %d ensembles que le jeu recommande pour les champions %s.",
 		"set_no":                 "Non, **%s** ne fait pas partie des ensembles recommandés pour **%s** (%s) ; mieux : %s.",
@@ -910,6 +962,12 @@ var convoText = map[string]map[string]string{
 		"cmp_atk":                "der härtere Schläger",
 		"cmp_res":                "widerstandsfähiger",
 		"cmp_acc":                "genauer",
+		"cmp_spd_low":            "langsamer",
+		"cmp_hp_low":             "zerbrechlicher",
+		"cmp_def_low":            "schlechter verteidigt",
+		"cmp_atk_low":            "der schwächere Schläger",
+		"cmp_res_low":            "weniger widerstandsfähig",
+		"cmp_acc_low":            "ungenauer",
 		"patch_latest":           "Der neueste Patch ist **%s**:",
 		"set_yes":                "Ja, **%s** passt zu **%s**: Platz %d der %d Sets, die das Spiel für %s-Champions empfiehlt.",
 		"set_no":                 "Nein, **%s** gehört nicht zu den Sets, die das Spiel für **%s** (%s) empfiehlt; besser: %s.",

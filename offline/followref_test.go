@@ -232,3 +232,48 @@ func TestFollowUpTheChosenOne(t *testing.T) {
 		t.Errorf("\"the last one\" after the tankier one: %v", calledArgs(a, "gcs_get_champion_skills"))
 	}
 }
+
+// TestFollowUpInverseComparative: "slower", "squishier" and their fr/de
+// forms choose among compared champions from below; after an answer that
+// chose one of two, "the slower one" and "the other one" mean the one it
+// did not choose, and with no choice "the other one" is the second.
+func TestFollowUpInverseComparative(t *testing.T) {
+	w := newSampleWorld(t)
+	for _, tc := range []struct{ locale, first, then, lead string }{
+		{"en", "compare Kaelith and Vonoelle", "which one is slower?", "**Vonoelle** is slower: SPD Kaelith 107, Vonoelle 103"},
+		{"en", "compare Kaelith and Vonoelle", "which one is squishier?", "**Kaelith** is squishier: HP Kaelith 15,525, Vonoelle 21,510"},
+		{"en", "compare Kaelith and Vonoelle", "which one is faster?", "**Kaelith** is faster"},
+		{"fr", "compare Kaelith et Vonoelle", "lequel est plus lent ?", "**Vonoelle** est plus lent"},
+		{"de", "vergleiche Kaelith und Vonoelle", "wer ist langsamer?", "**Vonoelle** ist langsamer"},
+	} {
+		conv := &conversation{}
+		w.askIn(t, conv, tc.locale, nil, tc.first)
+		a := w.askIn(t, conv, tc.locale, nil, tc.then)
+		if a.Plan.Intent != offline.IntentCompare || !strings.HasPrefix(a.Text, tc.lead) {
+			t.Errorf("%s %q then %q: intent %s, want a lead %q:\n%s", tc.locale, tc.first, tc.then, a.Plan.Intent, tc.lead, a.Text)
+		}
+	}
+
+	for _, tc := range []struct{ locale, first, then, tool, want string }{
+		// The faster of the two was chosen: the slower is the other.
+		{"en", "who is faster, Kaelith or Vonoelle?", "what gear should the slower one use?", "gcs_recommend_gear", "Vonoelle"},
+		{"en", "who is faster, Kaelith or Vonoelle?", "what gear should the faster one use?", "gcs_recommend_gear", "Kaelith"},
+		{"en", "which one is tankier, Kaelith or Vonoelle?", "the squishier one's skills?", "gcs_get_champion_skills", "Kaelith"},
+		// "the other one" after a choice is the one not chosen, whatever
+		// the order the pair was named in.
+		{"en", "which one has more HP, Vonoelle or Kaelith?", "the other one's skills?", "gcs_get_champion_skills", "Kaelith"},
+		{"en", "who is faster, Kaelith or Vonoelle?", "the other one's skills?", "gcs_get_champion_skills", "Vonoelle"},
+		// No choice: the second.
+		{"en", "compare Kaelith and Vonoelle", "the other one's skills?", "gcs_get_champion_skills", "Vonoelle"},
+		// French "l'autre", German "der andere".
+		{"fr", "qui est le plus rapide, Kaelith ou Vonoelle ?", "les compétences de l'autre ?", "gcs_get_champion_skills", "Vonoelle"},
+		{"de", "wer ist schneller, Vonoelle oder Kaelith?", "und die Fähigkeiten des anderen?", "gcs_get_champion_skills", "Vonoelle"},
+	} {
+		conv := &conversation{}
+		w.askIn(t, conv, tc.locale, nil, tc.first)
+		a := w.askIn(t, conv, tc.locale, nil, tc.then)
+		if got := calledArgs(a, tc.tool); !containsStr(got, `{"champion_name":"`+tc.want+`"}`) {
+			t.Errorf("%q then %q: %s called with %v (intent %s), want %s:\n%s", tc.first, tc.then, tc.tool, got, a.Plan.Intent, tc.want, a.Text)
+		}
+	}
+}

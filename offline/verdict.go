@@ -226,16 +226,17 @@ func (rd renderer) champVerdict() reply {
 }
 
 // compareVerdict leads a comparison with the answer to "which one is
-// faster/tankier/stronger", or says the game has no overall rating.
+// faster/tankier/stronger" (or slower, squishier, weaker), or says the
+// game has no overall rating.
 func (rd renderer) compareVerdict(cmp toolsgcs.Comparison) string {
-	key := comparativeStat(rd.p.text)
+	key, low := comparativeOf(rd.p.text)
 	if key == "" {
 		if has(rd.p.text, wordsGood) || has(rd.p.text, wordsWhichOne) {
 			return rd.l.s("no_overall")
 		}
 		return ""
 	}
-	best, tie := statLeader(cmp, key)
+	best, tie := statLeader(cmp, key, low)
 	if best < 0 {
 		return ""
 	}
@@ -246,18 +247,23 @@ func (rd renderer) compareVerdict(cmp toolsgcs.Comparison) string {
 	if tie {
 		return rd.l.s("stat_tie", statLabel(key), strings.Join(vals, ", "))
 	}
+	word := "cmp_" + key
+	if low {
+		word += "_low"
+	}
 	w := cmp.Champions[best]
-	return rd.l.s("stat_best", rd.display(w.ID, w.Name, nil), rd.l.s("cmp_"+key), statLabel(key), strings.Join(vals, ", "))
+	return rd.l.s("stat_best", rd.display(w.ID, w.Name, nil), rd.l.s(word), statLabel(key), strings.Join(vals, ", "))
 }
 
 // statLeader returns the index of the compared champion with the highest
-// stat key (-1 when none was compared), and whether another has as much.
-func statLeader(cmp toolsgcs.Comparison, key string) (best int, tie bool) {
+// stat key (with low, the lowest; -1 when none was compared), and whether
+// another has as much.
+func statLeader(cmp toolsgcs.Comparison, key string, low bool) (best int, tie bool) {
 	best, bestV := -1, 0
 	for i, c := range cmp.Champions {
 		v := c.Stats.Get(key)
 		switch {
-		case best < 0 || v > bestV:
+		case best < 0 || v > bestV && !low || v < bestV && low:
 			best, bestV, tie = i, v, false
 		case v == bestV:
 			tie = true
@@ -266,30 +272,49 @@ func statLeader(cmp toolsgcs.Comparison, key string) (best int, tie bool) {
 	return best, tie
 }
 
-// comparatives map "tankier", "faster" and their fr/de forms to a stat.
+// comparatives map "tankier", "faster" and their fr/de forms to a stat,
+// and "squishier", "slower" (lower) to the same stat taken from below.
 //
 //nolint:misspell // French and German words, not misspelt English
 var comparatives = []struct {
-	key   string
-	words []string
+	key          string
+	words, lower []string
 }{
-	{"spd", phrases(`faster|quicker|fastest|more speed|plus rapide|plus vite|schneller|am schnellsten`)},
+	{"spd", phrases(`faster|quicker|fastest|more speed|plus rapide|plus vite|schneller|am schnellsten`),
+		phrases(`slower|slowest|less speed|less fast|plus lent|plus lente|moins rapide|langsamer|am langsamsten`)},
 	{"hp", phrases(`tankier|tankiest|more hp|more health|sturdier|more durable|tougher|beefier|more tanky|plus resistant|plus resistante|plus de pv|plus solide|zaher|robuster|mehr lp|mehr leben|
-		am robustesten|robusteste|robustesten|am zahesten|zaheste|die meisten lp|die meisten lebenspunkte`)},
-	{"def", phrases(`more defense|more def|plus de defense|mehr verteidigung`)},
+		am robustesten|robusteste|robustesten|am zahesten|zaheste|die meisten lp|die meisten lebenspunkte`),
+		phrases(`squishier|squishiest|less hp|less health|less tanky|frailer|more fragile|moins de pv|moins resistant|moins resistante|plus fragile|weniger lp|weniger leben|zerbrechlicher`)},
+	{"def", phrases(`more defense|more def|plus de defense|mehr verteidigung`),
+		phrases(`less defense|less def|moins de defense|weniger verteidigung`)},
 	{"atk", phrases(`hits harder|hit harder|stronger|more attack|more damage|plus fort|plus forte|plus de degats|starker|mehr schaden|mehr angriff|
-		hits hardest|hardest hitting|frappe le plus fort|am starksten|den meisten schaden`)},
-	{"res", phrases(`more resistance|plus de resistance|mehr widerstand`)},
-	{"acc", phrases(`more accuracy|more accurate|plus de precision|mehr genauigkeit`)},
+		hits hardest|hardest hitting|frappe le plus fort|am starksten|den meisten schaden`),
+		phrases(`hits softer|hits less hard|weaker|less attack|less damage|moins fort|moins forte|plus faible|moins de degats|schwacher|weniger schaden|weniger angriff`)},
+	{"res", phrases(`more resistance|plus de resistance|mehr widerstand`),
+		phrases(`less resistance|moins de resistance|weniger widerstand`)},
+	{"acc", phrases(`more accuracy|more accurate|plus de precision|mehr genauigkeit`),
+		phrases(`less accuracy|less accurate|moins de precision|weniger genauigkeit`)},
 }
 
+// comparativeStat is the stat a comparative of text names, from above or
+// below ("" when none).
 func comparativeStat(text string) string {
+	key, _ := comparativeOf(text)
+	return key
+}
+
+// comparativeOf is the stat a comparative of text names, and low when it
+// asks for less of it ("slower", "squishier").
+func comparativeOf(text string) (key string, low bool) {
 	for _, c := range comparatives {
 		if has(text, c.words) {
-			return c.key
+			return c.key, false
+		}
+		if has(text, c.lower) {
+			return c.key, true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // bossesFor names, in bold and once each, the bosses a champion is
