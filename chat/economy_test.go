@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -411,5 +413,90 @@ func TestFoldJobOnlyWhenDue(t *testing.T) {
 	}
 	if folds == 0 || folds >= 12 {
 		t.Fatalf("%d folds in 12 turns: the test needs some turns that fold and some that do not", folds)
+	}
+}
+
+// TestFoldNotTwice: a turn that read the summary from before a fold of
+// its session starts no second fold of the same exchanges, whether that
+// fold is still running when the turn ends (the summarizer has not
+// answered) or saved while the turn ran; once it has saved, a later turn
+// folds again.
+func TestFoldNotTwice(t *testing.T) {
+	for _, savedDuringTurn := range []bool{false, true} {
+		name := "fold still running"
+		if savedDuringTurn {
+			name = "fold saved during the turn"
+		}
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, envConfig{opts: Options{MaxContextTokens: 1200}})
+			id, _ := e.session(t)
+			summarizing := make(chan struct{}, 4)
+			hold := make(chan struct{})
+			release := sync.OnceFunc(func() { close(hold) })
+			t.Cleanup(release) // before the fake server's own cleanup waits for its handlers
+			var saveNow atomic.Bool
+			e.fake.SetResponder(func(r openai.ChatCompletionRequest) llmtest.Reply {
+				if r.Messages[0].Content == summarizerPrompt {
+					summarizing <- struct{}{}
+					<-hold
+					return llmtest.Text("- earlier talk")
+				}
+				if saveNow.CompareAndSwap(true, false) {
+					// The turn has read the session: the fold saves now.
+					release()
+					e.svc.Wait()
+				}
+				return llmtest.Text(strings.Repeat("a long answer ", 30))
+			})
+			ctx := context.Background()
+			n := 0
+			turn := func() {
+				t.Helper()
+				msg := fmt.Sprintf("question %d %s", n, strings.Repeat("words ", 30))
+				n++
+				if _, err := e.svc.Turn(ctx, TurnRequest{SessionID: id, Message: msg}, nil); err != nil {
+					t.Fatalf("turn %q: %v", msg, err)
+				}
+			}
+			started := func() int {
+				e.svc.bg.mu.Lock()
+				defer e.svc.bg.mu.Unlock()
+				return e.svc.bg.started
+			}
+			for started() == 0 {
+				if n == 12 {
+					t.Fatal("no fold in 12 turns")
+				}
+				turn()
+			}
+			<-summarizing // the fold's summarizer call is running, held
+			saveNow.Store(savedDuringTurn)
+			turn() // read the summary from before that fold: its window is over the share too
+			if got := started(); got != 1 {
+				t.Fatalf("%d more folds started for the exchanges the first folds, want none", got-1)
+			}
+			release()
+			e.svc.Wait()
+			m, err := e.store.Session(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Summary == nil {
+				t.Fatal("the first fold saved no summary")
+			}
+			first := m.Summary.Through
+			for limit := n + 12; started() == 1; e.svc.Wait() {
+				if n == limit {
+					t.Fatal("no fold in the 12 turns after the first")
+				}
+				turn()
+			}
+			if m, err = e.store.Session(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			if m.Summary == nil || m.Summary.Through <= first {
+				t.Fatalf("the second fold's summary %+v does not follow the first's (through %d)", m.Summary, first)
+			}
+		})
 	}
 }

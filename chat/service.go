@@ -187,7 +187,9 @@ type Service struct {
 	// not hold.
 	own map[string]tool.Spec
 	bg  background
-	cat catalogs
+	// folds are the sessions whose summary is being written here.
+	folds folding
+	cat   catalogs
 	// exchanges records each exchange's details (nil: not recorded).
 	exchanges ExchangeRecorder
 	// schemas renders tool schemas for the model once each.

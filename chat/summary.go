@@ -28,18 +28,62 @@ const summarizerPrompt = `You maintain the running summary of a conversation bet
 // decided here, from the counts stored with the messages, read in place: a
 // turn that does not fold (most turns) copies no history and starts
 // nothing.
-func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history, added []memory.Message, sysTokens int) {
+//
+// A turn that read the summary from before a fold of its session starts
+// none (the player asked again before that fold had saved): it would fold
+// the same exchanges again, one more summarizer call and one more rewrite
+// of the prompt's prefix. The next turn reads the new summary and decides
+// afresh. stored is the summary's last exchange as the turn's write found
+// it, which shows a fold saved while the turn ran, on any instance; a fold
+// still running shows only on this instance (the store keeps whichever
+// summary covers more, see memory.Store.SaveSummary).
+func (s *Service) afterTurn(ctx context.Context, meta memory.Meta, history, added []memory.Message, sysTokens, stored int) {
+	read := 0
+	if meta.Summary != nil {
+		read = meta.Summary.Through
+	}
+	if stored > read {
+		return
+	}
 	window := s.foldWindow(meta, history, added, sysTokens)
-	if window == nil {
+	if window == nil || !s.folds.claim(meta.ID) {
 		return
 	}
 	s.bg.add()
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.SummaryTimeout)
 	// A panic skips the summary; the next turn tries again.
 	s.inBackground(bctx, "chat: summary panicked", func() {
+		defer s.folds.release(meta.ID)
 		defer cancel()
 		s.summarize(bctx, meta, window)
 	}, slog.String("session_id", meta.ID))
+}
+
+// folding holds the sessions whose summary this Service is writing.
+type folding struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+// claim marks id's fold as running; false when one already is.
+func (f *folding) claim(id string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ids[id] {
+		return false
+	}
+	if f.ids == nil {
+		f.ids = map[string]bool{}
+	}
+	f.ids[id] = true
+	return true
+}
+
+// release marks id's fold as done.
+func (f *folding) release(id string) {
+	f.mu.Lock()
+	delete(f.ids, id)
+	f.mu.Unlock()
 }
 
 // inBackground runs f on a goroutine that Wait waits for (the caller has

@@ -114,12 +114,15 @@ func (s *Service) Turn(ctx context.Context, req TurnRequest, emit func(Event)) (
 			fin.Draft, fin.Messages = d, added[1:]
 		}
 	}
+	// The write reports the summary a fold saved while the turn ran.
+	stored := 0
+	fin.SummaryThrough = &stored
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.FinishTimeout)
 	defer cancel()
 	if err := s.store.FinishTurn(wctx, id, fin); err != nil {
 		return Reply{}, fmt.Errorf("chat: turn %s: %w", id, err)
 	}
-	s.afterTurn(ctx, turn.Meta, turn.History, added, a.systemTokens)
+	s.afterTurn(ctx, turn.Meta, turn.History, added, a.systemTokens, stored)
 	s.label(rep.ToolCalls, turn.Meta.Locale)
 	s.obs.Turn(ctx, rep, time.Since(started))
 	return rep, nil

@@ -116,8 +116,10 @@ end
 // ARGV: ttl_ms, history_kept, n_msgs, [sum, msg... | (after, whole)...] (when n_msgs > 0),
 // n_puts, (key, json, expires_after, hits)..., n_hits, key...,
 // [n_versions, (tool, version)...] (absent: none).
-// Returns nil for an unknown session, 2 when the "after" forms were
-// appended (the list was as the caller saw it), else 1.
+// Returns nil for an unknown session, else {appended, summary_through}:
+// appended is 2 when the "after" forms were appended (the list was as the
+// caller saw it), else 1; summary_through is the stored summary's last
+// exchange (0: none).
 const finishSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local res = 1
@@ -156,7 +158,7 @@ for _ = 1, n do
   i = i + 2
 end
 for j = 1, 5 do redis.call('PEXPIRE', KEYS[j], ARGV[1]) end
-return res
+return {res, tonumber(redis.call('HGET', KEYS[1], 'summary_through') or '0') or 0}
 `
 
 // screenSrc sets (ARGV[1] non-empty) or clears a session's screen and,

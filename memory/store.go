@@ -183,6 +183,10 @@ type Finish struct {
 	// it costs only the rating of that exchange: it is logged and the
 	// turn's write stands.
 	Exchange *Exchange
+	// SummaryThrough, when set, receives the last exchange the session's
+	// stored summary covers (0: none), as the write found it: past the
+	// one the turn read, a summary fold saved while the turn ran.
+	SummaryThrough *int
 }
 
 func validID(id string) bool {
@@ -507,13 +511,16 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if args, err = appendVersions(args, f.Versions); err != nil {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
-	var fin int64
+	var fin finishReply
 	if f.Screen != nil {
 		err = s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, pls, release, x, &fin)
 	} else {
 		err = s.writeAndRelease(ctx, "finish turn", id, args, pls, release, x, &fin)
 	}
-	if err == nil && fin == finishAfter && enc.after != nil && release != nil {
+	if err == nil && f.SummaryThrough != nil {
+		*f.SummaryThrough = fin.summaryThrough
+	}
+	if err == nil && fin.appended == finishAfter && enc.after != nil && release != nil {
 		// The list is the one the turn loaded and the after forms.
 		s.hist.appended(id, release.read, enc.after, msgs, enc.texts, enc.next)
 	}
@@ -531,8 +538,28 @@ func (s *Store) encodeTurn(d *Draft, lock *Lock, c chain, msgs []Message) (encod
 	return m.addAll(msgs[1:])
 }
 
-// finishAfter is finishSrc's answer when it appended the after forms.
+// finishAfter is finishSrc's appended answer when it appended the after
+// forms.
 const finishAfter = 2
+
+// finishReply is finishSrc's answer: appended (finishAfter when the
+// "after" forms went in) and the stored summary's last exchange.
+type finishReply struct {
+	appended       int64
+	summaryThrough int
+}
+
+// parseFinish reads finishSrc's answer from cmd.
+func parseFinish(cmd *redis.Cmd) (finishReply, error) {
+	vals, err := cmd.Int64Slice()
+	if err != nil {
+		return finishReply{}, err
+	}
+	if len(vals) != 2 {
+		return finishReply{}, fmt.Errorf("finish script answered %d values, want 2", len(vals))
+	}
+	return finishReply{appended: vals[0], summaryThrough: int(vals[1])}, nil
+}
 
 // PutCache stores cache entries for a session outside a turn. Entries need
 // a key and a positive Duration (error results are never cached).
@@ -608,7 +635,7 @@ const maxToolName = 200
 // the exchange x (when not nil), marks the session active and releases
 // lock (when not nil), in one pipeline; fin (when not nil) gets
 // finishSrc's answer.
-func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, pls []payloadWrite, lock *Lock, x *exchangeWrite, fin *int64) error {
+func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, pls []payloadWrite, lock *Lock, x *exchangeWrite, fin *finishReply) error {
 	keys := s.keys(id)
 	pipe := s.rdb.Pipeline()
 	s.queuePayloadWrites(ctx, pipe, pls)
@@ -620,9 +647,9 @@ func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, 
 		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{lock.key}, lock.owner)
 	}
 	_, _ = pipe.Exec(ctx)
-	answer, err := res.Int64()
+	answer, err := parseFinish(res)
 	if redis.HasErrorPrefix(err, "NOSCRIPT") {
-		answer, err = s.script.finish.Eval(ctx, s.rdb, keys, args...).Int64()
+		answer, err = parseFinish(s.script.finish.Eval(ctx, s.rdb, keys, args...))
 	}
 	if fin != nil {
 		*fin = answer
@@ -706,7 +733,7 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 // nil), in one round trip. A turn's write (op "finish turn") also marks
 // the session active and records the exchange x (when not nil); fin (when
 // not nil) gets finishSrc's answer.
-func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, pls []payloadWrite, release *Lock, x *exchangeWrite, fin *int64) error {
+func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, pls []payloadWrite, release *Lock, x *exchangeWrite, fin *finishReply) error {
 	val, event := "", ""
 	if sc != nil {
 		b, err := json.Marshal(sc)
@@ -749,10 +776,10 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *S
 	}
 	var err error
 	if finish != nil {
-		var answer int64
-		answer, err = finish.Int64()
+		var answer finishReply
+		answer, err = parseFinish(finish)
 		if redis.HasErrorPrefix(err, "NOSCRIPT") {
-			answer, err = s.script.finish.Run(ctx, s.rdb, keys, args...).Int64()
+			answer, err = parseFinish(s.script.finish.Run(ctx, s.rdb, keys, args...))
 		}
 		if fin != nil {
 			*fin = answer

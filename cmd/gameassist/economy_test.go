@@ -599,7 +599,10 @@ func reportEconomy(b *testing.B, st economyStats) {
 // whole timed loop's, over the bare calls' summed per pair), which also
 // counts what a turn starts in the background and leaves out the time
 // spent waiting on redis-server. redis_cpu_turn_us is redis-server's own
-// CPU per turn over the timed loop.
+// CPU per turn over the timed loop; summaries/turn the summarizer's LLM
+// calls per turn (the timed turns follow each other with no pause, as a
+// load generator's do, so a fold may still be running when the next turn
+// ends).
 func BenchmarkHTTPTurnLongSession(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -644,10 +647,13 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			b.StopTimer()
 			cpuTurn := float64(procCPU(b)-cpu0) / float64(b.N) / 1e6
 			redisTurn := float64(redisCPU(b, ba.app.rdb)-rcpu0) / float64(b.N) / 1e3
+			ba.app.chat.Wait() // the last turns' summaries are counted
 			var sent []openai.ChatCompletionRequest
-			bytesSent := 0
+			bytesSent, summaries := 0, 0
 			for _, r := range ba.fake.Requests()[reqs0:] {
-				if !isSummaryRequest(r) {
+				if isSummaryRequest(r) {
+					summaries++
+				} else {
 					sent = append(sent, r)
 					raw, _ := json.Marshal(r)
 					bytesSent += len(raw)
@@ -683,6 +689,7 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			pairs := float64(len(sent) / 2)
 			b.ReportMetric(cpuTurn, "cpu_turn_ms")
 			b.ReportMetric(redisTurn, "redis_cpu_turn_us")
+			b.ReportMetric(float64(summaries)/float64(b.N), "summaries/turn")
 			b.ReportMetric(cpuTurn/(float64(cpuSame)/pairs/1e6), "cpu_ratio_same")
 			b.ReportMetric(cpuTurn/(float64(cpuTiny)/pairs/1e6), "cpu_ratio_tiny")
 			b.ReportMetric(pct(turns, 0.50), "turn_p50_ms")

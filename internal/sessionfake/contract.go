@@ -124,6 +124,35 @@ func Contract(t *testing.T, open func(t *testing.T) Sessions) {
 		}
 	})
 
+	t.Run("a turn's write reports the stored summary", func(t *testing.T) {
+		st := open(t)
+		create(t, st, "s")
+		_, l := begin(t, st, "s")
+		through := -1
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Release: l, SummaryThrough: &through}); err != nil {
+			t.Fatal(err)
+		}
+		if through != 0 {
+			t.Fatalf("no summary yet: SummaryThrough %d, want 0", through)
+		}
+		// A fold saved while the next turn runs, a write with a screen
+		// and one without.
+		for i, sc := range []*memory.Screen{{Name: "Home", Hash: "x"}, nil} {
+			_, l = begin(t, st, "s")
+			if _, err := st.SaveSummary(ctx, "s", memory.Summary{Text: "earlier", Through: 3 + i}); err != nil {
+				t.Fatal(err)
+			}
+			through = -1
+			msgs := []memory.Message{{Role: "user", Content: "hi", Exchange: 2 + i}}
+			if err := st.FinishTurn(ctx, "s", memory.Finish{Messages: msgs, Screen: sc, Release: l, SummaryThrough: &through}); err != nil {
+				t.Fatal(err)
+			}
+			if through != 3+i {
+				t.Fatalf("write %d (screen %v): SummaryThrough %d, want %d", i, sc != nil, through, 3+i)
+			}
+		}
+	})
+
 	t.Run("a drafted message is recorded first", func(t *testing.T) {
 		st := open(t)
 		create(t, st, "s")

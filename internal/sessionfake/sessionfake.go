@@ -361,6 +361,9 @@ type write struct {
 	event      *memory.ScreenEvent // becomes Meta.ScreenEvent when set
 	release    *lease
 	onlyScreen bool // nothing but the screen (a screen save without results)
+	// summaryThrough, when set, receives the stored summary's last
+	// exchange (see memory.Finish.SummaryThrough).
+	summaryThrough *int
 }
 
 func (w write) check() error {
@@ -429,6 +432,12 @@ func (s *Store) apply(op, id string, w write) error {
 		ev := *w.event
 		sess.meta.ScreenEvent = &ev
 	}
+	if w.summaryThrough != nil {
+		*w.summaryThrough = 0
+		if sess.meta.Summary != nil {
+			*w.summaryThrough = sess.meta.Summary.Through
+		}
+	}
 	return nil
 }
 
@@ -449,7 +458,7 @@ func (s *Store) FinishTurn(_ context.Context, id string, f memory.Finish) error 
 	if f.Draft != nil {
 		msgs = append([]memory.Message{f.Draft.Message()}, msgs...)
 	}
-	w := write{messages: msgs, puts: f.Put, hits: f.Hits, versions: f.Versions, setScreen: f.Screen != nil, screen: f.Screen}
+	w := write{messages: msgs, puts: f.Put, hits: f.Hits, versions: f.Versions, setScreen: f.Screen != nil, screen: f.Screen, summaryThrough: f.SummaryThrough}
 	if err := w.check(); err != nil {
 		return fmt.Errorf("sessionfake: finish turn %s: %w", id, err)
 	}
