@@ -246,12 +246,19 @@ func SortKeys() []string {
 	return []string{"name", "rarity", "hp", "atk", "def", "spd", "c_rate", "c_dmg", "res", "acc"}
 }
 
-func sortColumns() map[string]string {
-	return map[string]string{
-		"name": "c.name COLLATE NOCASE ASC", "rarity": rarityRankSQL + " DESC, c.name COLLATE NOCASE ASC",
-		"hp": "c.hp DESC", "atk": "c.atk DESC", "def": "c.def DESC", "spd": "c.spd DESC",
-		"c_rate": "c.c_rate DESC", "c_dmg": "c.c_dmg DESC", "res": "c.res DESC", "acc": "c.acc DESC",
+// sortColumns gives each sort key its ORDER BY: [0] the search's own
+// order (name A to Z, rarest first, a stat's highest first), [1] its
+// reverse (ChampionFilter.LowestFirst).
+func sortColumns() map[string][2]string {
+	m := map[string][2]string{
+		"name":   {"c.name COLLATE NOCASE ASC", "c.name COLLATE NOCASE DESC"},
+		"rarity": {rarityRankSQL + " DESC, c.name COLLATE NOCASE ASC", rarityRankSQL + " ASC, c.name COLLATE NOCASE ASC"},
 	}
+	for _, k := range StatKeys() {
+		// k comes from StatKeys, a fixed list of column names.
+		m[k] = [2]string{"c." + k + " DESC", "c." + k + " ASC"}
+	}
+	return m
 }
 
 // ChampionFilter is a filtered champion search; nil fields do not filter.
@@ -260,7 +267,10 @@ type ChampionFilter struct {
 	Rarity, Affinity, Role *string
 	MinStats               map[string]int64 // by StatKeys key
 	SortBy                 string           // a SortKeys value; "" means rarity
-	Limit                  int
+	// LowestFirst reverses SortBy's order: a stat's lowest first (the
+	// slowest for "spd"), the commonest first, names Z to A.
+	LowestFirst bool
+	Limit       int
 	// IDs, when not nil, keeps only these champions (the player's roster);
 	// an empty non-nil list matches none.
 	IDs []int64
@@ -305,9 +315,13 @@ func (g *Game) FindChampions(ctx context.Context, f ChampionFilter) ([]ChampionS
 	if sortBy == "" {
 		sortBy = "rarity"
 	}
-	order, ok := sortColumns()[sortBy]
+	orders, ok := sortColumns()[sortBy]
 	if !ok {
 		return nil, 0, fmt.Errorf("%w %q", ErrBadSort, sortBy)
+	}
+	order := orders[0]
+	if f.LowestFirst {
+		order = orders[1]
 	}
 	q := `SELECT c.id, c.name, f.name, c.rarity, c.affinity, c.role, c.hp, c.atk, c.def, c.spd, c.c_rate, c.c_dmg, c.res, c.acc,
 		count(*) OVER () FROM champions c JOIN factions f ON f.id = c.faction_id`

@@ -375,9 +375,10 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 			return followUp{}, false
 		}
 	}
-	// "what's my fastest champion?", "the fastest champion": a search of
-	// its own, not a choice among the last answer's champions.
-	ownSet := has(text, wordsSuperlative) && has(text, wordsChampions)
+	// "what's my fastest champion?", "the fastest champion", "the
+	// slowest Legendary Support": a search of its own, not a choice among
+	// the last answer's champions.
+	ownSet := has(text, wordsSuperlative) && (has(text, wordsChampions) || namesFilter(text))
 	comparative := !rf.any() && len(named) == 0 && comparativeStat(text) != "" && !ownSet
 	if !rf.any() && !rf.opener && !comparative {
 		return followUp{}, false

@@ -46,6 +46,7 @@ const (
 	mBoss
 	mStages
 	mFindLead
+	mFindLeadLow
 	mFindNone
 	mEffectLead
 	mSkillsLead
@@ -113,6 +114,7 @@ var templates = map[string]map[msg]string{
 		mBoss:                 "Boss: %s",
 		mStages:               "Stages: %s",
 		mFindLead:             "%s, best first: %s.",
+		mFindLeadLow:          "%s, lowest first: %s.",
 		mFindNone:             "No champion matches that.",
 		mEffectLead:           "Champions whose skills apply %s: %s.",
 		mSkillsLead:           "**%s** has %s skills:",
@@ -178,6 +180,7 @@ var templates = map[string]map[msg]string{
 		mBoss:                 "Boss : %s",
 		mStages:               "Niveaux : %s",
 		mFindLead:             "%s, du meilleur au moins bon : %s.",
+		mFindLeadLow:          "%s, du plus bas au plus haut : %s.",
 		mFindNone:             "Aucun champion ne correspond.",
 		mEffectLead:           "Champions dont les compétences appliquent %s : %s.",
 		mSkillsLead:           "**%s** a %s compétences :",
@@ -243,6 +246,7 @@ var templates = map[string]map[msg]string{
 		mBoss:                 "Boss: %s",
 		mStages:               "Stufen: %s",
 		mFindLead:             "%s, die besten zuerst: %s.",
+		mFindLeadLow:          "%s, die niedrigsten zuerst: %s.",
 		mFindNone:             "Kein Champion passt dazu.",
 		mEffectLead:           "Champions, deren Fähigkeiten %s anwenden: %s.",
 		mSkillsLead:           "**%s** hat %s Fähigkeiten:",

@@ -733,7 +733,11 @@ func (rd renderer) find(os []tool.Outcome) reply {
 		}
 		tops = append(tops, t)
 	}
-	rp := reply{lead: rd.l.t(mFindLead, label, rd.l.and(tops))}
+	lead := mFindLead
+	if low, _ := rd.p.Filters["lowest_first"].(bool); low && byStat {
+		lead = mFindLeadLow
+	}
+	rp := reply{lead: rd.l.t(lead, label, rd.l.and(tops))}
 	if owned, _ := rd.p.Filters["owned_only"].(bool); owned && has(rd.p.text, wordsHowMany) {
 		// "how many champions do I have?": the count first.
 		total := len(cs)

@@ -85,6 +85,8 @@ var (
 		cet ecran|cette page|ce menu|que faire ici|comment utiliser|ou suis je|
 		dieser bildschirm|diesen bildschirm|diese seite|dieses menu|was kann ich hier|wie benutze ich|wo bin ich`)
 	wordsSuperlative = phrases(`fastest|quickest|slowest|highest|strongest|tankiest|most|top|best|biggest|hardest hitting|
+		squishiest|frailest|lowest|the least|fewest|plus lent|plus lente|plus lents|plus lentes|le moins|la moins|les moins|
+		langsamste|langsamsten|niedrigste|niedrigsten|niedrigstes|am wenigsten|
 		plus rapide|plus rapides|le plus|la plus|les plus|meilleur|meilleurs|meilleure|meilleures|
 		schnellste|schnellsten|hochste|hochsten|starkste|starksten|beste|besten|meiste|meisten`)
 	// wordsAsk ask about something by name; with no name recognised the
@@ -135,10 +137,12 @@ var statWords = []struct {
 	key   string
 	words []string
 }{
-	{"spd", phrases(`fastest|quickest|speed|spd|fast|rapide|rapides|vitesse|schnell|schnellste|schnellsten|geschwindigkeit`)},
+	{"spd", phrases(`fastest|quickest|speed|spd|fast|rapide|rapides|vitesse|schnell|schnellste|schnellsten|geschwindigkeit|
+		slowest|plus lent|plus lente|plus lents|plus lentes|langsamste|langsamsten`)},
 	{"atk", phrases(`atk|attack stat|highest attack|most attack|hardest hitting|strongest attack|attaque|angriff|angriffs`)},
-	{"hp", phrases(`hp|health|tankiest|most hp|pv|points de vie|lebenspunkte|lp`)},
-	{"def", phrases(`def|defense stat|highest defense|most defense|highest def|defence stat|tankiest defense|verteidigung`)},
+	{"hp", phrases(`hp|health|tankiest|most hp|squishiest|frailest|pv|points de vie|lebenspunkte|lp`)},
+	{"def", phrases(`def|defense stat|highest defense|most defense|highest def|defence stat|tankiest defense|verteidigung|
+		lowest defense|least defense|lowest defence|least defence|moins de defense|plus basse defense`)},
 	{"res", phrases(`res|resistance|resist|widerstand`)},
 	{"acc", phrases(`acc|accuracy|precision|genauigkeit`)},
 	{"c_rate", phrases(`crit rate|critical rate|c rate|taux critique|kritrate`)},
@@ -242,6 +246,13 @@ func withoutRole(text string) string {
 // isFind reports a filter or superlative question over champions: a
 // superlative, or a list question naming an affinity, role or rarity.
 func isFind(text string) bool {
+	filters := namesFilter(text)
+	sup := has(text, wordsSuperlative)
+	return (sup && (namesStat(text) || filters)) || (filters && has(text, wordsList))
+}
+
+// namesFilter reports a role, affinity or rarity named in text.
+func namesFilter(text string) bool {
 	filters := roleOf(text) != ""
 	for _, a := range affinityWords {
 		filters = filters || has(text, a.words)
@@ -249,8 +260,7 @@ func isFind(text string) bool {
 	for _, r := range rarityWords {
 		filters = filters || has(text, r.words)
 	}
-	sup := has(text, wordsSuperlative)
-	return (sup && (namesStat(text) || filters)) || (filters && has(text, wordsList))
+	return filters
 }
 
 // namesStat reports a stat named in text (a role's name aside).
@@ -335,8 +345,20 @@ func findFilters(text string, factions []Entity) map[string]any {
 		// "best" with no stat: the rarest first, the tool's default.
 		args["sort_by"] = "rarity"
 	}
+	if args["sort_by"] != "rarity" && has(text, wordsStatLowest) {
+		// "the slowest", "the least HP": the stat's lowest first.
+		args["lowest_first"] = true
+	}
 	return args
 }
+
+// wordsStatLowest ask for a stat's lowest values first ("at least 1500
+// ATK" is a minimum, not one of them).
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsStatLowest = phrases(`slowest|squishiest|frailest|lowest|the least|fewest|
+	plus lent|plus lente|plus lents|plus lentes|le moins de|la moins de|le moins|la moins|les moins|plus bas|plus basse|
+	langsamste|langsamsten|niedrigste|niedrigsten|niedrigstes|am wenigsten|wenigsten`)
 
 // wordsGood ask for a judgement: "is X good", "X or Y", "worth it".
 //

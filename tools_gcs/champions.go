@@ -136,7 +136,9 @@ type FindArgs struct {
 	MinRES   *int64  `json:"min_res"`
 	MinACC   *int64  `json:"min_acc"`
 	SortBy   *string `json:"sort_by"`
-	Limit    *int    `json:"limit"`
+	// LowestFirst reverses SortBy's order: the slowest for "spd".
+	LowestFirst *bool `json:"lowest_first"`
+	Limit       *int  `json:"limit"`
 	// OwnedOnly keeps the player's own champions (bound to the roster).
 	OwnedOnly *bool `json:"owned_only"`
 }
@@ -147,7 +149,9 @@ type ChampionList struct {
 	Champions []gcsdb.ChampionSummary `json:"champions"`
 	Returned  int                     `json:"returned"`
 	SortBy    string                  `json:"sort_by"`
-	Total     int                     `json:"total"`
+	// LowestFirst is set when the order was reversed (lowest first).
+	LowestFirst bool `json:"lowest_first,omitempty"`
+	Total       int  `json:"total"`
 	// OwnedOnly is set when only the player's own champions were searched.
 	OwnedOnly bool `json:"owned_only,omitempty"`
 }
@@ -174,7 +178,7 @@ func (g *gcs) findChampions() tool.Tool {
 		tool.DisplayNames{"en": "Champion search", "fr": "Recherche de champions", "de": "Championsuche"},
 		0, statsInstruction,
 		"Search champions by faction, rarity, affinity, role and minimum base stats, sorted by a stat. "+
-			"Use for questions like 'fastest Legendary Support' or 'Force champions with over 1500 ATK'.",
+			"Use for questions like 'fastest Legendary Support', 'slowest champion' or 'Force champions with over 1500 ATK'.",
 		func(ctx context.Context, a FindArgs) (tool.Result, error) {
 			f := gcsdb.ChampionFilter{Rarity: a.Rarity, Affinity: a.Affinity, Role: a.Role, MinStats: map[string]int64{}, Limit: 10}
 			if a.Faction != nil {
@@ -196,6 +200,7 @@ func (g *gcs) findChampions() tool.Tool {
 			if a.SortBy != nil {
 				f.SortBy = *a.SortBy
 			}
+			f.LowestFirst = a.LowestFirst != nil && *a.LowestFirst
 			if a.Limit != nil {
 				f.Limit = *a.Limit
 			}
@@ -214,7 +219,7 @@ func (g *gcs) findChampions() tool.Tool {
 			if err != nil {
 				return tool.Result{}, backendErr("find champions", err)
 			}
-			data := ChampionList{Champions: list, Returned: len(list), SortBy: f.SortBy, Total: total, OwnedOnly: scoped}
+			data := ChampionList{Champions: list, Returned: len(list), SortBy: f.SortBy, LowestFirst: f.LowestFirst, Total: total, OwnedOnly: scoped}
 			note := ""
 			switch {
 			case scoped:
@@ -227,7 +232,11 @@ func (g *gcs) findChampions() tool.Tool {
 				r.LLMInstruction = "Tell the player nothing matches and suggest relaxing a filter (for example a lower minimum stat)."
 				return r, nil
 			}
-			return tool.Success(fmt.Sprintf("%d champions match; showing %d sorted by %s.", total, len(list), f.SortBy)+note, data), nil
+			order := f.SortBy
+			if f.LowestFirst {
+				order += ", lowest first"
+			}
+			return tool.Success(fmt.Sprintf("%d champions match; showing %d sorted by %s.", total, len(list), order)+note, data), nil
 		}))
 }
 
