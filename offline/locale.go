@@ -47,6 +47,7 @@ const (
 	mStages
 	mFindLead
 	mFindLeadLow
+	mListLead
 	mFindNone
 	mEffectLead
 	mSkillsLead
@@ -115,6 +116,7 @@ var templates = map[string]map[msg]string{
 		mStages:               "Stages: %s",
 		mFindLead:             "%s, best first: %s.",
 		mFindLeadLow:          "%s, lowest first: %s.",
+		mListLead:             "The game has %s %s:",
 		mFindNone:             "No champion matches that.",
 		mEffectLead:           "Champions whose skills apply %s: %s.",
 		mSkillsLead:           "**%s** has %s skills:",
@@ -181,6 +183,7 @@ var templates = map[string]map[msg]string{
 		mStages:               "Niveaux : %s",
 		mFindLead:             "%s, du meilleur au moins bon : %s.",
 		mFindLeadLow:          "%s, du plus bas au plus haut : %s.",
+		mListLead:             "Le jeu compte %s %s :",
 		mFindNone:             "Aucun champion ne correspond.",
 		mEffectLead:           "Champions dont les compétences appliquent %s : %s.",
 		mSkillsLead:           "**%s** a %s compétences :",
@@ -247,6 +250,7 @@ var templates = map[string]map[msg]string{
 		mStages:               "Stufen: %s",
 		mFindLead:             "%s, die besten zuerst: %s.",
 		mFindLeadLow:          "%s, die niedrigsten zuerst: %s.",
+		mListLead:             "Das Spiel hat %s %s:",
 		mFindNone:             "Kein Champion passt dazu.",
 		mEffectLead:           "Champions, deren Fähigkeiten %s anwenden: %s.",
 		mSkillsLead:           "**%s** hat %s Fähigkeiten:",

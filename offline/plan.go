@@ -35,6 +35,7 @@ const (
 	IntentCost       Intent = "cost"        // energy cost, stages and rewards of a dungeon
 	IntentFind       Intent = "find"        // filters and superlatives over champions
 	IntentEffect     Intent = "effect"      // champions whose skills apply an effect
+	IntentList       Intent = "list"        // every boss, dungeon, faction or gear set
 	IntentPatchNotes Intent = "patch_notes" // what changed
 	IntentScreenHelp Intent = "screen_help" // how the current screen works
 	IntentKnowledge  Intent = "knowledge"   // a game question naming no entity: search the docs
@@ -287,6 +288,12 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	case len(champs) == 0 && has(text, wordsEffectQ) && effectOf(text) != "":
 		p.Intent = IntentEffect
 		c.add(toolByEffect, map[string]any{"effect": effectOf(text), "limit": 10})
+	case len(ents) == 0 && !team && listOf(text) != nil && r.names[listOf(text).tool]:
+		// "list all bosses", "what dungeons are there?": the kind's list.
+		p.Intent = IntentList
+		lk := listOf(text)
+		p.Filters = map[string]any{"kind": string(lk.kind)}
+		c.add(lk.tool, map[string]any{"limit": listLimit})
 	case len(champs) == 0 && len(bosses) == 0 && !team && asksMembers(text) && len(fill(KindFaction, factions, true)) > 0 && r.names[toolMembers]:
 		// "list the champions of the Emberguard Legion", "list its
 		// champions" on its screen: all of them.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gameassist/gameassist/gamedata"
 	"github.com/gameassist/gameassist/gcsdb"
@@ -107,6 +108,14 @@ func (rd renderer) intent() reply {
 		return rd.find(rd.get(toolFind))
 	case IntentEffect:
 		return rd.effect(rd.get(toolByEffect))
+	case IntentList:
+		kind, _ := rd.p.Filters["kind"].(string)
+		for _, lk := range listKinds {
+			if string(lk.kind) == kind {
+				return rd.list(rd.get(lk.tool), lk.kind)
+			}
+		}
+		return reply{}
 	case IntentMasteries:
 		rp := rd.docs(rd.get(toolChampionDocs), rd.l.t(mMasteriesLead, rd.name0()), "gear", "master")
 		// The masteries line answers the question: it leads.
@@ -816,6 +825,46 @@ func (rd renderer) effect(os []tool.Outcome) reply {
 			break
 		}
 		rp.facts = append(rp.facts, bold(name(c))+" ("+rd.attrs(c.Rarity, c.Affinity, c.Role)+")")
+	}
+	return rp
+}
+
+// list renders a kind's list (a list tool's entities): how many the game
+// has, then every name.
+func (rd renderer) list(os []tool.Outcome, k Kind) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	f := os[0].Result.Facts()
+	names := make([]string, 0, len(f.Entities))
+	for _, e := range f.Entities {
+		names = append(names, bold(rd.display(e.ID, e.Name, nil)))
+	}
+	total := len(names)
+	if f.Page != nil && f.Page.Total > total {
+		total = f.Page.Total
+	}
+	rp := reply{lead: rd.l.t(mListLead, rd.l.num(strconv.Itoa(total)), rd.l.kindPlural(k))}
+	// The names, a few to a line, each line within a fact's length.
+	line := ""
+	for _, n := range names {
+		if line != "" && utf8.RuneCountInString(line)+2+utf8.RuneCountInString(n) > maxFactRunes {
+			rp.facts = append(rp.facts, line)
+			line = ""
+		}
+		if line != "" {
+			line += ", "
+		}
+		line += n
+	}
+	if line != "" {
+		rp.facts = append(rp.facts, line)
+	}
+	if total > len(names) {
+		rp.facts = append(rp.facts, rd.l.t(mOtherResults, rd.l.num(strconv.Itoa(total-len(names)))))
 	}
 	return rp
 }

@@ -366,3 +366,57 @@ var wordsStatLowest = phrases(`slowest|squishiest|frailest|lowest|the least|fewe
 var wordsGood = phrases(`good|any good|decent|strong|worth|worth it|viable|better|best pick|good enough|
 	bon|bonne|bons|bonnes|fort|forte|vaut|vaut il|rentable|mieux|suffisant|suffisante|
 	gut|gute|guter|gutes|stark|starke|lohnt|lohnt sich|besser|reicht|ausreichend|taugt`)
+
+// listKind is a kind of entity the sample game's list tools name in
+// full, and the words that name it as a kind.
+type listKind struct {
+	kind  Kind
+	tool  string
+	words []string
+}
+
+// listKinds are the kinds a list question may ask for (en, fr, de).
+//
+//nolint:misspell // French and German words, not misspelt English
+var listKinds = []listKind{
+	{KindBoss, "cache_get_bosses_list", phrases(`bosses|les boss|des boss|bosse|bossen|endbosse`)},
+	{KindDungeon, "cache_get_dungeons_list", phrases(`dungeons|donjons|dungeon list|verliese|dungeons gibt`)},
+	{KindFaction, "cache_get_factions_list", phrases(`factions|fraktionen`)},
+	{KindGearSet, "cache_get_gear_sets_list", phrases(`gear sets|equipment sets|sets|ensembles|sets d equipement|ausrustungssets`)},
+}
+
+// wordsListAll ask for every item of a kind.
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsListAll = phrases(`list|list all|list the|all|all the|every|show me|show me all|show all|what are the|which are the|are there|
+	liste|lister|tous les|toutes les|quels sont les|quelles sont les|y a t il|montre moi|
+	alle|zeig mir|zeig mir alle|welche gibt es|gibt es`)
+
+// listLimit is how many items a list answer asks for: every item of the
+// sample game's kinds.
+const listLimit = 60
+
+// listOf returns the kind a message asks to list ("list all bosses",
+// "what dungeons are there?"), nil when it asks something else of them
+// ("which bosses are weak to poison?", "the hardest boss").
+func listOf(text string) *listKind {
+	if !has(text, wordsListAll) || has(text, wordsWeakness) || has(text, wordsDrops) {
+		return nil
+	}
+	for i := range listKinds {
+		lk := &listKinds[i]
+		if !has(text, lk.words) {
+			continue
+		}
+		// The kind's own name ("gear sets") asks nothing more.
+		rest := text
+		for _, w := range lk.words {
+			rest = strings.ReplaceAll(rest, " "+w+" ", " ")
+		}
+		if ownQuestion(rest) {
+			return nil
+		}
+		return lk
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+package offline_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gameassist/gameassist/offline"
+)
+
+// TestListAKind: "list all bosses", "what dungeons are there?" and their
+// fr/de forms call the kind's list tool and name every item; a question
+// about a kind that asks more ("weak to poison", "best for attack
+// champions", "the hardest") is no list.
+func TestListAKind(t *testing.T) {
+	w := newSampleWorld(t)
+	for _, tc := range []struct{ locale, say, tool, lead, last string }{
+		{"en", "list all bosses", "cache_get_bosses_list", "The game has 16 bosses:", "Void Seraph"},
+		{"en", "what factions are there?", "cache_get_factions_list", "The game has 14 factions:", "Verdant Circle"},
+		{"en", "what dungeons are there?", "cache_get_dungeons_list", "The game has 19 dungeons:", "Whispering Woods"},
+		{"en", "show me all gear sets", "cache_get_gear_sets_list", "The game has 17 gear sets:", "Warlord"},
+		{"fr", "quels sont les boss ?", "cache_get_bosses_list", "Le jeu compte 16 boss :", "Séraphin du Néant"},
+		{"de", "welche Verliese gibt es?", "cache_get_dungeons_list", "Das Spiel hat 19 Verliese:", "Flüsterwald"},
+	} {
+		a := w.ask(t, tc.locale, nil, tc.say)
+		if a.Plan.Intent != offline.IntentList || len(calledArgs(a, tc.tool)) != 1 ||
+			!strings.HasPrefix(a.Text, tc.lead) || !strings.Contains(a.Text, tc.last) || strings.Contains(a.Text, "…") {
+			t.Errorf("%s %q: intent %s, calls %v:\n%s", tc.locale, tc.say, a.Plan.Intent, calledArgs(a, tc.tool), a.Text)
+		}
+	}
+	for _, say := range []string{"which bosses are weak to poison?", "which gear sets are best for attack champions?", "which boss is the hardest?", "what does Fire Knight's Castle drop?"} {
+		if a := w.ask(t, "en", nil, say); a.Plan.Intent == offline.IntentList {
+			t.Errorf("%q read as a list:\n%s", say, a.Text)
+		}
+	}
+}
