@@ -379,6 +379,10 @@ func resolveFollowUp(req Request, toks []string, text string, named []Entity, na
 	// slowest Legendary Support": a search of its own, not a choice among
 	// the last answer's champions.
 	ownSet := has(text, wordsSuperlative) && (has(text, wordsChampions) || namesFilter(text))
+	if _, ok := bossExtreme(text); ok && len(named) == 0 && !rf.one && !rf.it {
+		// "welcher Boss ist am schwersten?": the game's bosses.
+		return followUp{}, false
+	}
 	comparative := !rf.any() && len(named) == 0 && comparativeStat(text) != "" && !ownSet
 	if !rf.any() && !rf.opener && !comparative {
 		return followUp{}, false

@@ -10,7 +10,7 @@ import (
 // TestListAKind: "list all bosses", "what dungeons are there?" and their
 // fr/de forms call the kind's list tool and name every item; a question
 // about a kind that asks more ("weak to poison", "best for attack
-// champions", "the hardest") is no list.
+// champions", "the hardest") lists no kind in full.
 func TestListAKind(t *testing.T) {
 	w := newSampleWorld(t)
 	for _, tc := range []struct{ locale, say, tool, lead, last string }{
@@ -28,8 +28,36 @@ func TestListAKind(t *testing.T) {
 		}
 	}
 	for _, say := range []string{"which bosses are weak to poison?", "which gear sets are best for attack champions?", "which boss is the hardest?", "what does Fire Knight's Castle drop?"} {
-		if a := w.ask(t, "en", nil, say); a.Plan.Intent == offline.IntentList {
-			t.Errorf("%q read as a list:\n%s", say, a.Text)
+		if a := w.ask(t, "en", nil, say); strings.HasPrefix(a.Text, "The game has") {
+			t.Errorf("%q read as a list of the kind:\n%s", say, a.Text)
+		}
+	}
+}
+
+// TestHardestAndEasiestBoss: "which boss is the hardest?" (and the easiest,
+// fr, de) names the bosses of the highest (lowest) difficulty in the
+// game's order of difficulties, from the boss list.
+func TestHardestAndEasiestBoss(t *testing.T) {
+	w := newSampleWorld(t)
+	for _, tc := range []struct {
+		locale, say, lead string
+		want              []string
+		not               string
+	}{
+		{"en", "which boss is the hardest?", "The hardest bosses are the Nightmare ones", []string{"Abyssal Leviathan", "Dread Lich", "Iron Colossus", "Void Seraph"}, "Spider Queen"},
+		{"en", "who is the toughest boss?", "The hardest bosses are the Nightmare ones", []string{"Dread Lich"}, "Spider Queen"},
+		{"en", "what is the easiest boss?", "The easiest bosses are the Normal ones", []string{"Crimson Minotaur", "Spider Queen", "Stone Golem", "Thornheart Treant"}, "Dread Lich"},
+		{"de", "welcher Boss ist am schwersten?", "Die schwersten Bosse haben die Schwierigkeit Albtraum", []string{"Schreckenslich"}, "Spinnenkönigin"},
+		{"fr", "quel est le boss le plus facile ?", "Les boss les plus faciles sont ceux de difficulté normal", []string{"Reine Araignée"}, "Liche"},
+	} {
+		a := w.ask(t, tc.locale, nil, tc.say)
+		ok := a.Plan.Intent == offline.IntentList && len(calledArgs(a, "cache_get_bosses_list")) == 1 &&
+			strings.HasPrefix(a.Text, tc.lead) && !strings.Contains(a.Text, tc.not)
+		for _, n := range tc.want {
+			ok = ok && strings.Contains(a.Text, n)
+		}
+		if !ok {
+			t.Errorf("%s %q: intent %s:\n%s", tc.locale, tc.say, a.Plan.Intent, a.Text)
 		}
 	}
 }

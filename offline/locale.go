@@ -48,6 +48,10 @@ const (
 	mFindLead
 	mFindLeadLow
 	mListLead
+	mHardestBosses
+	mEasiestBosses
+	mBossExtremeNone
+	mDifficulties
 	mFindNone
 	mEffectLead
 	mSkillsLead
@@ -117,6 +121,10 @@ var templates = map[string]map[msg]string{
 		mFindLead:             "%s, best first: %s.",
 		mFindLeadLow:          "%s, lowest first: %s.",
 		mListLead:             "The game has %s %s:",
+		mHardestBosses:        "The hardest bosses are the %s ones: %s.",
+		mEasiestBosses:        "The easiest bosses are the %s ones: %s.",
+		mBossExtremeNone:      "The game data rates no boss's difficulty.",
+		mDifficulties:         "Difficulties, easiest first: %s",
 		mFindNone:             "No champion matches that.",
 		mEffectLead:           "Champions whose skills apply %s: %s.",
 		mSkillsLead:           "**%s** has %s skills:",
@@ -184,6 +192,10 @@ var templates = map[string]map[msg]string{
 		mFindLead:             "%s, du meilleur au moins bon : %s.",
 		mFindLeadLow:          "%s, du plus bas au plus haut : %s.",
 		mListLead:             "Le jeu compte %s %s :",
+		mHardestBosses:        "Les boss les plus difficiles sont ceux de difficulté %s : %s.",
+		mEasiestBosses:        "Les boss les plus faciles sont ceux de difficulté %s : %s.",
+		mBossExtremeNone:      "Les données du jeu ne donnent la difficulté d'aucun boss.",
+		mDifficulties:         "Difficultés, de la plus facile à la plus dure : %s",
 		mFindNone:             "Aucun champion ne correspond.",
 		mEffectLead:           "Champions dont les compétences appliquent %s : %s.",
 		mSkillsLead:           "**%s** a %s compétences :",
@@ -251,6 +263,10 @@ var templates = map[string]map[msg]string{
 		mFindLead:             "%s, die besten zuerst: %s.",
 		mFindLeadLow:          "%s, die niedrigsten zuerst: %s.",
 		mListLead:             "Das Spiel hat %s %s:",
+		mHardestBosses:        "Die schwersten Bosse haben die Schwierigkeit %s: %s.",
+		mEasiestBosses:        "Die leichtesten Bosse haben die Schwierigkeit %s: %s.",
+		mBossExtremeNone:      "Die Spieldaten nennen für keinen Boss eine Schwierigkeit.",
+		mDifficulties:         "Schwierigkeiten, die leichteste zuerst: %s",
 		mFindNone:             "Kein Champion passt dazu.",
 		mEffectLead:           "Champions, deren Fähigkeiten %s anwenden: %s.",
 		mSkillsLead:           "**%s** hat %s Fähigkeiten:",
@@ -396,4 +412,20 @@ var vocab = map[string]map[string]string{
 		"Easy": "leichter", "Normal": "normaler", "Hard": "schwerer", "Brutal": "brutaler", "Nightmare": "albtraumhafter",
 		"champions": "Champions",
 	},
+}
+
+// difficultyNames name the game's difficulties on their own (the
+// vocabulary's words are inflected for "a … boss"), by locale; English
+// uses the data's names.
+var difficultyNames = map[string]map[string]string{
+	"fr": {"Normal": "normal", "Hard": "difficile", "Brutal": "brutal", "Nightmare": "cauchemar"},
+	"de": {"Normal": "Normal", "Hard": "Schwer", "Brutal": "Brutal", "Nightmare": "Albtraum"},
+}
+
+// difficulty names the difficulty d on its own for the locale.
+func (l lang) difficulty(d string) string {
+	if n, ok := difficultyNames[l.loc][d]; ok {
+		return n
+	}
+	return d
 }

@@ -58,6 +58,7 @@ const (
 	toolByEffect      = "gcs_find_champions_by_effect"
 	toolGear          = "gcs_recommend_gear"
 	toolGearSets      = "cache_get_gear_sets_list"
+	toolBosses        = "cache_get_bosses_list"
 	toolLore          = "db_get_lore_details"
 	toolUX            = "db_get_ux_details"
 	toolChampionDocs  = "rag_get_champion_details"
@@ -174,6 +175,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	factions, dungeons, sets := ofKind(ents, KindFaction), ofKind(ents, KindDungeon), ofKind(ents, KindGearSet)
 	deictic := has(text, wordsDeictic)
 	team := has(text, wordsTeam)
+	hardest, extreme := bossExtreme(text)
 
 	// fill takes the screen's entity of kind when the message names none
 	// of that kind and refers to the screen (or asks something that needs one).
@@ -288,6 +290,12 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	case len(champs) == 0 && has(text, wordsEffectQ) && effectOf(text) != "":
 		p.Intent = IntentEffect
 		c.add(toolByEffect, map[string]any{"effect": effectOf(text), "limit": 10})
+	case len(ents) == 0 && !team && extreme && !has(text, wordsHowTo) && !has(text, wordsCounters) && r.names[toolBosses]:
+		// "which boss is the hardest?": the bosses of the highest
+		// difficulty, from the list.
+		p.Intent = IntentList
+		p.Filters = map[string]any{"kind": string(KindBoss), "hardest": hardest, "extreme": true}
+		c.add(toolBosses, map[string]any{"limit": listLimit})
 	case len(ents) == 0 && !team && listOf(text) != nil && r.names[listOf(text).tool]:
 		// "list all bosses", "what dungeons are there?": the kind's list.
 		p.Intent = IntentList

@@ -109,6 +109,10 @@ func (rd renderer) intent() reply {
 	case IntentEffect:
 		return rd.effect(rd.get(toolByEffect))
 	case IntentList:
+		if ext, _ := rd.p.Filters["extreme"].(bool); ext {
+			hardest, _ := rd.p.Filters["hardest"].(bool)
+			return rd.bossExtreme(rd.get(toolBosses), hardest)
+		}
 		kind, _ := rd.p.Filters["kind"].(string)
 		for _, lk := range listKinds {
 			if string(lk.kind) == kind {
@@ -826,6 +830,46 @@ func (rd renderer) effect(os []tool.Outcome) reply {
 		}
 		rp.facts = append(rp.facts, bold(name(c))+" ("+rd.attrs(c.Rarity, c.Affinity, c.Role)+")")
 	}
+	return rp
+}
+
+// bossExtreme renders the bosses of the highest difficulty (hardest) or
+// the lowest, from the boss list, in the game's order of difficulties.
+func (rd renderer) bossExtreme(os []tool.Outcome, hardest bool) reply {
+	if len(os) == 0 {
+		return reply{}
+	}
+	if !os[0].Result.OK() {
+		return rd.failed(os[0])
+	}
+	list, _ := dataAs[toolscache.BossList](os[0].Result)
+	order := gamedata.Difficulties()
+	best := -1
+	for _, b := range list.Bosses {
+		i := slices.Index(order, b.Difficulty)
+		if i >= 0 && (best < 0 || hardest && i > best || !hardest && i < best) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return reply{lead: rd.l.t(mBossExtremeNone)}
+	}
+	var names []string
+	for _, b := range list.Bosses {
+		if b.Difficulty == order[best] {
+			names = append(names, bold(rd.display(b.ID, b.Name, b.Names)))
+		}
+	}
+	key := mEasiestBosses
+	if hardest {
+		key = mHardestBosses
+	}
+	levels := make([]string, len(order))
+	for i, d := range order {
+		levels[i] = rd.l.difficulty(d)
+	}
+	rp := reply{lead: rd.l.t(key, levels[best], rd.l.and(names))}
+	rp.facts = append(rp.facts, rd.l.t(mDifficulties, rd.l.and(levels)))
 	return rp
 }
 

@@ -420,3 +420,33 @@ func listOf(text string) *listKind {
 	}
 	return nil
 }
+
+// wordsHardest and wordsEasiest ask for the bosses of the highest and the
+// lowest difficulty (en, fr, de).
+//
+//nolint:misspell // French and German words, not misspelt English
+var (
+	wordsHardest = phrases(`hardest|toughest|most difficult|most dangerous|deadliest|
+		plus dur|plus dure|plus difficile|plus dangereux|plus dangereuse|
+		schwerste|schwersten|schwierigste|schwierigsten|gefahrlichste|gefahrlichsten|harteste|hartesten`)
+	wordsEasiest = phrases(`easiest|least difficult|least dangerous|
+		plus facile|moins difficile|moins dangereux|moins dangereuse|
+		leichteste|leichtesten|einfachste|einfachsten`)
+	// wordsBosses name bosses as such.
+	wordsBosses = phrases(`boss|bosses|le boss|les boss|bosse|endboss|endbosse`)
+)
+
+// bossExtreme reads "which boss is the hardest?" (hardest true) and "the
+// easiest boss" (false); ok is false for any other question.
+func bossExtreme(text string) (hardest, ok bool) {
+	if !has(text, wordsBosses) {
+		return false, false
+	}
+	switch {
+	case has(text, wordsHardest):
+		return true, true
+	case has(text, wordsEasiest):
+		return false, true
+	}
+	return false, false
+}
