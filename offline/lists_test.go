@@ -20,6 +20,10 @@ func TestListAKind(t *testing.T) {
 		{"en", "show me all gear sets", "cache_get_gear_sets_list", "The game has 17 gear sets:", "Warlord"},
 		{"fr", "quels sont les boss ?", "cache_get_bosses_list", "Le jeu compte 16 boss :", "Séraphin du Néant"},
 		{"de", "welche Verliese gibt es?", "cache_get_dungeons_list", "Das Spiel hat 19 Verliese:", "Flüsterwald"},
+		{"en", "how many bosses are there?", "cache_get_bosses_list", "The game has 16 bosses:", "Void Seraph"},
+		// Champions are counted, by rarity and by affinity.
+		{"en", "how many champions are there?", "cache_get_champions_list", "The game has 160 champions:", "23 Legendary"},
+		{"de", "wie viele Champions gibt es?", "cache_get_champions_list", "Das Spiel hat 160 Champions:", "47 Geist"},
 	} {
 		a := w.ask(t, tc.locale, nil, tc.say)
 		if a.Plan.Intent != offline.IntentList || len(calledArgs(a, tc.tool)) != 1 ||
@@ -27,7 +31,8 @@ func TestListAKind(t *testing.T) {
 			t.Errorf("%s %q: intent %s, calls %v:\n%s", tc.locale, tc.say, a.Plan.Intent, calledArgs(a, tc.tool), a.Text)
 		}
 	}
-	for _, say := range []string{"which bosses are weak to poison?", "which gear sets are best for attack champions?", "which boss is the hardest?", "what does Fire Knight's Castle drop?"} {
+	for _, say := range []string{"which bosses are weak to poison?", "which gear sets are best for attack champions?", "which boss is the hardest?", "what does Fire Knight's Castle drop?",
+		"list all Legendary champions", "list the champions of the Emberguard Legion"} {
 		if a := w.ask(t, "en", nil, say); strings.HasPrefix(a.Text, "The game has") {
 			t.Errorf("%q read as a list of the kind:\n%s", say, a.Text)
 		}

@@ -882,6 +882,9 @@ func (rd renderer) list(os []tool.Outcome, k Kind) reply {
 	if !os[0].Result.OK() {
 		return rd.failed(os[0])
 	}
+	if k == KindChampion {
+		return rd.championCount(os[0])
+	}
 	f := os[0].Result.Facts()
 	names := make([]string, 0, len(f.Entities))
 	for _, e := range f.Entities {
@@ -909,6 +912,41 @@ func (rd renderer) list(os []tool.Outcome, k Kind) reply {
 	}
 	if total > len(names) {
 		rp.facts = append(rp.facts, rd.l.t(mOtherResults, rd.l.num(strconv.Itoa(total-len(names)))))
+	}
+	return rp
+}
+
+// championCount renders the champion list as counts: how many the game
+// has, then how many of each rarity and of each affinity.
+func (rd renderer) championCount(o tool.Outcome) reply {
+	list, _ := dataAs[toolscache.ChampionList](o.Result)
+	total := max(list.Total, len(list.Champions))
+	rp := reply{lead: rd.l.t(mListLead, rd.l.num(strconv.Itoa(total)), rd.l.kindPlural(KindChampion))}
+	if len(list.Champions) < total {
+		return rp
+	}
+	for _, by := range []struct {
+		values []string
+		of     func(toolscache.ChampionEntry) string
+	}{
+		{gamedata.Rarities(), func(c toolscache.ChampionEntry) string { return c.Rarity }},
+		{gamedata.Affinities(), func(c toolscache.ChampionEntry) string { return c.Affinity }},
+	} {
+		var parts []string
+		for _, v := range by.values {
+			n := 0
+			for _, c := range list.Champions {
+				if by.of(c) == v {
+					n++
+				}
+			}
+			if n > 0 {
+				parts = append(parts, rd.l.num(strconv.Itoa(n))+" "+rd.l.word(v))
+			}
+		}
+		if len(parts) > 0 {
+			rp.facts = append(rp.facts, strings.Join(parts, ", "))
+		}
 	}
 	return rp
 }

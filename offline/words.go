@@ -379,6 +379,7 @@ type listKind struct {
 //
 //nolint:misspell // French and German words, not misspelt English
 var listKinds = []listKind{
+	{KindChampion, "cache_get_champions_list", phrases(`champions|heroes|heros|helden`)},
 	{KindBoss, "cache_get_bosses_list", phrases(`bosses|les boss|des boss|bosse|bossen|endbosse`)},
 	{KindDungeon, "cache_get_dungeons_list", phrases(`dungeons|donjons|dungeon list|verliese|dungeons gibt`)},
 	{KindFaction, "cache_get_factions_list", phrases(`factions|fraktionen`)},
@@ -388,13 +389,14 @@ var listKinds = []listKind{
 // wordsListAll ask for every item of a kind.
 //
 //nolint:misspell // French and German words, not misspelt English
-var wordsListAll = phrases(`list|list all|list the|all|all the|every|show me|show me all|show all|what are the|which are the|are there|
+var wordsListAll = phrases(`list|list all|list the|all|all the|every|show me|show me all|show all|what are the|which are the|are there|how many|
+	combien|wie viele|
 	liste|lister|tous les|toutes les|quels sont les|quelles sont les|y a t il|montre moi|
 	alle|zeig mir|zeig mir alle|welche gibt es|gibt es`)
 
 // listLimit is how many items a list answer asks for: every item of the
-// sample game's kinds.
-const listLimit = 60
+// sample game's kinds (its champions are counted, not named).
+const listLimit = 200
 
 // listOf returns the kind a message asks to list ("list all bosses",
 // "what dungeons are there?"), nil when it asks something else of them
@@ -407,6 +409,11 @@ func listOf(text string) *listKind {
 		lk := &listKinds[i]
 		if !has(text, lk.words) {
 			continue
+		}
+		if lk.kind == KindChampion && (namesFilter(text) || has(text, wordsOwned) || has(text, wordsMy) || has(text, wordsMembers)) {
+			// "list the Legendary champions", "how many champions do I
+			// have?", "the champions of …": a search of their own.
+			return nil
 		}
 		// The kind's own name ("gear sets") asks nothing more.
 		rest := text
