@@ -48,6 +48,7 @@ const (
 	mFindLead
 	mFindLeadLow
 	mListLead
+	mWith
 	mHardestBosses
 	mEasiestBosses
 	mBossExtremeNone
@@ -121,6 +122,7 @@ var templates = map[string]map[msg]string{
 		mFindLead:             "%s, best first: %s.",
 		mFindLeadLow:          "%s, lowest first: %s.",
 		mListLead:             "The game has %s %s:",
+		mWith:                 "with %s",
 		mHardestBosses:        "The hardest bosses are the %s ones: %s.",
 		mEasiestBosses:        "The easiest bosses are the %s ones: %s.",
 		mBossExtremeNone:      "The game data rates no boss's difficulty.",
@@ -192,6 +194,7 @@ var templates = map[string]map[msg]string{
 		mFindLead:             "%s, du meilleur au moins bon : %s.",
 		mFindLeadLow:          "%s, du plus bas au plus haut : %s.",
 		mListLead:             "Le jeu compte %s %s :",
+		mWith:                 "avec %s",
 		mHardestBosses:        "Les boss les plus difficiles sont ceux de difficulté %s : %s.",
 		mEasiestBosses:        "Les boss les plus faciles sont ceux de difficulté %s : %s.",
 		mBossExtremeNone:      "Les données du jeu ne donnent la difficulté d'aucun boss.",
@@ -263,6 +266,7 @@ var templates = map[string]map[msg]string{
 		mFindLead:             "%s, die besten zuerst: %s.",
 		mFindLeadLow:          "%s, die niedrigsten zuerst: %s.",
 		mListLead:             "Das Spiel hat %s %s:",
+		mWith:                 "mit %s",
 		mHardestBosses:        "Die schwersten Bosse haben die Schwierigkeit %s: %s.",
 		mEasiestBosses:        "Die leichtesten Bosse haben die Schwierigkeit %s: %s.",
 		mBossExtremeNone:      "Die Spieldaten nennen für keinen Boss eine Schwierigkeit.",

@@ -47,3 +47,34 @@ func TestSuperlativeFromBelow(t *testing.T) {
 		t.Errorf("the answer does not say the order:\n%s", a.Text)
 	}
 }
+
+// TestMinimumStats: "at least 1500 ATK", "plus de 110 de vitesse",
+// "mindestens 20000 LP" set the search's minimums (sorted by that stat
+// unless the question names another), and the answer says them.
+func TestMinimumStats(t *testing.T) {
+	w := newSampleWorld(t)
+	for _, tc := range []struct {
+		locale, say string
+		args        []string
+		says        string
+	}{
+		{"en", "which champions have at least 1500 ATK?", []string{`"min_atk":1500`, `"sort_by":"atk"`}, "ATK ≥ 1,500"},
+		{"en", "Force champions with over 1500 ATK", []string{`"min_atk":1500`, `"affinity":"Force"`}, "ATK ≥ 1,500"},
+		{"en", "who is the fastest champion with at least 1500 ATK?", []string{`"min_atk":1500`, `"sort_by":"spd"`}, "ATK ≥ 1,500"},
+		{"fr", "quels champions ont plus de 110 de vitesse ?", []string{`"min_spd":110`}, "SPD ≥ 110"},
+		{"de", "welche Champions haben mindestens 20000 LP?", []string{`"min_hp":20000`}, "HP ≥ 20.000"},
+	} {
+		a := w.ask(t, tc.locale, nil, tc.say)
+		got := calledArgs(a, "gcs_find_champions")
+		ok := len(got) == 1 && strings.Contains(a.Text, tc.says)
+		for _, arg := range tc.args {
+			ok = ok && strings.Contains(got[0], arg)
+		}
+		if !ok {
+			t.Errorf("%s %q: gcs_find_champions called with %v (intent %s), want %v:\n%s", tc.locale, tc.say, got, a.Plan.Intent, tc.args, a.Text)
+		}
+	}
+	if got := calledArgs(w.ask(t, "en", nil, "who is the fastest champion?"), "gcs_find_champions"); len(got) != 1 || strings.Contains(got[0], "min_") {
+		t.Errorf("no minimum asked, some set: %v", got)
+	}
+}

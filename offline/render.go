@@ -730,6 +730,15 @@ func (rd renderer) find(os []tool.Outcome) reply {
 	if owned, _ := rd.p.Filters["owned_only"].(bool); owned {
 		label = rd.l.s("your_list", label)
 	}
+	var mins []string
+	for _, k := range gcsdb.StatKeys() {
+		if n, ok := rd.p.Filters["min_"+k].(int64); ok {
+			mins = append(mins, statLabel(k)+" ≥ "+rd.l.num(strconv.FormatInt(n, 10)))
+		}
+	}
+	if len(mins) > 0 {
+		label += " " + rd.l.t(mWith, strings.Join(mins, ", "))
+	}
 	byStat := sortKey != "" && sortKey != "rarity" && sortKey != "name"
 	if byStat {
 		label += " (" + statLabel(sortKey) + ")"

@@ -1,6 +1,9 @@
 package offline
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // The phrases below are matched as whole words against the message after
 // lower-casing, accent folding and apostrophe removal ("qu'est-ce" is
@@ -248,7 +251,8 @@ func withoutRole(text string) string {
 func isFind(text string) bool {
 	filters := namesFilter(text)
 	sup := has(text, wordsSuperlative)
-	return (sup && (namesStat(text) || filters)) || (filters && has(text, wordsList))
+	return (sup && (namesStat(text) || filters)) || (filters && has(text, wordsList)) ||
+		len(minStats(text)) > 0 && (has(text, wordsList) || has(text, wordsChampions))
 }
 
 // namesFilter reports a role, affinity or rarity named in text.
@@ -335,10 +339,25 @@ func findFilters(text string, factions []Entity) map[string]any {
 	if len(factions) > 0 {
 		args["faction"] = factions[0].Name
 	}
+	mins := minStats(text)
 	for _, s := range statWords {
-		if has(withoutRole(text), s.words) {
+		if n, ok := mins[s.key]; ok {
+			args["min_"+s.key] = n
+		}
+	}
+	for _, s := range statWords {
+		if has(withoutRole(textWithoutMins(text)), s.words) {
 			args["sort_by"] = s.key
 			break
+		}
+	}
+	if _, ok := args["sort_by"]; !ok {
+		// "champions with at least 1500 ATK": the highest ATK first.
+		for _, s := range statWords {
+			if _, ok := mins[s.key]; ok {
+				args["sort_by"] = s.key
+				break
+			}
 		}
 	}
 	if _, ok := args["sort_by"]; !ok && has(text, wordsSuperlative) {
@@ -456,4 +475,61 @@ func bossExtreme(text string) (hardest, ok bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// wordsAtLeast introduce a minimum: "at least 1500 ATK", "over 110 speed".
+//
+//nolint:misspell // French and German words, not misspelt English
+var wordsAtLeast = phrases(`at least|over|more than|above|minimum|min|greater than|
+	au moins|plus de|superieur a|minimum de|
+	mindestens|uber|mehr als|minimal`)
+
+// minStats reads the minimums text sets on stats, by stat key: a word of
+// wordsAtLeast, a number, then the stat's word ("at least 1500 ATK",
+// "au moins 110 de vitesse", "mindestens 20000 LP").
+func minStats(text string) map[string]int64 {
+	f := strings.Fields(text)
+	var out map[string]int64
+	for i := range f {
+		n, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil || n < 0 || n > 10_000_000 {
+			continue
+		}
+		if before := " " + strings.Join(f[max(0, i-3):i], " ") + " "; !has(before, wordsAtLeast) {
+			continue
+		}
+		after := " " + strings.Join(f[i+1:min(len(f), i+4)], " ") + " "
+		for _, s := range statWords {
+			if has(after, s.words) {
+				if out == nil {
+					out = map[string]int64{}
+				}
+				out[s.key] = n
+				break
+			}
+		}
+	}
+	return out
+}
+
+// textWithoutMins is text without the minimums minStats reads, so "the
+// fastest with at least 1500 ATK" sorts by speed.
+func textWithoutMins(text string) string {
+	f := strings.Fields(text)
+	for i := range f {
+		if _, err := strconv.ParseInt(f[i], 10, 64); err != nil {
+			continue
+		}
+		end := min(len(f), i+4)
+		after := " " + strings.Join(f[i+1:end], " ") + " "
+		for _, s := range statWords {
+			if has(after, s.words) {
+				for j := i + 1; j < end; j++ {
+					f[j] = ""
+				}
+				break
+			}
+		}
+	}
+	return " " + strings.Join(strings.Fields(strings.Join(f, " ")), " ") + " "
 }
