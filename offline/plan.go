@@ -176,6 +176,7 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 	deictic := has(text, wordsDeictic)
 	team := has(text, wordsTeam)
 	hardest, extreme := bossExtreme(text)
+	lk := listOf(text)
 
 	// fill takes the screen's entity of kind when the message names none
 	// of that kind and refers to the screen (or asks something that needs one).
@@ -296,10 +297,9 @@ func (r *Responder) plan(ctx context.Context, req Request) Plan {
 		p.Intent = IntentList
 		p.Filters = map[string]any{"kind": string(KindBoss), "hardest": hardest, "extreme": true}
 		c.add(toolBosses, map[string]any{"limit": listLimit})
-	case len(ents) == 0 && !team && listOf(text) != nil && r.names[listOf(text).tool]:
+	case len(ents) == 0 && !team && lk != nil && r.names[lk.tool]:
 		// "list all bosses", "what dungeons are there?": the kind's list.
 		p.Intent = IntentList
-		lk := listOf(text)
 		p.Filters = map[string]any{"kind": string(lk.kind)}
 		c.add(lk.tool, map[string]any{"limit": listLimit})
 	case len(champs) == 0 && len(bosses) == 0 && !team && asksMembers(text) && len(fill(KindFaction, factions, true)) > 0 && r.names[toolMembers]:

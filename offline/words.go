@@ -488,6 +488,20 @@ var wordsAtLeast = phrases(`at least|over|more than|above|minimum|min|greater th
 // wordsAtLeast, a number, then the stat's word ("at least 1500 ATK",
 // "au moins 110 de vitesse", "mindestens 20000 LP").
 func minStats(text string) map[string]int64 {
+	mins, _ := readMins(text)
+	return mins
+}
+
+// textWithoutMins is text without the stat words of the minimums minStats
+// reads, so "the fastest with at least 1500 ATK" sorts by speed.
+func textWithoutMins(text string) string {
+	_, rest := readMins(text)
+	return rest
+}
+
+// readMins finds the minimums of text (see minStats) and returns them with
+// text less the words that named their stats.
+func readMins(text string) (map[string]int64, string) {
 	f := strings.Fields(text)
 	var out map[string]int64
 	for i := range f {
@@ -498,32 +512,14 @@ func minStats(text string) map[string]int64 {
 		if before := " " + strings.Join(f[max(0, i-3):i], " ") + " "; !has(before, wordsAtLeast) {
 			continue
 		}
-		after := " " + strings.Join(f[i+1:min(len(f), i+4)], " ") + " "
+		end := min(len(f), i+4)
+		after := " " + strings.Join(f[i+1:end], " ") + " "
 		for _, s := range statWords {
 			if has(after, s.words) {
 				if out == nil {
 					out = map[string]int64{}
 				}
 				out[s.key] = n
-				break
-			}
-		}
-	}
-	return out
-}
-
-// textWithoutMins is text without the minimums minStats reads, so "the
-// fastest with at least 1500 ATK" sorts by speed.
-func textWithoutMins(text string) string {
-	f := strings.Fields(text)
-	for i := range f {
-		if _, err := strconv.ParseInt(f[i], 10, 64); err != nil {
-			continue
-		}
-		end := min(len(f), i+4)
-		after := " " + strings.Join(f[i+1:end], " ") + " "
-		for _, s := range statWords {
-			if has(after, s.words) {
 				for j := i + 1; j < end; j++ {
 					f[j] = ""
 				}
@@ -531,5 +527,8 @@ func textWithoutMins(text string) string {
 			}
 		}
 	}
-	return " " + strings.Join(strings.Fields(strings.Join(f, " ")), " ") + " "
+	if out == nil {
+		return nil, text
+	}
+	return out, " " + strings.Join(strings.Fields(strings.Join(f, " ")), " ") + " "
 }
