@@ -2,6 +2,8 @@ package llm
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -59,3 +61,68 @@ func TestAddCacheKey(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheKeyTransportBodies: the transport sends the member first and
+// the rest of the body byte for byte, with a Content-Length and a GetBody
+// that agree with what it sends, whether the body's length is known (sent
+// as read) or not (read whole first); a body it cannot place the member
+// in is sent unchanged.
+func TestCacheKeyTransportBodies(t *testing.T) {
+	long := `{"model":"m","messages":[` + strings.Repeat(`{"role":"user","content":"hi"},`, 40) + `{"role":"user","content":"x"}]}`
+	blank := `{` + strings.Repeat(" ", 40) + `"a":1}`
+	for _, tc := range []struct{ body, want, wantRead string }{
+		{`{"model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`, ""},
+		{` { "model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`, ""},
+		{`{}`, `{"prompt_cache_key":"k"}`, ""},
+		{`{"prompt_cache_key":"x","model":"m"}`, `{"prompt_cache_key":"x","model":"m"}`, ""},
+		{`[1]`, `[1]`, ""},
+		{long, `{"prompt_cache_key":"k",` + long[1:], ""},
+		// Streamed, the first member is past the peek: sent unchanged.
+		{blank, blank, `{"prompt_cache_key":"k","a":1}`},
+	} {
+		for _, known := range []bool{true, false} {
+			want := tc.want
+			if !known && tc.wantRead != "" {
+				want = tc.wantRead
+			}
+			var got *http.Request
+			var sent string
+			tr := cacheKeyTransport{next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				got = r
+				b, err := io.ReadAll(r.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sent = string(b)
+				return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(""))}, nil
+			})}
+			req, err := http.NewRequestWithContext(withCacheKey(context.Background(), "k"), http.MethodPost, "http://x/v1/chat/completions", strings.NewReader(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !known {
+				req.ContentLength, req.GetBody = -1, nil
+			}
+			if _, err := tr.RoundTrip(req); err != nil {
+				t.Fatal(err)
+			}
+			if sent != want {
+				t.Errorf("known length %v: sent %q, want %q", known, sent, want)
+			}
+			if got.ContentLength != int64(len(sent)) {
+				t.Errorf("known length %v, body %q: Content-Length %d, sent %d bytes", known, tc.body, got.ContentLength, len(sent))
+			}
+			again, err := got.GetBody()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := io.ReadAll(again); string(b) != sent {
+				t.Errorf("known length %v: GetBody gives %q, the request sent %q", known, b, sent)
+			}
+		}
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -150,7 +150,7 @@ func New(opts Options) (*Client, error) {
 	}
 	next := hc.Transport
 	if next == nil {
-		next = http.DefaultTransport
+		next = newTransport()
 	}
 	hc.Transport = retryAfterTransport{next: cacheKeyTransport{next: next}}
 	cfg.HTTPClient = hc
@@ -376,4 +376,18 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 		return 0, false
 	}
 	return d, true
+}
+
+// newTransport is the client's own transport when the caller gives none:
+// http.DefaultTransport's settings, with a write buffer that holds a
+// whole request (headers and a long session's body leave in one write
+// instead of one per 4 KB), and idle connections kept for as many
+// concurrent turns as a server runs (the default keeps 2 per host, so
+// a busy server dialled, and shook TLS hands, for most calls).
+func newTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.WriteBufferSize = 64 << 10
+	t.MaxIdleConns = 0 // no limit overall; per host below
+	t.MaxIdleConnsPerHost = 256
+	return t
 }

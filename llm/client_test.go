@@ -526,3 +526,20 @@ func TestPing(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnTransport: with no HTTP client given, requests leave in one
+// write however long the session (the buffer holds a long request) and
+// concurrent turns keep their connections (the default keeps two idle
+// per host and dials, with TLS, for the others).
+func TestOwnTransport(t *testing.T) {
+	tr := newTransport()
+	if tr.WriteBufferSize < 32<<10 {
+		t.Errorf("write buffer %d B: a long session's request leaves in several writes", tr.WriteBufferSize)
+	}
+	if tr.MaxIdleConnsPerHost < 64 || tr.MaxIdleConns != 0 && tr.MaxIdleConns < tr.MaxIdleConnsPerHost {
+		t.Errorf("idle connections kept: %d per host, %d in all", tr.MaxIdleConnsPerHost, tr.MaxIdleConns)
+	}
+	if tr.Proxy == nil || tr.TLSHandshakeTimeout == 0 {
+		t.Error("the default transport's proxy and timeouts were not kept")
+	}
+}
