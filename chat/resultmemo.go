@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"hash/maphash"
 	"sync"
-
-	"github.com/gameassist/gameassist/tool"
 )
 
 // Bounds of a resultMemo: at most maxResultMemo texts and about
@@ -48,10 +46,9 @@ type resultKey struct {
 // hit so that two inputs with the same hash never share a text.
 type resultEntry struct{ in, out string }
 
-// text is resultText(r, words(locale)), rendered once per envelope and
-// locale.
-func (m *resultMemo) text(r tool.Result, locale string, words func(string) Words) string {
-	view := r.ForLLM()
+// text is resultText(r, words(locale)) of the result whose ForLLM text
+// is view, rendered once per envelope and locale.
+func (m *resultMemo) text(view, locale string, words func(string) Words) string {
 	if out, ok := m.get(view, false, locale); ok {
 		return out
 	}
@@ -71,7 +68,7 @@ func (m *resultMemo) stored(raw json.RawMessage, locale string, words func(strin
 	if err != nil {
 		return "", false
 	}
-	out := m.text(res, locale, words)
+	out := m.text(res.ForLLM(), locale, words)
 	m.put(string(raw), true, locale, out)
 	return out, true
 }

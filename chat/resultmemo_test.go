@@ -39,11 +39,11 @@ func TestResultMemo(t *testing.T) {
 	want := resultText(r, lab.Words("fr"))
 	lab.n.Store(0)
 
-	if got := m.text(r, "fr", lab.Words); got != want {
+	if got := m.text(r.ForLLM(), "fr", lab.Words); got != want {
 		t.Fatalf("text:\n got %s\nwant %s", got, want)
 	}
 	for range 3 {
-		if got := m.text(r, "fr", lab.Words); got != want {
+		if got := m.text(r.ForLLM(), "fr", lab.Words); got != want {
 			t.Fatalf("remembered text:\n got %s\nwant %s", got, want)
 		}
 	}
@@ -77,7 +77,7 @@ func TestResultMemo(t *testing.T) {
 	// Changed data, changed payload bytes, another locale: each rendered
 	// anew, as resultText renders it.
 	changed := champResult("Kaelith", "decrease_atk")
-	if got, want := m.text(changed, "fr", lab.Words), resultText(changed, frenchEffects{}.Words("fr")); got != want || !strings.Contains(got, "decrease_atk") {
+	if got, want := m.text(changed.ForLLM(), "fr", lab.Words), resultText(changed, frenchEffects{}.Words("fr")); got != want || !strings.Contains(got, "decrease_atk") {
 		t.Errorf("changed result: %s, want %s", got, want)
 	}
 	rawChanged, _ := json.Marshal(changed)
@@ -104,17 +104,17 @@ func TestResultMemoBounds(t *testing.T) {
 	var m resultMemo
 	lab := &countingWords{}
 	for i := range maxResultMemo + 10 {
-		m.text(champResult(fmt.Sprint("c", i), "decrease_def"), "en", lab.Words)
+		m.text(champResult(fmt.Sprint("c", i), "decrease_def").ForLLM(), "en", lab.Words)
 	}
 	if len(m.m) != maxResultMemo || len(m.order) != maxResultMemo {
 		t.Errorf("%d texts (%d in order), want %d", len(m.m), len(m.order), maxResultMemo)
 	}
 	lab.n.Store(0)
-	m.text(champResult("c0", "decrease_def"), "en", lab.Words)
+	m.text(champResult("c0", "decrease_def").ForLLM(), "en", lab.Words)
 	if lab.n.Load() != 1 {
 		t.Error("the oldest result was still remembered")
 	}
-	m.text(champResult(fmt.Sprint("c", maxResultMemo+9), "decrease_def"), "en", lab.Words)
+	m.text(champResult(fmt.Sprint("c", maxResultMemo+9), "decrease_def").ForLLM(), "en", lab.Words)
 	if lab.n.Load() != 1 {
 		t.Error("the newest result was forgotten")
 	}
@@ -122,7 +122,7 @@ func TestResultMemoBounds(t *testing.T) {
 	var big resultMemo
 	filler := strings.Repeat("x", 100<<10)
 	for i := range 200 {
-		big.text(tool.Success(fmt.Sprint(i, filler), nil), "en", lab.Words)
+		big.text(tool.Success(fmt.Sprint(i, filler), nil).ForLLM(), "en", lab.Words)
 	}
 	if big.bytes > maxResultMemoBytes {
 		t.Errorf("%d bytes remembered, want at most %d", big.bytes, maxResultMemoBytes)
@@ -136,7 +136,7 @@ func TestResultMemoBounds(t *testing.T) {
 	}
 	huge := tool.Success(strings.Repeat("y", maxResultMemoText), nil)
 	n := len(big.m)
-	if got := big.text(huge, "en", lab.Words); got != resultText(huge, nil) {
+	if got := big.text(huge.ForLLM(), "en", lab.Words); got != resultText(huge, nil) {
 		t.Error("a huge result rendered differently")
 	}
 	if _, ok := big.get(huge.ForLLM(), false, "en"); ok || len(big.m) != n {
@@ -155,7 +155,7 @@ func TestResultMemoConcurrent(t *testing.T) {
 				r := champResult(fmt.Sprint("c", i%7), "decrease_def")
 				raw, _ := json.Marshal(r)
 				locale := []string{"en", "fr"}[g%2]
-				if got, want := m.text(r, locale, frenchEffects{}.Words), resultText(r, frenchEffects{}.Words(locale)); got != want {
+				if got, want := m.text(r.ForLLM(), locale, frenchEffects{}.Words), resultText(r, frenchEffects{}.Words(locale)); got != want {
 					t.Errorf("text %s", got)
 				}
 				if _, ok := m.stored(raw, locale, frenchEffects{}.Words); !ok {

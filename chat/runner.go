@@ -259,6 +259,11 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 	}
 	s.mu.Unlock()
 
+	// The LLM view is rendered once: the turn's tool message and the
+	// observer's metrics both read it.
+	for i := range outs {
+		outs[i].View = outs[i].Result.ForLLM()
+	}
 	for _, o := range outs {
 		s.r.log.LogAttrs(ctx, slog.LevelInfo, "tool call",
 			slog.String("tool", o.Name), slog.Int("version", o.Version), slog.String("source", string(o.Source)),

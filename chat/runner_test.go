@@ -76,6 +76,10 @@ func TestRunnerDuplicates(t *testing.T) {
 					if o.Status != tool.StatusSuccess || o.Result.Data == nil {
 						t.Errorf("outcome %s %s: status %s data %v", o.Name, o.Source, o.Status, o.Result.Data)
 					}
+					// Rendered once for the tool message and the metrics.
+					if o.View == "" || o.View != o.Result.ForLLM() {
+						t.Errorf("outcome %s %s: view %q, want the result's LLM view %q", o.Name, o.Source, o.View, o.Result.ForLLM())
+					}
 				}
 			}
 			if got := box.get("gcs_get_champion_details").count(); got != tc.runs {

@@ -474,7 +474,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, lock Lease, scop
 			if o.Source == tool.SourceDuplicate {
 				content = duplicateNote(o)
 			} else {
-				content = s.results.text(o.Result, turn.Meta.Locale, s.words)
+				content = s.results.text(o.LLMView(), turn.Meta.Locale, s.words)
 			}
 			content = tt.fit(lctx, content)
 			if i == len(outs)-1 && dropped > 0 {

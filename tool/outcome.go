@@ -50,4 +50,16 @@ type Outcome struct {
 	DisplayName string `json:"display_name,omitempty"`
 	// Result is the full envelope, kept for the caller; never serialized here.
 	Result Result `json:"-"`
+	// View is Result.ForLLM(), when whoever made the outcome rendered it
+	// once for those after it (empty: not rendered; see LLMView).
+	View string `json:"-"`
+}
+
+// LLMView is the envelope as the LLM reads it (Result.ForLLM), rendered
+// again only when View does not hold it.
+func (o Outcome) LLMView() string {
+	if o.View != "" {
+		return o.View
+	}
+	return o.Result.ForLLM()
 }

@@ -69,7 +69,7 @@ func (o *observer) ToolCalls(_ context.Context, _ string, outs []tool.Outcome) {
 		d := time.Duration(out.DurationMS * float64(time.Millisecond))
 		o.m.ObserveTool(metrics.ToolObservation{
 			Tool: name, Category: category, Source: out.Source, Status: string(out.Status),
-			Duration: d, ResultChars: len(out.Result.ForLLM()), Truncated: out.Result.InternalInfo.Truncated,
+			Duration: d, ResultChars: len(out.LLMView()), Truncated: out.Result.InternalInfo.Truncated,
 			Version: out.Version,
 		})
 		o.enqueueTool(stats.ToolRecord{Tool: out.Name, Category: category, Source: out.Source, Status: string(out.Status), Duration: d, Version: out.Version})
