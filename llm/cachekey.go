@@ -77,12 +77,10 @@ func (t cacheKeyTransport) streamed(r *http.Request, k []byte) (*http.Response, 
 			return nil, 0, err
 		}
 		head, keyed := peek[:n], peek[:n]
-		if open := bytes.TrimLeft(head, " \t\r\n"); n < keyPeek || len(open) > 0 && len(bytes.TrimLeft(open[1:], " \t\r\n")) > 0 {
+		if brace := bytes.TrimLeft(head, " \t\r\n"); n < keyPeek || len(brace) > 0 && len(bytes.TrimLeft(brace[1:], " \t\r\n")) > 0 {
 			// The peek shows what follows the brace (or all of the
 			// body): insertKey knows whether a comma is needed.
-			buf := make([]byte, 0, len(keyMember)+len(k)+1+n)
-			buf = append(append(append(buf, keyMember...), k...), ',')
-			keyed = insertKey(append(buf, head...), len(keyMember)+len(k)+1, k)
+			keyed = withKey(head, k)
 		}
 		return struct {
 			io.Reader
@@ -143,6 +141,12 @@ func addCacheKey(body []byte, key string) []byte {
 	if err != nil {
 		return body
 	}
+	return withKey(body, k)
+}
+
+// withKey is addCacheKey with the key k already encoded: body is copied
+// after room for the member, which insertKey fills.
+func withKey(body, k []byte) []byte {
 	head := len(keyMember) + len(k) + 1
 	buf := make([]byte, head+len(body))
 	copy(buf[head:], body)
