@@ -43,11 +43,11 @@ func (t cacheKeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return t.next.RoundTrip(r)
 	}
-	if r.ContentLength > 0 && r.GetBody != nil {
-		return t.streamed(r, k)
-	}
 	// The body is read once, after room for the member, which is then
-	// written in place of the opening brace: one buffer, one copy.
+	// written in place of the opening brace: one buffer, one copy. The
+	// copy is what lets the request leave in one write: net/http sends
+	// the headers on their own, and the body through a copy loop, unless
+	// the body is a reader it knows to be in memory (a *bytes.Reader).
 	head := len(keyMember) + len(k) + 1
 	buf := make([]byte, head, head+max(int(r.ContentLength), 0)+1)
 	buf, err = readAppend(buf, r.Body)
@@ -62,56 +62,6 @@ func (t cacheKeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	return t.next.RoundTrip(out)
 }
-
-// streamed forwards r, whose body's length is known and which can be
-// read again, with the member k written over the body's first bytes and
-// the rest of the body sent as it is read: a long session's body is not
-// copied (nor scanned) on its way out. A body whose first bytes are not
-// an object's opening is sent unchanged.
-func (t cacheKeyTransport) streamed(r *http.Request, k []byte) (*http.Response, error) {
-	open := func(body io.ReadCloser) (io.ReadCloser, int64, error) {
-		var peek [keyPeek]byte
-		n, err := io.ReadFull(body, peek[:])
-		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-			_ = body.Close()
-			return nil, 0, err
-		}
-		head, keyed := peek[:n], peek[:n]
-		if brace := bytes.TrimLeft(head, " \t\r\n"); n < keyPeek || len(brace) > 0 && len(bytes.TrimLeft(brace[1:], " \t\r\n")) > 0 {
-			// The peek shows what follows the brace (or all of the
-			// body): insertKey knows whether a comma is needed.
-			keyed = withKey(head, k)
-		}
-		return struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(keyed), body), body}, int64(len(keyed) - n), nil
-	}
-	body, grew, err := open(r.Body)
-	if err != nil {
-		return nil, err
-	}
-	out := r.Clone(r.Context())
-	out.Body = body
-	out.ContentLength = r.ContentLength + grew
-	getBody := r.GetBody
-	out.GetBody = func() (io.ReadCloser, error) {
-		b, err := getBody()
-		if err != nil {
-			return nil, err
-		}
-		b, _, err = open(b)
-		return b, err
-	}
-	return t.next.RoundTrip(out)
-}
-
-// keyPeek is how many of a body's first bytes streamed reads to place
-// the member: enough for the opening brace and the first member's name
-// (go-openai's bodies open with no blank), which tell where the member
-// goes and whether a comma follows it. Its request type has no such
-// field, so a body that has the member has it first.
-const keyPeek = 32
 
 // keyMember opens a body with its cache key.
 const keyMember = `{"prompt_cache_key":`

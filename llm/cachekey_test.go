@@ -1,11 +1,15 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gameassist/gameassist/llm/llmtest"
@@ -64,27 +68,22 @@ func TestAddCacheKey(t *testing.T) {
 
 // TestCacheKeyTransportBodies: the transport sends the member first and
 // the rest of the body byte for byte, with a Content-Length and a GetBody
-// that agree with what it sends, whether the body's length is known (sent
-// as read) or not (read whole first); a body it cannot place the member
-// in is sent unchanged.
+// that agree with what it sends, whether the body's length is known or
+// not; a body it cannot place the member in is sent unchanged.
 func TestCacheKeyTransportBodies(t *testing.T) {
 	long := `{"model":"m","messages":[` + strings.Repeat(`{"role":"user","content":"hi"},`, 40) + `{"role":"user","content":"x"}]}`
 	blank := `{` + strings.Repeat(" ", 40) + `"a":1}`
-	for _, tc := range []struct{ body, want, wantRead string }{
-		{`{"model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`, ""},
-		{` { "model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`, ""},
-		{`{}`, `{"prompt_cache_key":"k"}`, ""},
-		{`{"prompt_cache_key":"x","model":"m"}`, `{"prompt_cache_key":"x","model":"m"}`, ""},
-		{`[1]`, `[1]`, ""},
-		{long, `{"prompt_cache_key":"k",` + long[1:], ""},
-		// Streamed, the first member is past the peek: sent unchanged.
-		{blank, blank, `{"prompt_cache_key":"k","a":1}`},
+	for _, tc := range []struct{ body, want string }{
+		{`{"model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`},
+		{` { "model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`},
+		{`{}`, `{"prompt_cache_key":"k"}`},
+		{`{"prompt_cache_key":"x","model":"m"}`, `{"prompt_cache_key":"x","model":"m"}`},
+		{`[1]`, `[1]`},
+		{long, `{"prompt_cache_key":"k",` + long[1:]},
+		{blank, `{"prompt_cache_key":"k","a":1}`},
 	} {
 		for _, known := range []bool{true, false} {
 			want := tc.want
-			if !known && tc.wantRead != "" {
-				want = tc.wantRead
-			}
 			var got *http.Request
 			var sent string
 			tr := cacheKeyTransport{next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
@@ -121,6 +120,61 @@ func TestCacheKeyTransportBodies(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCacheKeyOneWrite: through the client's own transport, a request
+// with a cache key leaves in as many writes as one without (headers and
+// body together): the key costs the provider's connection no extra
+// packets.
+func TestCacheKeyOneWrite(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		_, _ = w.Write([]byte("{}"))
+	}))
+	defer srv.Close()
+	var writes atomic.Int64
+	tr := newTransport()
+	var d net.Dialer
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return countedConn{c, &writes}, nil
+	}
+	defer tr.CloseIdleConnections()
+	body := `{"model":"m","messages":[` + strings.Repeat(`{"role":"user","content":"a long session's message"},`, 400) + `{"role":"user","content":"x"}]}`
+	for _, key := range []string{"", "session-1", ""} {
+		var rt http.RoundTripper = tr
+		if key != "" {
+			rt = cacheKeyTransport{next: tr}
+		}
+		req, err := http.NewRequestWithContext(withCacheKey(context.Background(), key), http.MethodPost, srv.URL+"/v1/chat/completions", bytes.NewBufferString(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := writes.Load()
+		resp, err := rt.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		if n := writes.Load() - before; n != 1 {
+			t.Errorf("key %q: a %d-byte request left in %d writes, want 1", key, len(body), n)
+		}
+	}
+}
+
+// countedConn counts its writes in n.
+type countedConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c countedConn) Write(p []byte) (int, error) {
+	c.n.Add(1)
+	return c.Conn.Write(p)
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
