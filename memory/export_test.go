@@ -1,11 +1,29 @@
 package memory
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // SetRenewClock makes s pace lock renewals by ticks instead of a real
-// ticker and report each renewal's outcome on renewed.
+// timer (each tick fires the pending renewal) and report each renewal's
+// outcome on renewed.
 func SetRenewClock(s *Store, ticks <-chan time.Time, renewed chan<- error) {
-	s.ticker = func(time.Duration) (<-chan time.Time, func()) { return ticks, func() {} }
+	s.after = func(_ time.Duration, f func()) func() bool {
+		stop := make(chan struct{})
+		var once sync.Once
+		go func() {
+			select {
+			case <-ticks:
+				f()
+			case <-stop:
+			}
+		}()
+		return func() bool {
+			once.Do(func() { close(stop) })
+			return true
+		}
+	}
 	s.renewed = func(err error) { renewed <- err }
 }
 

@@ -47,55 +47,96 @@ type Lock struct {
 	chain chain
 	read  *histRead
 
-	stopOnce sync.Once
-	stop     chan struct{} // closed to end the renewal
-	kept     chan struct{} // closed when the renewal ended
+	// The renewal (see keep): a timer, not a goroutine, so a turn that
+	// ends within a third of the TTL, as most do, starts none.
+	ctx   context.Context // the context the lock was taken with
+	every time.Duration
+	mu    sync.Mutex
+	// stopTimer cancels the pending renewal, unhook the renewal's end
+	// when ctx ends; ended is set once the renewal is to end, renewing
+	// while one runs.
+	stopTimer, unhook func() bool
+	ended, renewing   bool
+	kept              chan struct{} // closed when the renewal ended
 }
 
 // keep renews the lock every third of its TTL until it is released, ctx
 // ends or the lock turns out lost (ErrNotHeld).
 func (l *Lock) keep(ctx context.Context) {
-	every := max(l.s.opts.LockTTL/3, time.Millisecond)
-	ticks, stopTicks := l.s.ticker(every)
-	go func() {
-		defer close(l.kept)
-		defer stopTicks()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-l.stop:
-				return
-			case <-ticks:
-			}
-			err := l.Refresh(ctx)
-			if l.s.renewed != nil {
-				l.s.renewed(err)
-			}
-			switch {
-			case errors.Is(err, ErrNotHeld):
-				select {
-				case <-l.stop: // released meanwhile: not lost
-				default:
-					l.s.log.WarnContext(ctx, "memory: session lock lost while held", "session", l.id)
-				}
-				return
-			case err != nil && ctx.Err() == nil:
-				l.s.log.WarnContext(ctx, "memory: renew session lock", "session", l.id, "err", err)
-			}
+	l.ctx, l.every = ctx, max(l.s.opts.LockTTL/3, time.Millisecond)
+	l.mu.Lock()
+	l.stopTimer = l.s.after(l.every, l.renew)
+	l.mu.Unlock()
+	unhook := context.AfterFunc(ctx, l.done)
+	l.mu.Lock()
+	l.unhook = unhook
+	l.mu.Unlock()
+}
+
+// renew is one renewal, on the timer's goroutine: it renews the lock and
+// arms the next one unless the renewal ended meanwhile or the lock is
+// lost.
+func (l *Lock) renew() {
+	l.mu.Lock()
+	if l.ended {
+		l.mu.Unlock()
+		return
+	}
+	l.renewing = true
+	l.mu.Unlock()
+	err := l.Refresh(l.ctx)
+	if l.s.renewed != nil {
+		l.s.renewed(err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.renewing = false
+	switch {
+	case errors.Is(err, ErrNotHeld):
+		if !l.ended { // not released meanwhile: lost
+			l.s.log.WarnContext(l.ctx, "memory: session lock lost while held", "session", l.id)
 		}
-	}()
+		l.end()
+		return
+	case err != nil && l.ctx.Err() == nil:
+		l.s.log.WarnContext(l.ctx, "memory: renew session lock", "session", l.id, "err", err)
+	}
+	if l.ended {
+		close(l.kept)
+		return
+	}
+	l.stopTimer = l.s.after(l.every, l.renew)
 }
 
 // done ends the renewal; the lock is released or given up.
 func (l *Lock) done() {
-	l.stopOnce.Do(func() { close(l.stop) })
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.end()
 }
 
-// defaultTicker is Store.ticker outside tests.
-func defaultTicker(d time.Duration) (<-chan time.Time, func()) {
-	t := time.NewTicker(d)
-	return t.C, t.Stop
+// end is done with l.mu held: a renewal running now closes kept when it
+// returns.
+func (l *Lock) end() {
+	if l.ended {
+		return
+	}
+	l.ended = true
+	if l.stopTimer != nil {
+		l.stopTimer()
+	}
+	if l.unhook != nil {
+		l.unhook()
+	}
+	if !l.renewing {
+		close(l.kept)
+	}
+}
+
+// defaultAfter is Store.after outside tests: f runs on its own goroutine
+// after d, unless the returned func stops it first.
+func defaultAfter(d time.Duration, f func()) func() bool {
+	return time.AfterFunc(d, f).Stop
 }
 
 // Lock takes the turn lock of session id, waiting up to wait for the
@@ -228,7 +269,7 @@ func (s *Store) newLock(id string) (*Lock, error) {
 	if _, err := rand.Read(b); err != nil {
 		return nil, err
 	}
-	return &Lock{s: s, id: id, key: s.lockKey(id), owner: hex.EncodeToString(b), stop: make(chan struct{}), kept: make(chan struct{})}, nil
+	return &Lock{s: s, id: id, key: s.lockKey(id), owner: hex.EncodeToString(b), kept: make(chan struct{})}, nil
 }
 
 // poll calls try until it succeeds, fails, ctx ends (the context's error)

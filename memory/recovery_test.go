@@ -74,6 +74,45 @@ func TestLiveHolderRenewsLock(t *testing.T) {
 	})
 }
 
+// TestReleaseDuringRenewal: a release while a renewal is in flight ends
+// the renewal once that one returns, and arms no other.
+func TestReleaseDuringRenewal(t *testing.T) {
+	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
+		ctx := context.Background()
+		e := newEnv(t, srv, memory.Options{LockTTL: 5 * time.Second})
+		ticks := make(chan time.Time)
+		renewed := make(chan error)
+		memory.SetRenewClock(e.store, ticks, renewed)
+		e.create(t, "s")
+		_, l, err := e.store.LockAndBegin(ctx, "s", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ticks <- time.Time{} // the renewal runs, and waits to report
+		if err := l.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-memory.RenewalDone(l):
+			t.Fatal("the renewal ended while one was still running")
+		default:
+		}
+		// The renewal ran against a lock either still held or released.
+		if err := <-renewed; err != nil && !errors.Is(err, memory.ErrNotHeld) {
+			t.Fatalf("renewal: %v", err)
+		}
+		<-memory.RenewalDone(l)
+		select {
+		case ticks <- time.Time{}:
+			t.Fatal("a renewal was armed after the release")
+		default:
+		}
+		if n, err := e.rdb.Exists(ctx, e.key("s", "lock")).Result(); err != nil || n != 0 {
+			t.Fatalf("lock still there after the release: %d, %v", n, err)
+		}
+	})
+}
+
 // TestDeadHolderLockReclaimed: a holder whose turn ended without releasing
 // (its instance crashed, or Redis kept the key across a restart) renews no
 // more; its lock carries no more than the short TTL, and once that passes

@@ -73,9 +73,9 @@ type Store struct {
 	opts   Options
 	log    *slog.Logger
 	script scripts
-	// ticker paces lock renewals; renewed, when set, hears each renewal's
-	// outcome (tests replace both).
-	ticker  func(time.Duration) (<-chan time.Time, func())
+	// after paces lock renewals (time.AfterFunc's Stop); renewed, when
+	// set, hears each renewal's outcome (tests replace both).
+	after   func(d time.Duration, f func()) func() bool
 	renewed func(error)
 	// known remembers each session's player id and refs the shared
 	// payloads it referenced (see loadRound).
@@ -138,7 +138,7 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memory: new: %w", err)
 	}
-	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts(), ticker: defaultTicker, z: z}, nil
+	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts(), after: defaultAfter, z: z}, nil
 }
 
 // Turn is what a chat turn starts from.
