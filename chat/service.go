@@ -180,6 +180,7 @@ type Service struct {
 	selMu       sync.Mutex
 	sel         *toolselect.Selector
 	selKey      uint64
+	selGen      uint64 // the registry generation sel was checked against
 	selSeed     maphash.Seed
 	screenTools ScreenTooler
 	emb         *embed.Hashing
@@ -256,6 +257,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		runner.SetRollouts(deps.Rollouts)
 	}
 	reg := deps.Executor.Registry()
+	gen := reg.Generation()
 	specs := reg.Specs(func(s tool.Spec) bool { return llmMay(opts, s) })
 	sel, err := toolselect.New(specs, toolselect.Options{Mode: selectorMode(opts.ToolSelection), Max: opts.MaxToolsPerCall, Entities: opts.Entities})
 	if err != nil {
@@ -278,7 +280,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 	svc := &Service{
 		store: deps.Store, llm: deps.LLM, screens: deps.Screens,
 		obs: obs, log: log, runner: runner, offline: deps.Fallback, opts: opts,
-		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, selSeed: seed, emb: emb,
+		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, selGen: gen, selSeed: seed, emb: emb,
 		warm: make(chan struct{}, warmSlots),
 		own:  map[string]tool.Spec{toolselect.FindToolsName: toolselect.FindToolsSpec(), SearchConversationName: searchConversationSpec(), toolselect.UseToolName: useToolSpec()},
 	}
@@ -326,13 +328,19 @@ func llmMay(opts Options, sp tool.Spec) bool {
 }
 
 // selector returns the tool selector over the registry's current tools,
-// rebuilt when a tools file reload changed them.
+// rebuilt when a tools file reload changed them; a turn that finds the
+// registry's generation unchanged reads no spec.
 func (s *Service) selector() *toolselect.Selector {
-	specs := s.offered()
-	key := specsKey(s.selSeed, specs)
+	gen := s.reg.Generation()
 	s.selMu.Lock()
 	defer s.selMu.Unlock()
+	if gen == s.selGen {
+		return s.sel
+	}
+	specs := s.offered()
+	key := specsKey(s.selSeed, specs)
 	if key == s.selKey {
+		s.selGen = gen
 		return s.sel
 	}
 	sel, err := toolselect.New(specs, toolselect.Options{Mode: selectorMode(s.opts.ToolSelection), Max: s.opts.MaxToolsPerCall, Entities: s.opts.Entities})
@@ -340,7 +348,7 @@ func (s *Service) selector() *toolselect.Selector {
 		s.log.Error("chat: tool selector over reloaded tools", "err", err)
 		return s.sel
 	}
-	s.sel, s.selKey = sel, key
+	s.sel, s.selKey, s.selGen = sel, key, gen
 	return sel
 }
 

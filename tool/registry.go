@@ -35,6 +35,8 @@ type registryState struct {
 	aliases  map[string]string   // alias -> canonical name
 	order    []string
 	groups   map[string][]string // group -> canonical names registered with it
+	// gen counts the states a registry has published (see Generation).
+	gen uint64
 }
 
 type entry struct {
@@ -199,10 +201,12 @@ func (s *registryState) fits(group string, spec Spec) error {
 func (r *Registry) Register(tools ...Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	next := r.state.Load().clone("")
+	prev := r.state.Load()
+	next := prev.clone("")
 	if err := next.add("", tools); err != nil {
 		return err
 	}
+	next.gen = prev.gen + 1
 	r.state.Store(next)
 	return nil
 }
@@ -220,10 +224,12 @@ func (r *Registry) ReplaceGroup(group string, tools ...Tool) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	next, err := r.state.Load().withGroup(group, tools)
+	prev := r.state.Load()
+	next, err := prev.withGroup(group, tools)
 	if err != nil {
 		return err
 	}
+	next.gen = prev.gen + 1
 	r.state.Store(next)
 	return nil
 }
@@ -328,6 +334,11 @@ func (r *Registry) Spec(name string) (Spec, bool) {
 	}
 	return e.spec, true
 }
+
+// Generation identifies the registry's current set of tools: it changes
+// whenever Register or ReplaceGroup changes the set, so a reader can keep
+// what it derived from Specs until then.
+func (r *Registry) Generation() uint64 { return r.state.Load().gen }
 
 // Specs returns every spec in registration order, optionally filtered.
 func (r *Registry) Specs(keep func(Spec) bool) []Spec {

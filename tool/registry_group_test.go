@@ -133,3 +133,44 @@ func TestReplaceGroupConcurrentReads(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+// TestGeneration: every change to a registry's tools gives it a new
+// generation; a refused change and a copy made by WithGroup leave it as
+// it was.
+func TestGeneration(t *testing.T) {
+	reg := tool.NewRegistry()
+	seen := map[uint64]bool{reg.Generation(): true}
+	changed := func(step string) {
+		t.Helper()
+		g := reg.Generation()
+		if seen[g] {
+			t.Fatalf("%s: generation %d again", step, g)
+		}
+		seen[g] = true
+	}
+	if err := reg.Register(named("builtin_a")); err != nil {
+		t.Fatal(err)
+	}
+	changed("register")
+	if err := reg.ReplaceGroup("file", named("file_one")); err != nil {
+		t.Fatal(err)
+	}
+	changed("replace group")
+	before := reg.Generation()
+	if err := reg.Register(named("builtin_a")); err == nil {
+		t.Fatal("a taken name was registered")
+	}
+	if err := reg.ReplaceGroup("file", named("builtin_a")); err == nil {
+		t.Fatal("a group took a name outside it")
+	}
+	if _, err := reg.WithGroup("file", named("file_two")); err != nil {
+		t.Fatal(err)
+	}
+	if g := reg.Generation(); g != before {
+		t.Fatalf("refused changes and a copy moved the generation from %d to %d", before, g)
+	}
+	if err := reg.ReplaceGroup("file", named("file_two")); err != nil {
+		t.Fatal(err)
+	}
+	changed("replace group again")
+}
