@@ -39,6 +39,7 @@ func viewText(text string, words Words) string {
 	if v.kind != 'o' {
 		return text
 	}
+	v.pruneNames()
 	if words != nil {
 		v.name(words)
 	}
@@ -451,6 +452,42 @@ func (v *jsonValue) tabulate() *jsonValue {
 		return table
 	}
 	return v
+}
+
+// pruneNames leaves out, everywhere in v, the display names that repeat
+// the name beside them: an object's "names" (its name per locale, as the
+// game data gives display names) keeps only the locales whose name
+// differs from the object's "name", and goes when none does. The model
+// reads each name once; a locale's own name is still there when it has
+// one.
+func (v *jsonValue) pruneNames() {
+	for _, c := range v.vals {
+		c.pruneNames()
+	}
+	if v.kind != 'o' {
+		return
+	}
+	name, names := v.field("name"), v.field("names")
+	if name == nil || names == nil || name.kind != 'l' || names.kind != 'o' {
+		return
+	}
+	keys, vals := names.keys[:0], names.vals[:0]
+	for i, k := range names.keys {
+		if c := names.vals[i]; c.kind != 'l' || !bytes.Equal(c.lit, name.lit) {
+			keys, vals = append(keys, k), append(vals, c)
+		}
+	}
+	names.keys, names.vals = keys, vals
+	if len(keys) > 0 {
+		return
+	}
+	for i, k := range v.keys {
+		if k == "names" {
+			v.keys = append(v.keys[:i:i], v.keys[i+1:]...)
+			v.vals = append(v.vals[:i:i], v.vals[i+1:]...)
+			return
+		}
+	}
 }
 
 // maxWord bounds the string values name looks up: the game's words are

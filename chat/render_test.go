@@ -42,6 +42,23 @@ func TestResultTextTables(t *testing.T) {
 	}
 }
 
+// TestResultTextNames: display names that repeat the name beside them
+// are left out, locale by locale, and the map with them when none differs;
+// a "names" that is not a map of names, or has no "name" beside it, stays.
+func TestResultTextNames(t *testing.T) {
+	res := tool.Success("ok", json.RawMessage(`{"id":1001,"name":"Kaelith","names":{"de":"Kaelith","en":"Kaelith","fr":"Kaelith"},
+		"boss":{"name":"Fire Knight","names":{"de":"Feuerritter","en":"Fire Knight","fr":"Chevalier de feu"}},
+		"bosses":[{"id":1,"name":"A","names":{"en":"A"}},{"id":2,"name":"B","names":{"en":"B","fr":"Bé"}}],
+		"aliases":{"name":"X","names":["X","Ex"]},"orphan":{"names":{"en":"Y"}}}`))
+	want := `{"message":"ok","data":{"id":1001,"name":"Kaelith",` +
+		`"boss":{"name":"Fire Knight","names":{"de":"Feuerritter","fr":"Chevalier de feu"}},` +
+		`"bosses":[{"id":1,"name":"A"},{"id":2,"name":"B","names":{"fr":"Bé"}}],` +
+		`"aliases":{"name":"X","names":["X","Ex"]},"orphan":{"names":{"en":"Y"}}}}`
+	if got := resultText(res, nil); got != want {
+		t.Errorf("resultText:\n got %s\nwant %s", got, want)
+	}
+}
+
 // TestSchemaText: the offered schema drops what tells the model nothing
 // (additionalProperties false, minLength 1, maxLength) and keeps the rest,
 // in order; a property named like a keyword stays.
