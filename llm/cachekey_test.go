@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,15 +52,17 @@ func TestCacheKeySent(t *testing.T) {
 	}
 }
 
+// keyedBodies are bodies and what they are with the cache key "k" added.
+var keyedBodies = []struct{ body, want string }{
+	{`{"model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`},
+	{` { "model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`},
+	{`{}`, `{"prompt_cache_key":"k"}`},
+	{`{"prompt_cache_key":"x","model":"m"}`, `{"prompt_cache_key":"x","model":"m"}`},
+	{`[1]`, `[1]`},
+}
+
 func TestAddCacheKey(t *testing.T) {
-	for _, tc := range []struct{ body, want string }{
-		{`{"model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`},
-		{` { "model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`},
-		{`{}`, `{"prompt_cache_key":"k"}`},
-		{`{"prompt_cache_key":"x","model":"m"}`, `{"prompt_cache_key":"x","model":"m"}`},
-		{`[1]`, `[1]`},
-		{``, ``},
-	} {
+	for _, tc := range append(slices.Clone(keyedBodies), struct{ body, want string }{``, ``}) {
 		if got := string(addCacheKey([]byte(tc.body), "k")); got != tc.want {
 			t.Errorf("addCacheKey(%q) = %q, want %q", tc.body, got, tc.want)
 		}
@@ -73,15 +76,10 @@ func TestAddCacheKey(t *testing.T) {
 func TestCacheKeyTransportBodies(t *testing.T) {
 	long := `{"model":"m","messages":[` + strings.Repeat(`{"role":"user","content":"hi"},`, 40) + `{"role":"user","content":"x"}]}`
 	blank := `{` + strings.Repeat(" ", 40) + `"a":1}`
-	for _, tc := range []struct{ body, want string }{
-		{`{"model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`},
-		{` { "model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`},
-		{`{}`, `{"prompt_cache_key":"k"}`},
-		{`{"prompt_cache_key":"x","model":"m"}`, `{"prompt_cache_key":"x","model":"m"}`},
-		{`[1]`, `[1]`},
+	for _, tc := range append(slices.Clone(keyedBodies), []struct{ body, want string }{
 		{long, `{"prompt_cache_key":"k",` + long[1:]},
 		{blank, `{"prompt_cache_key":"k","a":1}`},
-	} {
+	}...) {
 		for _, known := range []bool{true, false} {
 			want := tc.want
 			var got *http.Request

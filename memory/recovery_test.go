@@ -32,21 +32,29 @@ func TestDefaultLockTTLIsShort(t *testing.T) {
 	}
 }
 
+// heldWithClock holds session "s"'s lock, taken with a TTL of ttl, whose
+// renewals are paced by ticks and reported on renewed.
+func heldWithClock(t *testing.T, srv redistest.Backend, ttl time.Duration) (env, memory.Lease, chan<- time.Time, <-chan error) {
+	t.Helper()
+	e := newEnv(t, srv, memory.Options{LockTTL: ttl})
+	ticks := make(chan time.Time)
+	renewed := make(chan error)
+	memory.SetRenewClock(e.store, ticks, renewed)
+	e.create(t, "s")
+	_, l, err := e.store.LockAndBegin(context.Background(), "s", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, l, ticks, renewed
+}
+
 // TestLiveHolderRenewsLock: while its context lives, the holder renews
 // the lock every tick back to the full TTL; release ends the renewal.
 func TestLiveHolderRenewsLock(t *testing.T) {
 	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
 		ctx := context.Background()
 		const ttl = 5 * time.Second
-		e := newEnv(t, srv, memory.Options{LockTTL: ttl})
-		ticks := make(chan time.Time)
-		renewed := make(chan error)
-		memory.SetRenewClock(e.store, ticks, renewed)
-		e.create(t, "s")
-		_, l, err := e.store.LockAndBegin(ctx, "s", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, l, ticks, renewed := heldWithClock(t, srv, ttl)
 		key := e.key("s", "lock")
 		for i := range 3 {
 			// Time passes: the lock is about to expire.
@@ -79,15 +87,7 @@ func TestLiveHolderRenewsLock(t *testing.T) {
 func TestReleaseDuringRenewal(t *testing.T) {
 	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
 		ctx := context.Background()
-		e := newEnv(t, srv, memory.Options{LockTTL: 5 * time.Second})
-		ticks := make(chan time.Time)
-		renewed := make(chan error)
-		memory.SetRenewClock(e.store, ticks, renewed)
-		e.create(t, "s")
-		_, l, err := e.store.LockAndBegin(ctx, "s", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, l, ticks, renewed := heldWithClock(t, srv, 5*time.Second)
 		ticks <- time.Time{} // the renewal runs, and waits to report
 		if err := l.Release(ctx); err != nil {
 			t.Fatal(err)
