@@ -22,12 +22,14 @@ import (
 // do not repeat their keys. The system prompt tells the model how to read
 // a table. With words, every string value that is an identifier the game
 // names for players (an effect's "decrease_def") reads as that name.
-func resultText(r tool.Result, words Words) string {
-	return viewText(r.ForLLM(), words)
+// Display names are given once, in the session's locale (see
+// pruneNames).
+func resultText(r tool.Result, locale string, words Words) string {
+	return viewText(r.ForLLM(), locale, words)
 }
 
 // viewText is resultText of the envelope whose ForLLM text is text.
-func viewText(text string, words Words) string {
+func viewText(text, locale string, words Words) string {
 	raw := []byte(text)
 	v, ok := parseFast(raw)
 	if !ok {
@@ -39,7 +41,7 @@ func viewText(text string, words Words) string {
 	if v.kind != 'o' {
 		return text
 	}
-	v.pruneNames()
+	v.pruneNames(locale)
 	if words != nil {
 		v.name(words)
 	}
@@ -454,15 +456,14 @@ func (v *jsonValue) tabulate() *jsonValue {
 	return v
 }
 
-// pruneNames leaves out, everywhere in v, the display names that repeat
-// the name beside them: an object's "names" (its name per locale, as the
-// game data gives display names) keeps only the locales whose name
-// differs from the object's "name", and goes when none does. The model
-// reads each name once; a locale's own name is still there when it has
-// one.
-func (v *jsonValue) pruneNames() {
+// pruneNames leaves out, everywhere in v, the display names the model
+// has no use for: an object's "names" (its name per locale, as the game
+// data gives display names) keeps only the session's locale, and that
+// only when it differs from the object's "name"; the map goes when
+// nothing is left. Without a locale, every name that differs stays.
+func (v *jsonValue) pruneNames(locale string) {
 	for _, c := range v.vals {
-		c.pruneNames()
+		c.pruneNames(locale)
 	}
 	if v.kind != 'o' {
 		return
@@ -473,7 +474,7 @@ func (v *jsonValue) pruneNames() {
 	}
 	keys, vals := names.keys[:0], names.vals[:0]
 	for i, k := range names.keys {
-		if c := names.vals[i]; c.kind != 'l' || !bytes.Equal(c.lit, name.lit) {
+		if c := names.vals[i]; (locale == "" || k == locale) && (c.kind != 'l' || !bytes.Equal(c.lit, name.lit)) {
 			keys, vals = append(keys, k), append(vals, c)
 		}
 	}

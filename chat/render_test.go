@@ -26,7 +26,7 @@ func TestResultTextTables(t *testing.T) {
 		"tags":["a","b"],"one":[{"id":1}],"sparse":[{"a":1},{"b":2}]}`))
 	res.LLMCacheDuration = 3
 	res.LLMInstruction = "Quote exactly."
-	got := resultText(res, nil)
+	got := resultText(res, "", nil)
 	want := `{"message":"2 champions.","data":{"total":2,"champions":{"columns":["id","name","tags","skills"],"rows":[` +
 		`[1001,"Kaelith",["aoe"],{"columns":["slot","name"],"rows":[[1,"Cut"],[2,"Wake <x>"],[3,"Fall"]]}],[1002,"Vonoelle",[],[]]]},` +
 		`"tags":["a","b"],"one":[{"id":1}],"sparse":[{"a":1},{"b":2}]},"llm_instruction":"Quote exactly."}`
@@ -37,25 +37,36 @@ func TestResultTextTables(t *testing.T) {
 		t.Error("the cache duration reached the model")
 	}
 	fail := tool.Failure("Unknown champion.", "no such name", "Check the spelling.")
-	if got := resultText(fail, nil); !strings.Contains(got, `"guidance":"Check the spelling."`) || !strings.Contains(got, `"status":"error"`) {
+	if got := resultText(fail, "", nil); !strings.Contains(got, `"guidance":"Check the spelling."`) || !strings.Contains(got, `"status":"error"`) {
 		t.Errorf("an error result lost its fields: %s", got)
 	}
 }
 
-// TestResultTextNames: display names that repeat the name beside them
-// are left out, locale by locale, and the map with them when none differs;
-// a "names" that is not a map of names, or has no "name" beside it, stays.
+// TestResultTextNames: display names are given once, in the session's
+// locale: a "names" map keeps only that locale's name, and only when it
+// differs from the "name" beside it, and goes when nothing is left;
+// without a locale it keeps every name that differs. A "names" that is
+// not a map of names, or has no "name" beside it, stays.
 func TestResultTextNames(t *testing.T) {
 	res := tool.Success("ok", json.RawMessage(`{"id":1001,"name":"Kaelith","names":{"de":"Kaelith","en":"Kaelith","fr":"Kaelith"},
 		"boss":{"name":"Fire Knight","names":{"de":"Feuerritter","en":"Fire Knight","fr":"Chevalier de feu"}},
 		"bosses":[{"id":1,"name":"A","names":{"en":"A"}},{"id":2,"name":"B","names":{"en":"B","fr":"Bé"}}],
 		"aliases":{"name":"X","names":["X","Ex"]},"orphan":{"names":{"en":"Y"}}}`))
-	want := `{"message":"ok","data":{"id":1001,"name":"Kaelith",` +
-		`"boss":{"name":"Fire Knight","names":{"de":"Feuerritter","fr":"Chevalier de feu"}},` +
-		`"bosses":[{"id":1,"name":"A"},{"id":2,"name":"B","names":{"fr":"Bé"}}],` +
-		`"aliases":{"name":"X","names":["X","Ex"]},"orphan":{"names":{"en":"Y"}}}}`
-	if got := resultText(res, nil); got != want {
-		t.Errorf("resultText:\n got %s\nwant %s", got, want)
+	const rest = `"aliases":{"name":"X","names":["X","Ex"]},"orphan":{"names":{"en":"Y"}}}}`
+	for _, tc := range []struct{ locale, want string }{
+		{"", `{"message":"ok","data":{"id":1001,"name":"Kaelith",` +
+			`"boss":{"name":"Fire Knight","names":{"de":"Feuerritter","fr":"Chevalier de feu"}},` +
+			`"bosses":[{"id":1,"name":"A"},{"id":2,"name":"B","names":{"fr":"Bé"}}],` + rest},
+		{"fr", `{"message":"ok","data":{"id":1001,"name":"Kaelith",` +
+			`"boss":{"name":"Fire Knight","names":{"fr":"Chevalier de feu"}},` +
+			`"bosses":[{"id":1,"name":"A"},{"id":2,"name":"B","names":{"fr":"Bé"}}],` + rest},
+		{"en", `{"message":"ok","data":{"id":1001,"name":"Kaelith",` +
+			`"boss":{"name":"Fire Knight"},` +
+			`"bosses":[{"id":1,"name":"A"},{"id":2,"name":"B"}],` + rest},
+	} {
+		if got := resultText(res, tc.locale, nil); got != tc.want {
+			t.Errorf("locale %q:\n got %s\nwant %s", tc.locale, got, tc.want)
+		}
 	}
 }
 

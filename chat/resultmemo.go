@@ -46,13 +46,13 @@ type resultKey struct {
 // hit so that two inputs with the same hash never share a text.
 type resultEntry struct{ in, out string }
 
-// text is resultText(r, words(locale)) of the result whose ForLLM text
+// text is resultText(r, locale, words(locale)) of the result whose ForLLM text
 // is view, rendered once per envelope and locale.
 func (m *resultMemo) text(view, locale string, words func(string) Words) string {
 	if out, ok := m.get(view, false, locale); ok {
 		return out
 	}
-	out := viewText(view, words(locale))
+	out := viewText(view, locale, words(locale))
 	m.put(view, false, locale, out)
 	return out
 }

@@ -36,7 +36,7 @@ func TestResultMemo(t *testing.T) {
 	var m resultMemo
 	lab := &countingWords{}
 	r := champResult("Kaelith", "decrease_def")
-	want := resultText(r, lab.Words("fr"))
+	want := resultText(r, "fr", lab.Words("fr"))
 	lab.n.Store(0)
 
 	if got := m.text(r.ForLLM(), "fr", lab.Words); got != want {
@@ -59,7 +59,7 @@ func TestResultMemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantStored := resultText(res, frenchEffects{}.Words("fr"))
+	wantStored := resultText(res, "fr", frenchEffects{}.Words("fr"))
 	lab.n.Store(0)
 	for range 3 {
 		got, ok := m.stored(raw, "fr", lab.Words)
@@ -77,7 +77,7 @@ func TestResultMemo(t *testing.T) {
 	// Changed data, changed payload bytes, another locale: each rendered
 	// anew, as resultText renders it.
 	changed := champResult("Kaelith", "decrease_atk")
-	if got, want := m.text(changed.ForLLM(), "fr", lab.Words), resultText(changed, frenchEffects{}.Words("fr")); got != want || !strings.Contains(got, "decrease_atk") {
+	if got, want := m.text(changed.ForLLM(), "fr", lab.Words), resultText(changed, "fr", frenchEffects{}.Words("fr")); got != want || !strings.Contains(got, "decrease_atk") {
 		t.Errorf("changed result: %s, want %s", got, want)
 	}
 	rawChanged, _ := json.Marshal(changed)
@@ -136,7 +136,7 @@ func TestResultMemoBounds(t *testing.T) {
 	}
 	huge := tool.Success(strings.Repeat("y", maxResultMemoText), nil)
 	n := len(big.m)
-	if got := big.text(huge.ForLLM(), "en", lab.Words); got != resultText(huge, nil) {
+	if got := big.text(huge.ForLLM(), "en", lab.Words); got != resultText(huge, "", nil) {
 		t.Error("a huge result rendered differently")
 	}
 	if _, ok := big.get(huge.ForLLM(), false, "en"); ok || len(big.m) != n {
@@ -155,7 +155,7 @@ func TestResultMemoConcurrent(t *testing.T) {
 				r := champResult(fmt.Sprint("c", i%7), "decrease_def")
 				raw, _ := json.Marshal(r)
 				locale := []string{"en", "fr"}[g%2]
-				if got, want := m.text(r.ForLLM(), locale, frenchEffects{}.Words), resultText(r, frenchEffects{}.Words(locale)); got != want {
+				if got, want := m.text(r.ForLLM(), locale, frenchEffects{}.Words), resultText(r, locale, frenchEffects{}.Words(locale)); got != want {
 					t.Errorf("text %s", got)
 				}
 				if _, ok := m.stored(raw, locale, frenchEffects{}.Words); !ok {
