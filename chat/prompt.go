@@ -501,13 +501,25 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 			add(stub)
 		}
 	}
-	if len(shown.Retired) > 0 {
-		add(retiredHeader)
-		for _, r := range shown.Retired {
-			ln := retiredLine(r.Tool, r.Parameters)
-			out.used += s.countTokens(ln)
-			add(ln)
+	// A result listed again above (the same call, cached anew) is retired
+	// without a line: the line would read the same as the call listed as
+	// current.
+	listed := make(map[string]bool, len(lines))
+	for _, l := range lines {
+		listed[l.e.Key] = true
+	}
+	header := false
+	for _, r := range shown.Retired {
+		if listed[r.Key] {
+			continue
 		}
+		if !header {
+			add(retiredHeader)
+			header = true
+		}
+		ln := retiredLine(r.Tool, r.Parameters)
+		out.used += s.countTokens(ln)
+		add(ln)
 	}
 	if len(tools) > 0 {
 		add(toolsHeader)

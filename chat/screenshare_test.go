@@ -154,3 +154,40 @@ func mustText(t *testing.T, e *env, c memory.CacheEntry) string {
 	}
 	return text
 }
+
+// TestBlockCachedAnew: a result cached anew (the same call, a later
+// exchange) is listed as current, and its earlier instance, shown in an
+// earlier block, is retired without a line of its own, which would read
+// the same as the call listed; a result that is gone keeps its line.
+func TestBlockCachedAnew(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	const call = `db_get_ux_details {"query":"BossBattlePresenter"}`
+	anew := shareEntry(t, "help", "db_get_ux_details", `{"query":"BossBattlePresenter"}`, 4)
+	old := memory.ShownResult{Key: "help", CachedAt: 1, Tool: "db_get_ux_details", Parameters: json.RawMessage(`{"query":"BossBattlePresenter"}`)}
+	gone := memory.ShownResult{Key: "gone", CachedAt: 1, Tool: "gcs_get_boss_details", Parameters: json.RawMessage(`{"boss_id":5001}`)}
+	share := blockShare{subject: 10000, screen: 10000, other: 10000}
+	for _, tc := range []struct {
+		name    string
+		shown   []memory.ShownResult
+		retired string // the block's retired part; "" for none
+	}{
+		{"cached anew", []memory.ShownResult{old}, ""},
+		{"cached anew and one gone", []memory.ShownResult{old, gone}, retiredHeader + `- gcs_get_boss_details {"boss_id":5001}` + "\n"},
+	} {
+		v := visible{results: map[string]memory.ShownResult{}}
+		for _, r := range tc.shown {
+			v.results[shownID(r.Key, r.CachedAt)] = r
+		}
+		b := e.svc.contextBlock(blockInput{cached: []memory.CacheEntry{anew}}, v, share)
+		if n := strings.Count(b.text, call); n != 1 {
+			t.Errorf("%s: the call appears %d times, want once (listed as current):\n%s", tc.name, n, b.text)
+		}
+		_, retired, _ := strings.Cut(b.text, retiredHeader)
+		if got := strings.TrimSuffix(retired, contextClose); tc.retired == "" && strings.Contains(b.text, retiredHeader) || tc.retired != "" && retiredHeader+got != tc.retired {
+			t.Errorf("%s: retired part %q, want %q", tc.name, got, tc.retired)
+		}
+		if len(b.shown.Retired) != len(tc.shown) {
+			t.Errorf("%s: %d results retired, want %d (the earlier instance too)", tc.name, len(b.shown.Retired), len(tc.shown))
+		}
+	}
+}
