@@ -504,13 +504,9 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 	// A result listed again above (the same call, cached anew) is retired
 	// without a line: the line would read the same as the call listed as
 	// current.
-	listed := make(map[string]bool, len(lines))
-	for _, l := range lines {
-		listed[l.e.Key] = true
-	}
 	header := false
 	for _, r := range shown.Retired {
-		if listed[r.Key] {
+		if slices.ContainsFunc(lines, func(l line) bool { return l.e.Key == r.Key }) {
 			continue
 		}
 		if !header {

@@ -83,30 +83,12 @@ func readAppend(dst []byte, r io.Reader) ([]byte, error) {
 	}
 }
 
-// addCacheKey returns body, a JSON object, with "prompt_cache_key" as its
-// first member; a body that is not an object, or already has the member,
-// is returned as is.
-func addCacheKey(body []byte, key string) []byte {
-	k, err := json.Marshal(key)
-	if err != nil {
-		return body
-	}
-	return withKey(body, k)
-}
-
-// withKey is addCacheKey with the key k already encoded: body is copied
-// after room for the member, which insertKey fills.
-func withKey(body, k []byte) []byte {
-	head := len(keyMember) + len(k) + 1
-	buf := make([]byte, head+len(body))
-	copy(buf[head:], body)
-	return insertKey(buf, head, k)
-}
-
-// insertKey is addCacheKey over buf, whose body starts at head and is
-// preceded by room for the member (head bytes: keyMember, the key k and a
-// comma): the member is written just before the body's first member, over
-// the room and the body's opening brace.
+// insertKey returns the body in buf, a JSON object, with
+// "prompt_cache_key" (the encoded key k) as its first member; a body that
+// is not an object, or already has the member, is returned as is. The
+// body starts at head and is preceded by room for the member (head bytes:
+// keyMember, k and a comma): the member is written just before the body's
+// first member, over the room and the body's opening brace.
 func insertKey(buf []byte, head int, k []byte) []byte {
 	body := buf[head:]
 	trimmed := bytes.TrimLeft(body, " \t\r\n")

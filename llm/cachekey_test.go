@@ -3,6 +3,7 @@ package llm
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -50,6 +51,19 @@ func TestCacheKeySent(t *testing.T) {
 	if !reflect.DeepEqual(reqs[0], reqs[1]) {
 		t.Fatalf("the key changed the rest of the request:\n%+v\n%+v", reqs[0], reqs[1])
 	}
+}
+
+// addCacheKey is what the transport does to a body it has read whole:
+// body with the key added by insertKey.
+func addCacheKey(body []byte, key string) []byte {
+	k, err := json.Marshal(key)
+	if err != nil {
+		return body
+	}
+	head := len(keyMember) + len(k) + 1
+	buf := make([]byte, head+len(body))
+	copy(buf[head:], body)
+	return insertKey(buf, head, k)
 }
 
 // keyedBodies are bodies and what they are with the cache key "k" added.

@@ -63,14 +63,13 @@ type Lock struct {
 // keep renews the lock every third of its TTL until it is released, ctx
 // ends or the lock turns out lost (ErrNotHeld).
 func (l *Lock) keep(ctx context.Context) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.ctx, l.every = ctx, max(l.s.opts.LockTTL/3, time.Millisecond)
-	l.mu.Lock()
 	l.stopTimer = l.s.after(l.every, l.renew)
-	l.mu.Unlock()
-	unhook := context.AfterFunc(ctx, l.done)
-	l.mu.Lock()
-	l.unhook = unhook
-	l.mu.Unlock()
+	// A context that already ended runs done on its own goroutine, which
+	// waits for this one.
+	l.unhook = context.AfterFunc(ctx, l.done)
 }
 
 // renew is one renewal, on the timer's goroutine: it renews the lock and
