@@ -27,6 +27,10 @@ func SetRenewClock(s *Store, ticks <-chan time.Time, renewed chan<- error) {
 	s.renewed = func(err error) { renewed <- err }
 }
 
+// SetRenewHook replaces what hears each renewal's outcome: hook runs on
+// the renewal's goroutine while the renewal is still in flight.
+func SetRenewHook(s *Store, hook func(error)) { s.renewed = hook }
+
 // RenewalDone is closed when l's renewal has ended.
 func RenewalDone(l Lease) <-chan struct{} { return l.(*Lock).kept }
 
