@@ -56,7 +56,9 @@ func (t cacheKeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	body := insertKey(buf, head, k)
-	out := r.Clone(r.Context())
+	// A shallow copy: only the body changes, and nothing below changes
+	// the headers it shares with r.
+	out := r.WithContext(r.Context())
 	out.Body = io.NopCloser(bytes.NewReader(body))
 	out.ContentLength = int64(len(body))
 	out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
@@ -85,17 +87,23 @@ func readAppend(dst []byte, r io.Reader) ([]byte, error) {
 
 // insertKey returns the body in buf, a JSON object, with
 // "prompt_cache_key" (the encoded key k) as its first member; a body that
-// is not an object, or already has the member, is returned as is. The
+// is not an object, or already starts with the member (a body this
+// transport has keyed), is returned as is. go-openai's request type has no
+// such member, so the body is not searched for one: a tool's schema or a
+// message that names it elsewhere does not keep the key out. The
 // body starts at head and is preceded by room for the member (head bytes:
 // keyMember, k and a comma): the member is written just before the body's
 // first member, over the room and the body's opening brace.
 func insertKey(buf []byte, head int, k []byte) []byte {
 	body := buf[head:]
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) < 2 || trimmed[0] != '{' || bytes.Contains(body, []byte(`"prompt_cache_key"`)) {
+	if len(trimmed) < 2 || trimmed[0] != '{' {
 		return body
 	}
 	rest := bytes.TrimLeft(trimmed[1:], " \t\r\n")
+	if bytes.HasPrefix(rest, []byte(`"prompt_cache_key"`)) {
+		return body
+	}
 	n := len(keyMember) + len(k)
 	if len(rest) > 0 && rest[0] != '}' {
 		n++

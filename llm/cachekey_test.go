@@ -72,6 +72,11 @@ var keyedBodies = []struct{ body, want string }{
 	{` { "model":"m"}`, `{"prompt_cache_key":"k","model":"m"}`},
 	{`{}`, `{"prompt_cache_key":"k"}`},
 	{`{"prompt_cache_key":"x","model":"m"}`, `{"prompt_cache_key":"x","model":"m"}`},
+	{`{ "prompt_cache_key":"x"}`, `{ "prompt_cache_key":"x"}`},
+	// A schema property or a message naming the member is not the member.
+	{`{"model":"m","tools":[{"parameters":{"properties":{"prompt_cache_key":{}}}}]}`,
+		`{"prompt_cache_key":"k","model":"m","tools":[{"parameters":{"properties":{"prompt_cache_key":{}}}}]}`},
+	{`{"messages":[{"content":"\"prompt_cache_key\""}]}`, `{"prompt_cache_key":"k","messages":[{"content":"\"prompt_cache_key\""}]}`},
 	{`[1]`, `[1]`},
 }
 
@@ -192,3 +197,28 @@ func (c countedConn) Write(p []byte) (int, error) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// BenchmarkCacheKeyTransport adds the key to a long session's request
+// body (14 KB, a tool list and a history) and drains what it would send.
+func BenchmarkCacheKeyTransport(b *testing.B) {
+	msg := `{"role":"user","content":"<context>\n## Cached tool results\n- gcs_get_champion_details {\"champion_name\":\"Eira\"} → {\"stats\":{\"hp\":14520}}\n</context>\n\n<player>and her skills?</player>"},`
+	body := `{"model":"gpt-4o-mini","messages":[` + strings.Repeat(msg, 14<<10/len(msg)) + `{"role":"user","content":"hi"}]}`
+	tr := cacheKeyTransport{next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if _, err := io.Copy(io.Discard, r.Body); err != nil {
+			return nil, err
+		}
+		return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+	})}
+	ctx := withCacheKey(context.Background(), "session-0123456789")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://x/v1/chat/completions", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tr.RoundTrip(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
