@@ -65,8 +65,12 @@ func (t cacheKeyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(out)
 }
 
-// keyMember opens a body with its cache key.
-const keyMember = `{"prompt_cache_key":`
+// keyName is the cache key member's name, as JSON; keyMember opens a body
+// with it.
+const (
+	keyName   = `"prompt_cache_key"`
+	keyMember = `{` + keyName + `:`
+)
 
 // readAppend reads r to its end, appended to dst.
 func readAppend(dst []byte, r io.Reader) ([]byte, error) {
@@ -101,7 +105,7 @@ func insertKey(buf []byte, head int, k []byte) []byte {
 		return body
 	}
 	rest := bytes.TrimLeft(trimmed[1:], " \t\r\n")
-	if bytes.HasPrefix(rest, []byte(`"prompt_cache_key"`)) {
+	if bytes.HasPrefix(rest, []byte(keyName)) {
 		return body
 	}
 	n := len(keyMember) + len(k)
