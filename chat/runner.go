@@ -510,7 +510,8 @@ func (s *Scope) versionLocked(ctx context.Context, name string) int {
 		return v
 	}
 	v := 0
-	if vs := s.r.reg.Versions(name); len(vs) > 1 {
+	if s.r.reg.HasVersions(name) {
+		vs := s.r.reg.Versions(name)
 		v = vs[len(vs)-1]
 		if s.r.rollouts != nil {
 			kept := s.kept[name]

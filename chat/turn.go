@@ -537,13 +537,12 @@ func (s *Service) argsFit(c tool.Call) bool {
 	if !ok {
 		return true
 	}
-	vs := s.reg.Versions(name)
-	if len(vs) <= 1 {
+	if !s.reg.HasVersions(name) {
 		return s.reg.ValidateArgs(name, args) == nil
 	}
 	// Several versions: the session runs one of them, so the arguments
 	// fit when one version accepts them.
-	for _, v := range vs {
+	for _, v := range s.reg.Versions(name) {
 		if sp, ok := s.reg.SpecVersion(name, v); ok && tool.ValidateSchema(name, sp.Parameters, args) == nil {
 			return true
 		}

@@ -372,6 +372,15 @@ func (r *Registry) lookupVersion(name string, version int) (*entry, bool) {
 	return nil, false
 }
 
+// HasVersions reports whether the tool registered under name or alias has
+// several versions; unlike Versions it allocates nothing, for the checks
+// a turn makes on every offered tool and call.
+func (r *Registry) HasVersions(name string) bool {
+	s := r.state.Load()
+	c, ok := s.resolve(name)
+	return ok && len(s.versions[c]) > 1
+}
+
 // Versions returns the versions of the tool registered under name or
 // alias, ascending: one element for a tool with a single version ([0] when
 // it is unversioned), nil for an unknown name.
@@ -412,12 +421,18 @@ func (r *Registry) ValidateArgs(name string, args json.RawMessage) error {
 	}
 	vs := s.versions[c]
 	for _, e := range vs {
+		// Arguments a version accepted before (here or in the executor)
+		// skip the schema walk.
+		if e.valid.has(args) {
+			continue
+		}
 		if err := validate(e.schema, args); err != nil {
 			if len(vs) > 1 {
 				return fmt.Errorf("version %d: %w", e.spec.Version, err)
 			}
 			return err
 		}
+		e.valid.add(args)
 	}
 	return nil
 }

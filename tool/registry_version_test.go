@@ -42,6 +42,11 @@ func TestRegistryVersions(t *testing.T) {
 	if got := reg.Versioned(); !slices.Equal(got, []string{"cards"}) {
 		t.Fatalf("versioned %v", got)
 	}
+	for name, want := range map[string]bool{"cards": true, "old_cards": true, "other": false, "missing": false} {
+		if got := reg.HasVersions(name); got != want {
+			t.Fatalf("HasVersions(%q) = %v, want %v", name, got, want)
+		}
+	}
 	if sp, ok := reg.Spec("cards"); !ok || sp.Version != 3 {
 		t.Fatalf("default spec %+v", sp)
 	}
@@ -76,6 +81,14 @@ func TestRegistryVersions(t *testing.T) {
 	}
 	if err := reg.ValidateArgs("cards", args); err == nil || !strings.Contains(err.Error(), "version 1") {
 		t.Fatalf("ValidateArgs = %v, want version 1 named", err)
+	}
+	// v2 and v3 remembered the arguments as valid; v1 still refuses
+	// them, asked again.
+	if err := reg.ValidateArgs("cards", args); err == nil || !strings.Contains(err.Error(), "version 1") {
+		t.Fatalf("ValidateArgs again = %v, want version 1 named", err)
+	}
+	if err := reg.ValidateArgs("other", json.RawMessage(`{}`)); err != nil {
+		t.Fatalf("ValidateArgs(other) = %v", err)
 	}
 	// Dropping the file group keeps the built-in version only.
 	if err := reg.ReplaceGroup("file", named("file_x")); err != nil {
@@ -116,5 +129,30 @@ func TestRegistryVersionsRefused(t *testing.T) {
 				t.Fatal("a refused registration left tools behind")
 			}
 		})
+	}
+}
+
+// TestValidateArgsRemembers: arguments a schema accepted are remembered
+// (the executor's memo is shared), and never stand in for others.
+func TestValidateArgsRemembers(t *testing.T) {
+	reg := tool.NewRegistry()
+	if err := reg.Register(versioned("cards", 0, schemaV1)); err != nil {
+		t.Fatal(err)
+	}
+	ex, err := tool.NewExecutor(reg, tool.ExecutorOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, bad := json.RawMessage(`{"name":"x"}`), json.RawMessage(`{"name":"x","limit":2}`)
+	if r := ex.Execute(context.Background(), tool.Call{Name: "cards", Arguments: good}); !r.OK() {
+		t.Fatalf("execute: %+v", r)
+	}
+	for range 2 {
+		if err := reg.ValidateArgs("cards", good); err != nil {
+			t.Fatalf("ValidateArgs(good) = %v", err)
+		}
+		if err := reg.ValidateArgs("cards", bad); err == nil {
+			t.Fatal("ValidateArgs accepted an argument the schema refuses")
+		}
 	}
 }
