@@ -81,12 +81,12 @@ type benchApp struct {
 	toolMS []float64
 }
 
-func newBenchApp(b *testing.B, bare bool, opts ...appOption) *benchApp {
+func newBenchApp(b testing.TB, bare bool, opts ...appOption) *benchApp {
 	return newBenchAppEnv(b, bare, nil, opts...)
 }
 
 // newBenchAppEnv is newBenchApp with extra environment variables.
-func newBenchAppEnv(b *testing.B, bare bool, extra map[string]string, extraOpts ...appOption) *benchApp {
+func newBenchAppEnv(b testing.TB, bare bool, extra map[string]string, extraOpts ...appOption) *benchApp {
 	b.Helper()
 	fake := llmtest.New(b)
 	fake.SetResponder(oneToolTurn)
@@ -132,7 +132,7 @@ func newBenchAppEnv(b *testing.B, bare bool, extra map[string]string, extraOpts 
 	}
 }
 
-func (ba *benchApp) post(b *testing.B, path, token string, body any, out any) {
+func (ba *benchApp) post(b testing.TB, path, token string, body any, out any) {
 	raw, _ := json.Marshal(body)
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, ba.ts.URL+path, bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
@@ -157,7 +157,7 @@ func (ba *benchApp) post(b *testing.B, path, token string, body any, out any) {
 
 type benchSession struct{ id, token string }
 
-func (ba *benchApp) sessions(b *testing.B, n int) []benchSession {
+func (ba *benchApp) sessions(b testing.TB, n int) []benchSession {
 	out := make([]benchSession, n)
 	for i := range out {
 		var s struct {
@@ -173,21 +173,13 @@ func (ba *benchApp) sessions(b *testing.B, n int) []benchSession {
 // turn sends one chat turn; each session asks about champions in turn, so
 // every turn's tool call is a cache miss.
 func (ba *benchApp) turn(b *testing.B, s benchSession, i int) {
-	var reply struct {
-		ToolCalls []struct {
-			Source     string  `json:"source"`
-			Status     string  `json:"status"`
-			DurationMS float64 `json:"duration_ms"`
-		} `json:"tool_calls"`
+	var raw json.RawMessage
+	ba.post(b, "/v1/chat", s.token, json.RawMessage(turnBody(s.id, ba.names, i)), &raw)
+	ms, err := turnToolMS(raw)
+	if err != nil {
+		b.Fatalf("turn %d: %v", i, err)
 	}
-	msg := "Tell me about " + ba.names[i%len(ba.names)]
-	ba.post(b, "/v1/chat", s.token, map[string]any{"session_id": s.id, "message": msg}, &reply)
-	// A lookup that fails (a name the data does not have) measures the
-	// name suggestions instead of the turn.
-	if len(reply.ToolCalls) != 1 || reply.ToolCalls[0].Source != "executed" || reply.ToolCalls[0].Status != "success" {
-		b.Fatalf("turn %d: tool calls %+v, want one executed with success", i, reply.ToolCalls)
-	}
-	ba.toolMS = append(ba.toolMS, reply.ToolCalls[0].DurationMS)
+	ba.toolMS = append(ba.toolMS, ms)
 }
 
 func pct(ds []time.Duration, p float64) float64 {

@@ -11,6 +11,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -37,6 +38,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if job := os.Getenv(loadGenEnv); job != "" {
+		// A benchmark's load generator (see loadgen_test.go), not a test run.
+		os.Exit(runLoadGen(job, os.Stdin, os.Stdout))
+	}
 	redistest.MainBackends(m, func(s *redistest.Server, c *redistest.Cluster) {
 		redisSrv, redisCluster = s, c
 		backends = []redistest.Backend{s, c}
