@@ -243,7 +243,7 @@ func (s *Scope) Run(ctx context.Context, calls []tool.Call) []tool.Outcome {
 		if d <= 0 {
 			continue
 		}
-		raw, err := json.Marshal(o.Result)
+		raw, err := o.Result.Stored()
 		if err != nil {
 			continue
 		}

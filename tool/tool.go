@@ -191,15 +191,81 @@ type llmView struct {
 
 // ForLLM renders the envelope as the LLM sees it: everything but internal_info.
 func (r Result) ForLLM() string {
-	b, err := marshal(llmView{
+	raw, isRaw := compactRaw(r.Data)
+	v := llmView{
 		Status: r.Status, Message: r.Message, Data: r.Data,
 		LLMCacheDuration: r.LLMCacheDuration, LLMInstruction: r.LLMInstruction,
 		ErrorDetails: r.ErrorDetails, Guidance: r.Guidance,
-	})
+	}
+	if isRaw {
+		v.Data = nil
+	}
+	b, err := marshal(v)
+	if err == nil && isRaw {
+		b, err = spliceData(b, raw)
+	}
 	if err != nil {
 		return fmt.Sprintf(`{"status":"error","message":%q}`, "result could not be encoded")
 	}
 	return string(b)
+}
+
+// Stored encodes the whole envelope, internal_info included, as a session
+// cache keeps it (without escaping HTML, as ForLLM).
+func (r Result) Stored() ([]byte, error) {
+	raw, isRaw := compactRaw(r.Data)
+	if isRaw {
+		r.Data = nil
+	}
+	b, err := marshal(r)
+	if err == nil && isRaw {
+		b, err = spliceData(b, raw)
+	}
+	return b, err
+}
+
+// compactRaw returns data when it is JSON text already (the executor
+// leaves a result's data encoded, and a session cache reads it back that
+// way) with no insignificant whitespace, so an envelope can carry it as is
+// instead of encoding/json scanning and compacting it again. Data that the
+// executor encoded is valid JSON; the check here is only for whitespace.
+func compactRaw(data any) (json.RawMessage, bool) {
+	raw, ok := data.(json.RawMessage)
+	if !ok || len(raw) == 0 {
+		return nil, false
+	}
+	in := false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return nil, false
+		}
+	}
+	return raw, !in
+}
+
+// dataNull is the data member of an envelope encoded with nil data. It
+// cannot occur inside an encoded string (a quote there is escaped), and
+// the members before data (status, message) are strings, so its first
+// occurrence is the member.
+var dataNull = []byte(`"data":null`)
+
+// spliceData returns the encoded envelope b, whose data was nil, with
+// data in place of the null.
+func spliceData(b []byte, data json.RawMessage) ([]byte, error) {
+	i := bytes.Index(b, dataNull)
+	if i < 0 {
+		return nil, errors.New("tool: encoded envelope without its data member")
+	}
+	at := i + len(`"data":`)
+	out := make([]byte, 0, len(b)-len("null")+len(data))
+	out = append(out, b[:at]...)
+	out = append(out, data...)
+	return append(out, b[i+len(dataNull):]...), nil
 }
 
 // marshal encodes v as compact JSON without HTML escaping, so text such as
