@@ -10,6 +10,7 @@ import (
 	"maps"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,7 @@ type Runner struct {
 	log      *slog.Logger
 	rollouts Rollouts
 	flight   flight
+	keys     keyMemo
 	// parallel bounds the executions of one batch running at once (0: no bound).
 	parallel int
 }
@@ -441,7 +443,45 @@ func (s *Scope) keyLocked(ctx context.Context, call tool.Call) (name string, arg
 	}
 	args = normalizeArgs(call.Arguments)
 	version = s.versionLocked(ctx, name)
-	return name, args, version, memory.CallKey(s.keyName(name), version, args)
+	return name, args, version, s.r.keys.callKey(s.keyName(name), version, args)
+}
+
+// keyMemo remembers the cache keys of recent calls (memory.CallKey, which
+// decodes the arguments to write them canonically): the same call comes
+// back across turns and sessions (a screen's rules, a popular champion).
+// It is bounded and starts over when full.
+type keyMemo struct {
+	mu   sync.RWMutex
+	keys map[string]string
+}
+
+const (
+	keyMemoSize = 4096
+	// keyMemoMaxArgs bounds the arguments remembered.
+	keyMemoMaxArgs = 1024
+)
+
+// callKey is memory.CallKey(name, version, args), remembered.
+func (m *keyMemo) callKey(name string, version int, args json.RawMessage) string {
+	if len(args) > keyMemoMaxArgs {
+		return memory.CallKey(name, version, args)
+	}
+	// The name's length first: no two calls share an id.
+	id := strconv.Itoa(len(name)) + ":" + name + strconv.Itoa(version) + ":" + string(args)
+	m.mu.RLock()
+	k, ok := m.keys[id]
+	m.mu.RUnlock()
+	if ok {
+		return k
+	}
+	k = memory.CallKey(name, version, args)
+	m.mu.Lock()
+	if m.keys == nil || len(m.keys) >= keyMemoSize {
+		m.keys = make(map[string]string, 256)
+	}
+	m.keys[id] = k
+	m.mu.Unlock()
+	return k
 }
 
 // keyName is the name a call's cache key is made from: the tool's name,
