@@ -594,15 +594,16 @@ func reportEconomy(b *testing.B, st economyStats) {
 // same session) against two bare go-openai calls to the same fake: the
 // exact two requests the turn sent (same bytes) and two tiny requests (one
 // short user message, no tools). Context economy on and off; economy on
-// also without metrics and logs (bare). It reports each ratio twice: in
-// wall time (p50 of each) and in the process's CPU time per turn (the
-// whole timed loop's, over the bare calls' summed per pair), which also
-// counts what a turn starts in the background and leaves out the time
-// spent waiting on redis-server. redis_cpu_turn_us is redis-server's own
-// CPU per turn over the timed loop; summaries/turn the summarizer's LLM
-// calls per turn (the timed turns follow each other with no pause, as a
-// load generator's do, so a fold may still be running when the next turn
-// ends).
+// also without metrics and logs (bare), and with the timed turns sent by a
+// load generator in a process of its own (apart), whose HTTP client is
+// then not counted. It reports each ratio twice: in wall time (p50 of
+// each) and in the process's CPU time per turn (the whole timed loop's,
+// over the bare calls' summed per pair), which also counts what a turn
+// starts in the background and leaves out the time spent waiting on
+// redis-server. redis_cpu_turn_us is redis-server's own CPU per turn over
+// the timed loop; summaries/turn the summarizer's LLM calls per turn (the
+// timed turns follow each other with no pause, as a load generator's do,
+// so a fold may still be running when the next turn ends).
 func BenchmarkHTTPTurnLongSession(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -641,29 +642,38 @@ func BenchmarkHTTPTurnLongSession(b *testing.B) {
 			reqs0 := ba.fake.RequestCount()
 			turns := make([]time.Duration, 0, b.N)
 			ba.toolMS = ba.toolMS[:0]
-			rcpu0 := redisCPU(b, ba.app.rdb)
-			var cpuTurn float64
+			var gen *loadGenProc
 			if c.apart {
-				b.ResetTimer()
-				res, cpu, err := loadGenApart(loadGenJob{URL: ba.ts.URL, Session: s.id, Token: s.token, Names: ba.names, First: next, N: b.N})
-				b.StopTimer()
+				var err error
+				if gen, err = startLoadGen(loadGenJob{URL: ba.ts.URL, Session: s.id, Token: s.token, Names: ba.names}); err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { _ = gen.close() }) // a benchmark that fails leaves no child
+			}
+			rcpu0 := redisCPU(b, ba.app.rdb)
+			cpu0 := procCPU(b)
+			b.ResetTimer()
+			if gen != nil {
+				res, err := gen.run(next, b.N)
 				if err != nil {
 					b.Fatal(err)
 				}
 				turns, ba.toolMS = res.Turns, res.ToolMS
-				cpuTurn = float64(cpu) / float64(b.N) / 1e6
 			} else {
-				cpu0 := procCPU(b)
-				b.ResetTimer()
 				for i := range b.N {
 					t0 := time.Now()
 					ba.turn(b, s, next+i)
 					turns = append(turns, time.Since(t0))
 				}
-				b.StopTimer()
-				cpuTurn = float64(procCPU(b)-cpu0) / float64(b.N) / 1e6
 			}
+			b.StopTimer()
+			cpuTurn := float64(procCPU(b)-cpu0) / float64(b.N) / 1e6
 			redisTurn := float64(redisCPU(b, ba.app.rdb)-rcpu0) / float64(b.N) / 1e3
+			if gen != nil {
+				if err := gen.close(); err != nil {
+					b.Fatalf("load generator: %v", err)
+				}
+			}
 			ba.app.chat.Wait() // the last turns' summaries are counted
 			var sent []openai.ChatCompletionRequest
 			bytesSent, summaries := 0, 0

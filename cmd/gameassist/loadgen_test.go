@@ -26,19 +26,17 @@ import (
 // loadGenEnv names the environment variable that carries a child's job.
 const loadGenEnv = "GAMEASSIST_BENCH_LOADGEN"
 
-// loadGenJob is what a child sends: turns first..first+n-1 of one session,
-// asking about names in turn (as benchApp.turn does).
+// loadGenJob is a child's session: it sends turns about names in turn
+// (as benchApp.turn does), in the blocks it is asked for.
 type loadGenJob struct {
 	URL     string   `json:"url"`
 	Session string   `json:"session"`
 	Token   string   `json:"token"`
 	Names   []string `json:"names"`
-	First   int      `json:"first"`
-	N       int      `json:"n"`
 }
 
-// loadGenResult is a child's report: each turn's wall time and its tool
-// call's duration_ms, or what went wrong.
+// loadGenResult is a child's report of a block: each turn's wall time and
+// its tool call's duration_ms, or what went wrong.
 type loadGenResult struct {
 	Turns  []time.Duration `json:"turns"`
 	ToolMS []float64       `json:"tool_ms"`
@@ -72,31 +70,36 @@ func turnToolMS(raw []byte) (float64, error) {
 }
 
 // runLoadGen is a child's main: it reads its job from the environment,
-// writes "ready", waits for a line on in, runs the turns and writes its
-// result as one JSON line. It returns the process's exit code.
+// then, for each line "first n" on in, sends turns first..first+n-1 and
+// writes their report as one JSON line, until in ends. It returns the
+// process's exit code.
 func runLoadGen(job string, in io.Reader, out io.Writer) int {
 	var j loadGenJob
-	res := loadGenResult{}
-	if err := json.Unmarshal([]byte(job), &j); err != nil || len(j.Names) == 0 || j.N < 1 {
-		res.Error = fmt.Sprintf("%s: bad job %q", loadGenEnv, job)
-	} else {
-		fmt.Fprintln(out, "ready")
-		if _, err := bufio.NewReader(in).ReadString('\n'); err != nil {
-			res.Error = "waiting for the start: " + err.Error()
-		} else {
-			res = j.run(&http.Client{Timeout: clientTimeout})
-		}
-	}
-	if err := json.NewEncoder(out).Encode(res); err != nil || res.Error != "" {
+	if err := json.Unmarshal([]byte(job), &j); err != nil || len(j.Names) == 0 {
+		_ = json.NewEncoder(out).Encode(loadGenResult{Error: fmt.Sprintf("%s: bad job %q", loadGenEnv, job)})
 		return 1
+	}
+	client := &http.Client{Timeout: clientTimeout}
+	lines := bufio.NewScanner(in)
+	for lines.Scan() {
+		var first, n int
+		res := loadGenResult{}
+		if _, err := fmt.Sscanf(lines.Text(), "%d %d", &first, &n); err != nil || n < 1 {
+			res.Error = fmt.Sprintf("bad block %q", lines.Text())
+		} else {
+			res = j.run(client, first, n)
+		}
+		if err := json.NewEncoder(out).Encode(res); err != nil || res.Error != "" {
+			return 1
+		}
 	}
 	return 0
 }
 
-// run sends the job's turns one after the other.
-func (j loadGenJob) run(client *http.Client) loadGenResult {
-	res := loadGenResult{Turns: make([]time.Duration, 0, j.N), ToolMS: make([]float64, 0, j.N)}
-	for i := j.First; i < j.First+j.N; i++ {
+// run sends turns first..first+n-1 one after the other.
+func (j loadGenJob) run(client *http.Client, first, n int) loadGenResult {
+	res := loadGenResult{Turns: make([]time.Duration, 0, n), ToolMS: make([]float64, 0, n)}
+	for i := first; i < first+n; i++ {
 		t0 := time.Now()
 		raw, err := j.post(client, turnBody(j.Session, j.Names, i))
 		res.Turns = append(res.Turns, time.Since(t0))
@@ -135,86 +138,105 @@ func (j loadGenJob) post(client *http.Client, body []byte) ([]byte, error) {
 	return raw, nil
 }
 
-// loadGenApart runs j in a child process (this test binary) and returns
-// its result with this process's CPU time over the turns: from the
-// child's start signal to its report, so the child's own start-up and
-// exit are not counted.
-func loadGenApart(j loadGenJob) (loadGenResult, time.Duration, error) {
+// loadGenProc is a running child (this test binary).
+type loadGenProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *json.Decoder
+	// closed holds close's result once it has run.
+	closed *error
+}
+
+// startLoadGen starts a child for j.
+func startLoadGen(j loadGenJob) (*loadGenProc, error) {
 	job, err := json.Marshal(j)
 	if err != nil {
-		return loadGenResult{}, 0, err
+		return nil, err
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), loadGenEnv+"="+string(job))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return loadGenResult{}, 0, err
+		return nil, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return loadGenResult{}, 0, err
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return loadGenResult{}, 0, err
+		return nil, err
 	}
-	res, cpu, runErr := loadGenTalk(stdin, bufio.NewReader(stdout))
-	_ = stdin.Close()
-	if err := cmd.Wait(); err != nil && runErr == nil {
-		runErr = fmt.Errorf("load generator: %w", err)
-	}
-	return res, cpu, runErr
+	return &loadGenProc{cmd: cmd, stdin: stdin, stdout: json.NewDecoder(stdout)}, nil
 }
 
-// loadGenTalk waits for the child's "ready", starts it and reads its
-// report, timing this process's CPU from the start to the report.
-func loadGenTalk(stdin io.Writer, stdout *bufio.Reader) (loadGenResult, time.Duration, error) {
-	line, err := stdout.ReadString('\n')
-	if err != nil || line != "ready\n" {
-		return loadGenResult{}, 0, fmt.Errorf("load generator: want ready, got %q (%v)", line, err)
-	}
-	cpu0, err := processCPU()
-	if err != nil {
-		return loadGenResult{}, 0, err
-	}
-	if _, err := io.WriteString(stdin, "go\n"); err != nil {
-		return loadGenResult{}, 0, err
+// run has the child send turns first..first+n-1 and returns its report.
+func (p *loadGenProc) run(first, n int) (loadGenResult, error) {
+	if _, err := fmt.Fprintf(p.stdin, "%d %d\n", first, n); err != nil {
+		return loadGenResult{}, fmt.Errorf("load generator: %w", err)
 	}
 	var res loadGenResult
-	if err := json.NewDecoder(stdout).Decode(&res); err != nil {
-		return loadGenResult{}, 0, fmt.Errorf("load generator report: %w", err)
-	}
-	cpu1, err := processCPU()
-	if err != nil {
-		return loadGenResult{}, 0, err
+	if err := p.stdout.Decode(&res); err != nil {
+		return loadGenResult{}, fmt.Errorf("load generator report: %w", err)
 	}
 	if res.Error != "" {
-		return res, 0, errors.New("load generator: " + res.Error)
+		return res, errors.New("load generator: " + res.Error)
 	}
-	return res, cpu1 - cpu0, nil
+	return res, nil
 }
 
-// TestLoadGenApart: a child process sends its turns to a live server and
-// reports each, while this process counts only its own CPU; a reply
-// without the turn's tool call fails the run and names the turn, and a
-// job that cannot be read is refused.
+// close ends the child and waits for it; calls after the first return
+// the first's result.
+func (p *loadGenProc) close() error {
+	if p.closed == nil {
+		_ = p.stdin.Close()
+		err := p.cmd.Wait()
+		p.closed = &err
+	}
+	return *p.closed
+}
+
+// TestLoadGenApart: a child process sends blocks of turns to a live
+// server and reports each turn; a reply without the turn's tool call
+// fails the block and names the turn, and a job or a block that cannot be
+// read is refused.
 func TestLoadGenApart(t *testing.T) {
 	ba := newBenchApp(t, false)
 	s := ba.sessions(t, 1)[0]
-	job := loadGenJob{URL: ba.ts.URL, Session: s.id, Token: s.token, Names: ba.names, N: 3}
-	res, cpu, err := loadGenApart(job)
+	p, err := startLoadGen(loadGenJob{URL: ba.ts.URL, Session: s.id, Token: s.token, Names: ba.names})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Turns) != 3 || len(res.ToolMS) != 3 || cpu <= 0 {
-		t.Fatalf("report %+v, CPU %v: want 3 turns, 3 tool times and the server's CPU", res, cpu)
+	for _, block := range [][2]int{{0, 3}, {3, 2}} {
+		res, err := p.run(block[0], block[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Turns) != block[1] || len(res.ToolMS) != block[1] {
+			t.Fatalf("block %v: report %+v", block, res)
+		}
 	}
-	job.Names, job.N = []string{"Nobody"}, 1
-	if _, _, err := loadGenApart(job); err == nil || !strings.Contains(err.Error(), "turn 0: tool calls") {
+	if err := p.close(); err != nil {
+		t.Fatalf("child exit: %v", err)
+	}
+
+	p, err = startLoadGen(loadGenJob{URL: ba.ts.URL, Session: s.id, Token: s.token, Names: []string{"Nobody"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.run(0, 1); err == nil || !strings.Contains(err.Error(), "turn 0: tool calls") {
 		t.Fatalf("a turn without its tool call: %v", err)
 	}
+	if err := p.close(); err == nil {
+		t.Fatal("the child exited 0 after a failed block")
+	}
+
 	var out bytes.Buffer
 	if code := runLoadGen(`{"names":[]}`, strings.NewReader(""), &out); code != 1 || !strings.Contains(out.String(), "bad job") {
 		t.Fatalf("bad job: exit %d, %s", code, out.String())
+	}
+	out.Reset()
+	if code := runLoadGen(`{"names":["x"]}`, strings.NewReader("1\n"), &out); code != 1 || !strings.Contains(out.String(), "bad block") {
+		t.Fatalf("bad block: exit %d, %s", code, out.String())
 	}
 }
