@@ -47,3 +47,22 @@ func TestKeyMemo(t *testing.T) {
 		t.Fatalf("memo holds %d keys, bound %d", len(m.keys), keyMemoSize)
 	}
 }
+
+// BenchmarkCallKey: a call's cache key computed (memory.CallKey) and
+// remembered (keyMemo).
+func BenchmarkCallKey(b *testing.B) {
+	args := json.RawMessage(`{"champion_name":"Kaelith"}`)
+	b.Run("computed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = memory.CallKey("gcs_get_champion_details", 0, args)
+		}
+	})
+	b.Run("remembered", func(b *testing.B) {
+		var m keyMemo
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = m.callKey("gcs_get_champion_details", 0, args)
+		}
+	})
+}

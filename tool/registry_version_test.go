@@ -156,3 +156,19 @@ func TestValidateArgsRemembers(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkValidateArgs: the same arguments validated again, as a turn
+// checks the model's call after the executor accepted it.
+func BenchmarkValidateArgs(b *testing.B) {
+	reg := tool.NewRegistry()
+	if err := reg.Register(versioned("cards", 0, schemaV2)); err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"name":"Kaelith","limit":3}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := reg.ValidateArgs("cards", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
