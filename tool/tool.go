@@ -191,19 +191,16 @@ type llmView struct {
 
 // ForLLM renders the envelope as the LLM sees it: everything but internal_info.
 func (r Result) ForLLM() string {
-	raw, isRaw := compactRaw(r.Data)
+	raw := compactRaw(r.Data)
 	v := llmView{
 		Status: r.Status, Message: r.Message, Data: r.Data,
 		LLMCacheDuration: r.LLMCacheDuration, LLMInstruction: r.LLMInstruction,
 		ErrorDetails: r.ErrorDetails, Guidance: r.Guidance,
 	}
-	if isRaw {
+	if raw != nil {
 		v.Data = nil
 	}
-	b, err := marshal(v)
-	if err == nil && isRaw {
-		b, err = spliceData(b, raw)
-	}
+	b, err := marshalCarrying(v, raw)
 	if err != nil {
 		return fmt.Sprintf(`{"status":"error","message":%q}`, "result could not be encoded")
 	}
@@ -213,26 +210,33 @@ func (r Result) ForLLM() string {
 // Stored encodes the whole envelope, internal_info included, as a session
 // cache keeps it (without escaping HTML, as ForLLM).
 func (r Result) Stored() ([]byte, error) {
-	raw, isRaw := compactRaw(r.Data)
-	if isRaw {
+	raw := compactRaw(r.Data)
+	if raw != nil {
 		r.Data = nil
 	}
-	b, err := marshal(r)
-	if err == nil && isRaw {
-		b, err = spliceData(b, raw)
+	return marshalCarrying(r, raw)
+}
+
+// marshalCarrying is marshal of env, an envelope, with raw (when not nil:
+// see compactRaw) written into its data member, which the caller left nil.
+func marshalCarrying(env any, raw json.RawMessage) ([]byte, error) {
+	b, err := marshal(env)
+	if err != nil || raw == nil {
+		return b, err
 	}
-	return b, err
+	return spliceData(b, raw)
 }
 
 // compactRaw returns data when it is JSON text already (the executor
 // leaves a result's data encoded, and a session cache reads it back that
 // way) with no insignificant whitespace, so an envelope can carry it as is
-// instead of encoding/json scanning and compacting it again. Data that the
-// executor encoded is valid JSON; the check here is only for whitespace.
-func compactRaw(data any) (json.RawMessage, bool) {
+// instead of encoding/json scanning and compacting it again; nil
+// otherwise. Data that the executor encoded is valid JSON; the check here
+// is only for whitespace.
+func compactRaw(data any) json.RawMessage {
 	raw, ok := data.(json.RawMessage)
 	if !ok || len(raw) == 0 {
-		return nil, false
+		return nil
 	}
 	in := false
 	for i := 0; i < len(raw); i++ {
@@ -242,22 +246,25 @@ func compactRaw(data any) (json.RawMessage, bool) {
 		case c == '"':
 			in = !in
 		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return nil, false
+			return nil
 		}
 	}
-	return raw, !in
+	if in {
+		return nil
+	}
+	return raw
 }
 
 // dataNull is the data member of an envelope encoded with nil data. It
 // cannot occur inside an encoded string (a quote there is escaped), and
 // the members before data (status, message) are strings, so its first
 // occurrence is the member.
-var dataNull = []byte(`"data":null`)
+const dataNull = `"data":null`
 
 // spliceData returns the encoded envelope b, whose data was nil, with
 // data in place of the null.
 func spliceData(b []byte, data json.RawMessage) ([]byte, error) {
-	i := bytes.Index(b, dataNull)
+	i := bytes.Index(b, []byte(dataNull))
 	if i < 0 {
 		return nil, errors.New("tool: encoded envelope without its data member")
 	}
