@@ -19,12 +19,14 @@ const emptyObjectSchema = `{"type":"object","properties":{}}`
 // Complete asks for one chat completion, retrying transient failures, and
 // returns the text and tool calls (in the model's order) with the usage.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
-	oreq, err := c.chatRequest(req)
+	oreq, msgs, err := c.chatRequest(req)
 	if err != nil {
 		return Response{}, invalidRequest(opChat, err)
 	}
+	if ctx, err = withWire(ctx, msgs, c.cacheKeyOf(req)); err != nil {
+		return Response{}, invalidRequest(opChat, err)
+	}
 	var out Response
-	ctx = withCacheKey(ctx, c.cacheKeyOf(req))
 	n, err := c.retry(ctx, opChat, func(actx context.Context) (bool, error) {
 		resp, err := c.api.CreateChatCompletion(actx, oreq)
 		if err != nil {
@@ -48,31 +50,23 @@ func invalidRequest(op string, err error) *Error {
 	return &Error{Op: op, Code: CodeInvalidRequest, Message: err.Error(), err: err}
 }
 
-// chatRequest converts our request to go-openai's, refusing what the API
-// would reject anyway.
-func (c *Client) chatRequest(req Request) (openai.ChatCompletionRequest, error) {
-	if len(req.Messages) == 0 {
-		return openai.ChatCompletionRequest{}, errors.New("request has no messages")
+// chatRequest converts our request to go-openai's, without its messages,
+// and encodes the messages (see wireMessage), refusing what the API would
+// reject anyway.
+func (c *Client) chatRequest(req Request) (openai.ChatCompletionRequest, []byte, error) {
+	msgs, err := encodeMessages(req.Messages)
+	if err != nil {
+		return openai.ChatCompletionRequest{}, nil, err
 	}
-	out := openai.ChatCompletionRequest{
-		Model:    c.model,
-		Messages: make([]openai.ChatCompletionMessage, 0, len(req.Messages)),
-	}
-	for i, m := range req.Messages {
-		om, err := toMessage(m)
-		if err != nil {
-			return openai.ChatCompletionRequest{}, fmt.Errorf("message %d: %w", i, err)
-		}
-		out.Messages = append(out.Messages, om)
-	}
+	out := openai.ChatCompletionRequest{Model: c.model}
 	for _, s := range req.Tools {
 		t, err := c.toTool(s)
 		if err != nil {
-			return openai.ChatCompletionRequest{}, err
+			return openai.ChatCompletionRequest{}, nil, err
 		}
 		out.Tools = append(out.Tools, t)
 	}
-	return out, nil
+	return out, msgs, nil
 }
 
 func toMessage(m Message) (openai.ChatCompletionMessage, error) {

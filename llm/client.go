@@ -152,7 +152,7 @@ func New(opts Options) (*Client, error) {
 	if next == nil {
 		next = newTransport()
 	}
-	hc.Transport = retryAfterTransport{next: cacheKeyTransport{next: next}}
+	hc.Transport = retryAfterTransport{next: wireTransport{next: next}}
 	cfg.HTTPClient = hc
 
 	c := &Client{

@@ -18,14 +18,16 @@ import (
 // while no text has reached onText; a stream that ends without a
 // finish_reason is a failure.
 func (c *Client) Stream(ctx context.Context, req Request, onText StreamHandler) (Response, error) {
-	oreq, err := c.chatRequest(req)
+	oreq, msgs, err := c.chatRequest(req)
 	if err != nil {
+		return Response{}, invalidRequest(opStream, err)
+	}
+	if ctx, err = withWire(ctx, msgs, c.cacheKeyOf(req)); err != nil {
 		return Response{}, invalidRequest(opStream, err)
 	}
 	oreq.Stream = true
 	oreq.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	var out Response
-	ctx = withCacheKey(ctx, c.cacheKeyOf(req))
 	n, err := c.retry(ctx, opStream, func(actx context.Context) (bool, error) {
 		r, sent, err := streamOnce(actx, c.api, oreq, onText)
 		out = r

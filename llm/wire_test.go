@@ -1,0 +1,432 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/gameassist/gameassist/llm/llmtest"
+	"github.com/gameassist/gameassist/tool"
+)
+
+// TestCacheKeySent: a request's CacheKey reaches the API as
+// prompt_cache_key, on Complete, Stream and their retries; the rest of the
+// request is what it is without a key; NoCacheKey and an over-long key
+// send none.
+func TestCacheKeySent(t *testing.T) {
+	s := llmtest.New(t)
+	c, _ := newTestClient(t, s, nil)
+	ctx := context.Background()
+	msgs := []Message{{Role: RoleSystem, Content: "sys"}, {Role: RoleUser, Content: "hi"}}
+	if _, err := c.Complete(ctx, Request{Messages: msgs, CacheKey: "sess-abc"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Complete(ctx, Request{Messages: msgs}); err != nil {
+		t.Fatal(err)
+	}
+	s.Enqueue(llmtest.Status(500, nil), llmtest.Text("ok"))
+	if _, err := c.Stream(ctx, Request{Messages: msgs, CacheKey: "sess-abc"}, func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Complete(ctx, Request{Messages: msgs, CacheKey: strings.Repeat("k", maxCacheKey+1)}); err != nil {
+		t.Fatal(err)
+	}
+	off, _ := newTestClient(t, s, func(o *Options) { o.NoCacheKey = true })
+	if _, err := off.Complete(ctx, Request{Messages: msgs, CacheKey: "sess-abc"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"sess-abc", "", "sess-abc", "sess-abc", "", ""}
+	if got := s.CacheKeys(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("cache keys %q, want %q (complete, none, stream's failed attempt and retry, too long, keys off)", got, want)
+	}
+	reqs := s.Requests()
+	if !reflect.DeepEqual(reqs[0], reqs[1]) {
+		t.Fatalf("the key changed the rest of the request:\n%+v\n%+v", reqs[0], reqs[1])
+	}
+}
+
+// TestWireMessagesAsGoOpenAI: the body a request leaves with, through
+// go-openai and the transport, is the body go-openai encodes for the
+// same request with its messages (and the cache key first): messages of
+// every role, tool calls, and text that JSON escapes (HTML, quotes,
+// control characters, line separators, invalid UTF-8), on Complete and
+// Stream.
+func TestWireMessagesAsGoOpenAI(t *testing.T) {
+	s := llmtest.New(t)
+	var bodies []string
+	capture := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		bodies = append(bodies, string(b))
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	c, _ := newTestClient(t, s, func(o *Options) { o.HTTPClient = &http.Client{Transport: capture} })
+	ctx := context.Background()
+	for i, text := range wireTexts {
+		req := wireRequest(text)
+		req.CacheKey = []string{"", "sess-1", "k<&>\u2028"}[i%3]
+		want := goOpenAIBody(t, c, req, false)
+		if _, err := c.Complete(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+		if got := bodies[len(bodies)-1]; got != want {
+			t.Errorf("Complete, text %q:\nsent %s\nwant %s", text, got, want)
+		}
+		s.Enqueue(llmtest.Text("ok"))
+		want = goOpenAIBody(t, c, req, true)
+		if _, err := c.Stream(ctx, req, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := bodies[len(bodies)-1]; got != want {
+			t.Errorf("Stream, text %q:\nsent %s\nwant %s", text, got, want)
+		}
+	}
+}
+
+// wireTexts are message texts whose JSON needs escapes.
+var wireTexts = []string{
+	"plain",
+	"<context>\n## Screen\nA & B</context>\n\n<player>who wins?</player>",
+	`quotes " and \ backslashes \"`,
+	"controls \x00\x01\b\f\n\r\t\x1f\x7f",
+	"separators \u2028 and \u2029, emoji 🐉, accents é",
+	"invalid UTF-8 \xff\xfe and a cut rune \xe2\x82",
+	"",
+}
+
+// wireRequest is a request of every role and a tool call, with text in
+// each message and argument.
+func wireRequest(text string) Request {
+	return Request{
+		Messages: []Message{
+			{Role: RoleSystem, Content: "sys " + text},
+			{Role: RoleUser, Content: text},
+			{Role: RoleAssistant, ToolCalls: []ToolCall{
+				{ID: "c1", Name: "gcs_get_champion_details", Arguments: `{"champion_name":` + strconv.Quote(text) + `}`},
+				{ID: "c2", Name: "rag_search_faq"},
+			}},
+			{Role: RoleTool, ToolCallID: "c1", Content: `{"data":` + strconv.Quote(text) + `}`},
+			{Role: RoleTool, ToolCallID: "c2", Content: "none"},
+			{Role: RoleAssistant, Content: "answer: " + text},
+			{Role: RoleUser, Content: "and " + text},
+		},
+		Tools: []tool.Spec{{Name: "find_t1", Description: "does " + text, Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"<&>"}}}`)}},
+	}
+}
+
+// goOpenAIBody is req's body as go-openai encodes it with its messages,
+// the cache key inserted first.
+func goOpenAIBody(t *testing.T, c *Client, req Request, stream bool) string {
+	t.Helper()
+	oreq, _, err := c.chatRequest(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range req.Messages {
+		om, err := toMessage(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		oreq.Messages = append(oreq.Messages, om)
+	}
+	if stream {
+		oreq.Stream = true
+		oreq.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
+	}
+	b, err := json.Marshal(oreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key := c.cacheKeyOf(req); key != "" {
+		k, _ := json.Marshal(key)
+		return `{"prompt_cache_key":` + string(k) + `,` + string(b[1:])
+	}
+	return string(b)
+}
+
+// FuzzWireMessages: any message text is encoded as go-openai encodes it.
+func FuzzWireMessages(f *testing.F) {
+	for _, s := range wireTexts {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		msgs := wireRequest(text).Messages
+		got, err := encodeMessages(msgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		oms := make([]openai.ChatCompletionMessage, len(msgs))
+		for i, m := range msgs {
+			if oms[i], err = toMessage(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := json.Marshal(oms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("text %q:\nencoded %s\ngo-openai %s", text, got, want)
+		}
+	})
+}
+
+// wireBodies are bodies go-openai might send and what the transport makes
+// of them with the messages [1] and the key "k" ("" : refused).
+var wireBodies = []struct{ body, want string }{
+	{`{"model":"m","messages":null}`, `{"prompt_cache_key":"k","model":"m","messages":[1]}`},
+	{`{"model":"m","messages":null,"stream":true,"tools":[{"type":"function"}]}`,
+		`{"prompt_cache_key":"k","model":"m","messages":[1],"stream":true,"tools":[{"type":"function"}]}`},
+	{`{"model":"a\"b\\","messages":null}`, `{"prompt_cache_key":"k","model":"a\"b\\","messages":[1]}`},
+	// A model that names the member is not the member.
+	{`{"model":"\",\"messages\":null","messages":null}`, `{"prompt_cache_key":"k","model":"\",\"messages\":null","messages":[1]}`},
+	{`{"model":"m","messages":[]}`, ``},
+	{`{"model":"m"}`, ``},
+	{`{"messages":null}`, ``},
+	{`{"model":1,"messages":null}`, ``},
+	{`{"model":"m`, ``},
+	{` {"model":"m","messages":null}`, ``},
+	{`[1]`, ``},
+	{``, ``},
+}
+
+// TestWireTransportBodies: the transport sends the key first, the
+// messages in place and the rest of the body byte for byte, with a
+// Content-Length and a GetBody that agree with what it sends, whether the
+// body's length is known or not; without a key, only the messages; a body
+// without their place is refused, not sent; a request of no call of this
+// package's passes unchanged.
+func TestWireTransportBodies(t *testing.T) {
+	for _, tc := range wireBodies {
+		for _, key := range []string{"k", ""} {
+			for _, known := range []bool{true, false} {
+				want := tc.want
+				if key == "" && want != "" {
+					want = "{" + strings.TrimPrefix(want, `{"prompt_cache_key":"k",`)
+				}
+				var got *http.Request
+				var sent string
+				tr := wireTransport{next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+					got = r
+					b, err := io.ReadAll(r.Body)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sent = string(b)
+					return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(""))}, nil
+				})}
+				ctx, err := withWire(context.Background(), []byte(`[1]`), key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://x/v1/chat/completions", strings.NewReader(tc.body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !known {
+					req.ContentLength, req.GetBody = -1, nil
+				}
+				_, err = tr.RoundTrip(req)
+				if want == "" {
+					if !errors.Is(err, errNoMessagesPlace) || got != nil {
+						t.Errorf("body %q: error %v, sent %v; want it refused, not sent", tc.body, err, got != nil)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sent != want {
+					t.Errorf("key %q, known length %v: sent %q, want %q", key, known, sent, want)
+				}
+				if got.ContentLength != int64(len(sent)) {
+					t.Errorf("known length %v, body %q: Content-Length %d, sent %d bytes", known, tc.body, got.ContentLength, len(sent))
+				}
+				again, err := got.GetBody()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b, _ := io.ReadAll(again); string(b) != sent {
+					t.Errorf("known length %v: GetBody gives %q, the request sent %q", known, b, sent)
+				}
+			}
+		}
+	}
+	// Not a call of this package's: no wire in the context, or another
+	// path or method.
+	ctx, _ := withWire(context.Background(), []byte(`[1]`), "k")
+	for _, r := range []struct {
+		ctx          context.Context
+		method, path string
+	}{
+		{context.Background(), http.MethodPost, "/v1/chat/completions"},
+		{ctx, http.MethodPost, "/v1/embeddings"},
+		{ctx, http.MethodGet, "/v1/chat/completions"},
+	} {
+		body := `{"model":"m","messages":null}`
+		var sent string
+		tr := wireTransport{next: roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			if req.Body != nil {
+				b, _ := io.ReadAll(req.Body)
+				sent = string(b)
+			}
+			return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+		})}
+		req, err := http.NewRequestWithContext(r.ctx, r.method, "http://x"+r.path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.RoundTrip(req); err != nil || sent != body {
+			t.Errorf("%s %s: sent %q, %v; want the body unchanged", r.method, r.path, sent, err)
+		}
+	}
+}
+
+// TestWireOneWrite: through the client's own transport, a long
+// session's request leaves in one write (headers and body together),
+// with a cache key or without: completing the body costs the provider's
+// connection no extra packets.
+func TestWireOneWrite(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		_, _ = w.Write([]byte("{}"))
+	}))
+	defer srv.Close()
+	var writes atomic.Int64
+	tr := newTransport()
+	var d net.Dialer
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return countedConn{c, &writes}, nil
+	}
+	defer tr.CloseIdleConnections()
+	msgs := `[` + strings.Repeat(`{"role":"user","content":"a long session's message"},`, 400) + `{"role":"user","content":"x"}]`
+	for _, key := range []string{"", "session-1", ""} {
+		ctx, err := withWire(context.Background(), []byte(msgs), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/chat/completions", bytes.NewBufferString(`{"model":"m","messages":null}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := writes.Load()
+		resp, err := wireTransport{next: tr}.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		if n := writes.Load() - before; n != 1 {
+			t.Errorf("key %q: a %d-byte request left in %d writes, want 1", key, len(msgs), n)
+		}
+	}
+}
+
+// countedConn counts its writes in n.
+type countedConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c countedConn) Write(p []byte) (int, error) {
+	c.n.Add(1)
+	return c.Conn.Write(p)
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// longMessages are a long session's messages (14 KB): a system prompt, a
+// history of data blocks and answers, a tool call and its result.
+func longMessages() []Message {
+	block := "<context>\n## Cached tool results\n- gcs_get_champion_details {\"champion_name\":\"Eira\"} → {\"stats\":{\"hp\":14520,\"atk\":1407}}\n</context>\n\n<player>and her skills?</player>"
+	msgs := []Message{{Role: RoleSystem, Content: strings.Repeat("You are the in-game assistant. Look facts up with the tools. ", 60)}}
+	for len(msgs) < 40 {
+		msgs = append(msgs, Message{Role: RoleUser, Content: block}, Message{Role: RoleAssistant, Content: "Eira's skills: Blazing Smite, Savage Cascade, Crushing Vortex."})
+	}
+	return append(msgs,
+		Message{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Name: "gcs_get_champion_skills", Arguments: `{"champion_name":"Eira"}`}}},
+		Message{Role: RoleTool, ToolCallID: "c1", Content: `{"data":{"skills":{"columns":["slot","name"],"rows":[[1,"Blazing Smite"]]}}}`})
+}
+
+// BenchmarkEncodeMessages encodes a long session's messages as a request
+// does (wire) and as go-openai does (its messages' MarshalJSON, checked
+// and compacted again by encoding/json).
+func BenchmarkEncodeMessages(b *testing.B) {
+	msgs := longMessages()
+	b.Run("wire", func(b *testing.B) {
+		out, _ := encodeMessages(msgs)
+		b.SetBytes(int64(len(out)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := encodeMessages(msgs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("go-openai", func(b *testing.B) {
+		oms := make([]openai.ChatCompletionMessage, len(msgs))
+		for i, m := range msgs {
+			oms[i], _ = toMessage(m)
+		}
+		out, _ := json.Marshal(oms)
+		b.SetBytes(int64(len(out)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(oms); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkWireTransport completes the body of a long session's request
+// (14 KB of messages, the key) and drains what it would send.
+func BenchmarkWireTransport(b *testing.B) {
+	msgs, err := encodeMessages(longMessages())
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := `{"model":"gpt-4o-mini","messages":null,"tools":[{"type":"function","function":{"name":"find_tools","parameters":{"type":"object"}}}]}`
+	tr := wireTransport{next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if _, err := io.Copy(io.Discard, r.Body); err != nil {
+			return nil, err
+		}
+		return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+	})}
+	ctx, err := withWire(context.Background(), msgs, "session-0123456789")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body) + len(msgs)))
+	b.ReportAllocs()
+	for b.Loop() {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://x/v1/chat/completions", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tr.RoundTrip(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
