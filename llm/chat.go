@@ -54,7 +54,7 @@ func invalidRequest(op string, err error) *Error {
 // and encodes the messages (see wireMessage), refusing what the API would
 // reject anyway.
 func (c *Client) chatRequest(req Request) (openai.ChatCompletionRequest, []byte, error) {
-	msgs, err := encodeMessages(req.Messages)
+	msgs, err := c.encodeMessages(req.Messages)
 	if err != nil {
 		return openai.ChatCompletionRequest{}, nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -82,6 +83,8 @@ type Client struct {
 	// schemas remembers tool parameter schemas already checked: the same
 	// specs go out with every request of every turn.
 	schemas schemaMemo
+	// encoded remembers encoded messages (see encodeMessages).
+	encoded encMemo
 }
 
 // schemaMemo remembers JSON documents found valid (bounded; it starts over
@@ -166,6 +169,7 @@ func New(opts Options) (*Client, error) {
 		log:         opts.Logger,
 		sleep:       sleepCtx,
 		noCacheKey:  opts.NoCacheKey,
+		encoded:     encMemo{seed: maphash.MakeSeed()},
 	}
 	if c.maxAttempts == 0 {
 		c.maxAttempts = DefaultMaxAttempts

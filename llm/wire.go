@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -37,20 +39,131 @@ type wireMessage struct {
 }
 
 // encodeMessages checks msgs as the API would and encodes them as a
-// request's "messages" array.
-func encodeMessages(msgs []Message) ([]byte, error) {
+// request's "messages" array. A long message's encoding is remembered
+// (see encMemo): a turn's second call repeats its first call's messages,
+// and each turn the system prompt and the history of the turn before. The
+// others are encoded together, a run of them at a time.
+func (c *Client) encodeMessages(msgs []Message) ([]byte, error) {
 	if len(msgs) == 0 {
 		return nil, errors.New("request has no messages")
 	}
-	ws := make([]wireMessage, len(msgs))
+	n := 2
+	for _, m := range msgs {
+		n += len(m.Content) + len(`{"role":"assistant","content":""},`)
+	}
+	out := make([]byte, 1, n+n/8)
+	out[0] = '['
+	add := func(enc []byte) {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, enc...)
+	}
+	var run []wireMessage
+	flush := func() error {
+		if len(run) == 0 {
+			return nil
+		}
+		enc, err := json.Marshal(run)
+		if err != nil {
+			return err
+		}
+		add(enc[1 : len(enc)-1])
+		run = run[:0]
+		return nil
+	}
 	for i, m := range msgs {
 		om, err := toMessage(m)
 		if err != nil {
 			return nil, fmt.Errorf("message %d: %w", i, err)
 		}
-		ws[i] = wireMessage{Role: om.Role, Content: om.Content, ToolCalls: om.ToolCalls, ToolCallID: om.ToolCallID}
+		w := wireMessage{Role: om.Role, Content: om.Content, ToolCalls: om.ToolCalls, ToolCallID: om.ToolCallID}
+		if !memoable(m) {
+			run = append(run, w)
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		enc, ok := c.encoded.get(m)
+		if !ok {
+			if enc, err = json.Marshal(w); err != nil {
+				return nil, fmt.Errorf("message %d: %w", i, err)
+			}
+			c.encoded.put(m, enc)
+		}
+		add(enc)
 	}
-	return json.Marshal(ws)
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return append(out, ']'), nil
+}
+
+// Bounds of encMemo: the shortest text it remembers (a shorter one costs
+// about as much to encode as to look up) and the bytes it holds, texts
+// and encodings; past that it starts over.
+const (
+	minMemoText  = 128
+	maxMemoBytes = 16 << 20
+)
+
+// encMemo remembers the encodings of messages with a text of minMemoText
+// bytes or more and no tool calls, by role, text and tool call id. A
+// lookup hashes the text and compares it with the remembered one, which
+// costs a tenth of encoding it.
+type encMemo struct {
+	seed  maphash.Seed
+	mu    sync.Mutex
+	m     map[uint64]encoded
+	bytes int
+}
+
+// encoded is a message and its encoding.
+type encoded struct {
+	role, content, id string
+	enc               []byte
+}
+
+func memoable(m Message) bool { return len(m.Content) >= minMemoText && len(m.ToolCalls) == 0 }
+
+func (e *encMemo) hash(m Message) uint64 {
+	var h maphash.Hash
+	h.SetSeed(e.seed)
+	h.WriteString(m.Role)
+	h.WriteByte(0)
+	h.WriteString(m.ToolCallID)
+	h.WriteByte(0)
+	h.WriteString(m.Content)
+	return h.Sum64()
+}
+
+// get returns m's remembered encoding.
+func (e *encMemo) get(m Message) ([]byte, bool) {
+	h := e.hash(m)
+	e.mu.Lock()
+	got, ok := e.m[h]
+	e.mu.Unlock()
+	if !ok || got.role != m.Role || got.id != m.ToolCallID || got.content != m.Content {
+		return nil, false
+	}
+	return got.enc, true
+}
+
+// put remembers enc as m's encoding.
+func (e *encMemo) put(m Message, enc []byte) {
+	h := e.hash(m)
+	size := len(m.Content) + len(enc)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.m == nil || e.bytes+size > maxMemoBytes {
+		e.m, e.bytes = make(map[uint64]encoded), 0
+	}
+	if old, ok := e.m[h]; ok {
+		e.bytes -= len(old.content) + len(old.enc)
+	}
+	e.m[h] = encoded{role: m.Role, content: m.Content, id: m.ToolCallID, enc: enc}
+	e.bytes += size
 }
 
 // maxCacheKey bounds a prompt cache key (OpenAI accepts up to 64 characters

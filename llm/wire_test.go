@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/maphash"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -159,19 +162,20 @@ func goOpenAIBody(t *testing.T, c *Client, req Request, stream bool) string {
 	return string(b)
 }
 
-// FuzzWireMessages: any message text is encoded as go-openai encodes it.
+// FuzzWireMessages: any message text is encoded as go-openai encodes it,
+// and so again from the remembered encodings.
 func FuzzWireMessages(f *testing.F) {
 	for _, s := range wireTexts {
 		f.Add(s)
 	}
+	c := newEncoder()
 	f.Fuzz(func(t *testing.T, text string) {
 		msgs := wireRequest(text).Messages
-		got, err := encodeMessages(msgs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		// Long enough to be remembered.
+		msgs[0].Content += strings.Repeat(" padding", minMemoText/8)
 		oms := make([]openai.ChatCompletionMessage, len(msgs))
 		for i, m := range msgs {
+			var err error
 			if oms[i], err = toMessage(m); err != nil {
 				t.Fatal(err)
 			}
@@ -180,10 +184,63 @@ func FuzzWireMessages(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("text %q:\nencoded %s\ngo-openai %s", text, got, want)
+		for _, pass := range []string{"first", "remembered"} {
+			got, err := c.encodeMessages(msgs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s encoding of text %q:\nencoded %s\ngo-openai %s", pass, text, got, want)
+			}
 		}
 	})
+}
+
+// newEncoder is a Client that only encodes messages.
+func newEncoder() *Client { return &Client{encoded: encMemo{seed: maphash.MakeSeed()}} }
+
+// TestEncodeMessagesRemembers: long texts without tool calls are
+// remembered and a message is served only its own encoding: the same text
+// under another role or tool call id is another message; the memo's bytes
+// stay within their bound.
+func TestEncodeMessagesRemembers(t *testing.T) {
+	c := newEncoder()
+	long := strings.Repeat("<context>Eira & Kaelith</context> ", 20)
+	msgs := []Message{
+		{Role: RoleSystem, Content: long},
+		{Role: RoleUser, Content: long},
+		{Role: RoleAssistant, Content: long},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Name: "t", Arguments: `{"q":"` + long + `"}`}}},
+		{Role: RoleTool, ToolCallID: "c1", Content: long},
+		{Role: RoleTool, ToolCallID: "c2", Content: long},
+		{Role: RoleUser, Content: "short"},
+	}
+	oms := make([]openai.ChatCompletionMessage, len(msgs))
+	for i, m := range msgs {
+		oms[i], _ = toMessage(m)
+	}
+	want, _ := json.Marshal(oms)
+	for pass := range 2 {
+		got, err := c.encodeMessages(msgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("pass %d:\nencoded %s\nwant %s", pass, got, want)
+		}
+	}
+	if n := len(c.encoded.m); n != 5 {
+		t.Errorf("%d encodings remembered, want 5 (the long texts without tool calls)", n)
+	}
+	for i := range maxMemoBytes / (2 * len(long)) * 3 {
+		m := Message{Role: RoleUser, Content: long + strconv.Itoa(i)}
+		if _, err := c.encodeMessages([]Message{m}); err != nil {
+			t.Fatal(err)
+		}
+		if c.encoded.bytes > maxMemoBytes {
+			t.Fatalf("after %d messages the memo holds %d bytes, over %d", i+1, c.encoded.bytes, maxMemoBytes)
+		}
+	}
 }
 
 // wireBodies are bodies go-openai might send and what the transport makes
@@ -356,30 +413,77 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// longMessages are a long session's messages (14 KB): a system prompt, a
-// history of data blocks and answers, a tool call and its result.
+// longMessages are a long session's messages (15 KB) as a warm turn's
+// second call sends them: a system prompt, a summary, a history of
+// player messages behind data blocks (short, and long when a screen
+// brought results) and answers, the turn's tool call and its result.
 func longMessages() []Message {
-	block := "<context>\n## Cached tool results\n- gcs_get_champion_details {\"champion_name\":\"Eira\"} → {\"stats\":{\"hp\":14520,\"atk\":1407}}\n</context>\n\n<player>and her skills?</player>"
-	msgs := []Message{{Role: RoleSystem, Content: strings.Repeat("You are the in-game assistant. Look facts up with the tools. ", 60)}}
-	for len(msgs) < 40 {
-		msgs = append(msgs, Message{Role: RoleUser, Content: block}, Message{Role: RoleAssistant, Content: "Eira's skills: Blazing Smite, Savage Cascade, Crushing Vortex."})
+	line := "- gcs_get_champion_details {\"champion_name\":\"Eira\"} → {\"stats\":{\"hp\":14520,\"atk\":1407}}\n"
+	msgs := []Message{
+		{Role: RoleSystem, Content: strings.Repeat("You are the in-game assistant. Look facts up with the tools. ", 95)},
+		{Role: RoleUser, Content: "<summary>\n- The player asked about several champions.\n</summary>"},
+	}
+	for i := 0; len(msgs) < 12; i++ {
+		block := "<context>\n## Cached tool results\n" + strings.Repeat(line, 1+i%2*14) + "</context>\n\n<player>and her skills?</player>"
+		msgs = append(msgs, Message{Role: RoleUser, Content: block},
+			Message{Role: RoleAssistant, Content: "Here is the answer, taken from the game data: Eira's skills are Blazing Smite, Savage Cascade, Crushing Vortex."})
 	}
 	return append(msgs,
 		Message{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Name: "gcs_get_champion_skills", Arguments: `{"champion_name":"Eira"}`}}},
 		Message{Role: RoleTool, ToolCallID: "c1", Content: `{"data":{"skills":{"columns":["slot","name"],"rows":[[1,"Blazing Smite"]]}}}`})
 }
 
+// TestEncodeMessagesConcurrent: turns encoding at once, some of the same
+// messages, each get their own messages' encodings (run with -race).
+func TestEncodeMessagesConcurrent(t *testing.T) {
+	c := newEncoder()
+	long := strings.Repeat("a shared system prompt ", 20)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				msgs := []Message{{Role: RoleSystem, Content: long}, {Role: RoleUser, Content: fmt.Sprintf("%s turn %d of %d", long, i, g)}}
+				oms := make([]openai.ChatCompletionMessage, len(msgs))
+				for j, m := range msgs {
+					oms[j], _ = toMessage(m)
+				}
+				want, _ := json.Marshal(oms)
+				got, err := c.encodeMessages(msgs)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("goroutine %d, turn %d: %s, %v; want %s", g, i, got, err, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // BenchmarkEncodeMessages encodes a long session's messages as a request
-// does (wire) and as go-openai does (its messages' MarshalJSON, checked
-// and compacted again by encoding/json).
+// does, anew (wire) and as a turn's second call or the next turn find
+// them (remembered), and as go-openai does (its messages' MarshalJSON,
+// checked and compacted again by encoding/json).
 func BenchmarkEncodeMessages(b *testing.B) {
 	msgs := longMessages()
 	b.Run("wire", func(b *testing.B) {
-		out, _ := encodeMessages(msgs)
+		out, _ := newEncoder().encodeMessages(msgs)
 		b.SetBytes(int64(len(out)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := encodeMessages(msgs); err != nil {
+			if _, err := newEncoder().encodeMessages(msgs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("remembered", func(b *testing.B) {
+		c := newEncoder()
+		out, _ := c.encodeMessages(msgs)
+		b.SetBytes(int64(len(out)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := c.encodeMessages(msgs); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -403,7 +507,7 @@ func BenchmarkEncodeMessages(b *testing.B) {
 // BenchmarkWireTransport completes the body of a long session's request
 // (14 KB of messages, the key) and drains what it would send.
 func BenchmarkWireTransport(b *testing.B) {
-	msgs, err := encodeMessages(longMessages())
+	msgs, err := newEncoder().encodeMessages(longMessages())
 	if err != nil {
 		b.Fatal(err)
 	}
