@@ -2,28 +2,21 @@ package llm
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
 	openai "github.com/sashabaranov/go-openai"
-
-	"github.com/gameassist/gameassist/tool"
 )
-
-// emptyObjectSchema stands in for a tool without parameters: the API wants
-// an object schema for every function.
-const emptyObjectSchema = `{"type":"object","properties":{}}`
 
 // Complete asks for one chat completion, retrying transient failures, and
 // returns the text and tool calls (in the model's order) with the usage.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
-	oreq, msgs, err := c.chatRequest(req)
+	oreq, msgs, tools, err := c.chatRequest(req)
 	if err != nil {
 		return Response{}, invalidRequest(opChat, err)
 	}
-	if ctx, err = withWire(ctx, msgs, c.cacheKeyOf(req)); err != nil {
+	if ctx, err = withWire(ctx, c.ph, msgs, tools, c.cacheKeyOf(req)); err != nil {
 		return Response{}, invalidRequest(opChat, err)
 	}
 	var out Response
@@ -50,23 +43,21 @@ func invalidRequest(op string, err error) *Error {
 	return &Error{Op: op, Code: CodeInvalidRequest, Message: err.Error(), err: err}
 }
 
-// chatRequest converts our request to go-openai's, without its messages,
-// and encodes the messages (see wireMessage), refusing what the API would
-// reject anyway.
-func (c *Client) chatRequest(req Request) (openai.ChatCompletionRequest, []byte, error) {
-	msgs, err := c.encodeMessages(req.Messages)
-	if err != nil {
-		return openai.ChatCompletionRequest{}, nil, err
+// chatRequest converts our request to go-openai's, with the client's
+// placeholders for its messages and tools, and encodes those (see
+// wireMessage), refusing what the API would reject anyway.
+func (c *Client) chatRequest(req Request) (oreq openai.ChatCompletionRequest, msgs, tools []byte, err error) {
+	if msgs, err = c.encodeMessages(req.Messages); err != nil {
+		return oreq, nil, nil, err
 	}
-	out := openai.ChatCompletionRequest{Model: c.model}
-	for _, s := range req.Tools {
-		t, err := c.toTool(s)
-		if err != nil {
-			return openai.ChatCompletionRequest{}, nil, err
-		}
-		out.Tools = append(out.Tools, t)
+	if tools, err = c.encodeTools(req.Tools); err != nil {
+		return oreq, nil, nil, err
 	}
-	return out, msgs, nil
+	oreq = openai.ChatCompletionRequest{Model: c.model, Messages: []openai.ChatCompletionMessage{c.ph.message}}
+	if tools != nil {
+		oreq.Tools = []openai.Tool{c.ph.tool}
+	}
+	return oreq, msgs, tools, nil
 }
 
 func toMessage(m Message) (openai.ChatCompletionMessage, error) {
@@ -95,27 +86,6 @@ func toMessage(m Message) (openai.ChatCompletionMessage, error) {
 		return om, fmt.Errorf("unknown role %q", m.Role)
 	}
 	return om, nil
-}
-
-// toTool offers a tool.Spec as a function whose parameters are the Spec's
-// JSON Schema, sent verbatim.
-func (c *Client) toTool(s tool.Spec) (openai.Tool, error) {
-	if s.Name == "" {
-		return openai.Tool{}, errors.New("tool without a name")
-	}
-	params := s.Parameters
-	if len(params) == 0 {
-		params = json.RawMessage(emptyObjectSchema)
-	}
-	if !c.schemas.valid(params) {
-		return openai.Tool{}, fmt.Errorf("tool %s: parameters are not valid JSON", s.Name)
-	}
-	return openai.Tool{
-		Type: openai.ToolTypeFunction,
-		Function: &openai.FunctionDefinition{
-			Name: s.Name, Description: s.Description, Parameters: params,
-		},
-	}, nil
 }
 
 func fromCompletion(resp openai.ChatCompletionResponse) (Response, error) {

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	crand "crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,6 +86,8 @@ type Client struct {
 	schemas schemaMemo
 	// encoded remembers encoded messages (see encodeMessages).
 	encoded encMemo
+	// ph are the placeholders of a request's messages and tools.
+	ph *placeholders
 }
 
 // schemaMemo remembers JSON documents found valid (bounded; it starts over
@@ -171,6 +174,11 @@ func New(opts Options) (*Client, error) {
 		noCacheKey:  opts.NoCacheKey,
 		encoded:     encMemo{seed: maphash.MakeSeed()},
 	}
+	ph, err := newPlaceholders("gameassist-wire-" + crand.Text())
+	if err != nil {
+		return nil, fmt.Errorf("llm: new: %w", err)
+	}
+	c.ph = ph
 	if c.maxAttempts == 0 {
 		c.maxAttempts = DefaultMaxAttempts
 	}

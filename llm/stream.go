@@ -18,11 +18,11 @@ import (
 // while no text has reached onText; a stream that ends without a
 // finish_reason is a failure.
 func (c *Client) Stream(ctx context.Context, req Request, onText StreamHandler) (Response, error) {
-	oreq, msgs, err := c.chatRequest(req)
+	oreq, msgs, tools, err := c.chatRequest(req)
 	if err != nil {
 		return Response{}, invalidRequest(opStream, err)
 	}
-	if ctx, err = withWire(ctx, msgs, c.cacheKeyOf(req)); err != nil {
+	if ctx, err = withWire(ctx, c.ph, msgs, tools, c.cacheKeyOf(req)); err != nil {
 		return Response{}, invalidRequest(opStream, err)
 	}
 	oreq.Stream = true

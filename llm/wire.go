@@ -13,29 +13,46 @@ import (
 	"sync"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/gameassist/gameassist/tool"
 )
 
-// A chat request's messages are encoded here, not by go-openai.
-// openai.ChatCompletionMessage has a MarshalJSON method that encodes each
-// message with json.Marshal, and encoding/json then scans that output
-// again to check and compact it: three passes over every message's text
-// on every call, though the system prompt and the history are most of a
-// long session's request. wireMessage has the members go-openai writes
-// for the messages this package sends, in the same order, and no method:
-// one json.Marshal encodes them in one pass, to the same bytes
-// (TestWireMessagesAsGoOpenAI holds them to it).
+// A chat request's messages and tools are encoded here, not by go-openai.
+// openai.ChatCompletionMessage and openai.Tool have MarshalJSON methods
+// that encode each message or tool with json.Marshal, and encoding/json
+// then scans that output again to check and compact it: three passes
+// over every message's text and every tool's schema on every call, though
+// the system prompt, the history and the tool list are most of a long
+// session's request. wireMessage and wireTool have the members go-openai
+// writes for the messages and tools this package sends, in the same
+// order, and no method: one json.Marshal encodes them in one pass, to the
+// same bytes (TestWireMessagesAsGoOpenAI holds them to it).
 //
-// go-openai still encodes the rest of the request (model, tools, stream
-// options) and sends it: the request it is given has no messages, which
-// it encodes as "messages":null right after the model, and wireTransport
-// writes the encoded messages in their place. It also writes the
-// provider's prompt cache key, which go-openai's request type has no
-// member for.
+// go-openai still encodes the rest of the request (model, stream options)
+// and sends it: the request it is given holds a placeholder message and,
+// when the call offers tools, a placeholder tool, each naming the
+// client's wire marker, and wireTransport writes the encoded messages and
+// tools in their place. It also writes the provider's prompt cache key,
+// which go-openai's request type has no member for.
 type wireMessage struct {
 	Role       string            `json:"role"`
 	Content    string            `json:"content,omitempty"`
 	ToolCalls  []openai.ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string            `json:"tool_call_id,omitempty"`
+}
+
+// wireTool is a tool as openai.Tool's MarshalJSON writes one (the members
+// of a map, so sorted by name).
+type wireTool struct {
+	Function wireFunction `json:"function"`
+	Type     string       `json:"type"`
+}
+
+// wireFunction is a function as openai.FunctionDefinition is encoded.
+type wireFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
 }
 
 // encodeMessages checks msgs as the API would and encodes them as a
@@ -98,6 +115,30 @@ func (c *Client) encodeMessages(msgs []Message) ([]byte, error) {
 		return nil, err
 	}
 	return append(out, ']'), nil
+}
+
+// encodeTools offers specs as functions whose parameters are the specs'
+// JSON Schemas, sent verbatim, encoded as a request's "tools" array; nil
+// for none.
+func (c *Client) encodeTools(specs []tool.Spec) ([]byte, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	ws := make([]wireTool, len(specs))
+	for i, s := range specs {
+		if s.Name == "" {
+			return nil, errors.New("tool without a name")
+		}
+		params := s.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(emptyObjectSchema)
+		}
+		if !c.schemas.valid(params) {
+			return nil, fmt.Errorf("tool %s: parameters are not valid JSON", s.Name)
+		}
+		ws[i] = wireTool{Type: string(openai.ToolTypeFunction), Function: wireFunction{Name: s.Name, Description: s.Description, Parameters: params}}
+	}
+	return json.Marshal(ws)
 }
 
 // Bounds of encMemo: the shortest text it remembers (a shorter one costs
@@ -172,16 +213,19 @@ const maxCacheKey = 64
 
 // wire is what wireTransport writes into the body of one call's attempts.
 type wire struct {
+	ph       *placeholders
 	key      []byte // the prompt cache key, as a JSON string; nil: none
 	messages []byte // the messages, as encodeMessages encodes them
+	tools    []byte // the tools, as encodeTools encodes them; nil: none
 }
 
 type wireCtx struct{}
 
 // withWire gives the attempts of one call what their bodies lack: the
-// messages and the cache key (key "": none).
-func withWire(ctx context.Context, messages []byte, key string) (context.Context, error) {
-	w := &wire{messages: messages}
+// messages, the tools (nil: the call offers none) and the cache key (key
+// "": none).
+func withWire(ctx context.Context, ph *placeholders, messages, tools []byte, key string) (context.Context, error) {
+	w := &wire{ph: ph, messages: messages, tools: tools}
 	if key != "" {
 		k, err := json.Marshal(key)
 		if err != nil {
@@ -192,17 +236,45 @@ func withWire(ctx context.Context, messages []byte, key string) (context.Context
 	return context.WithValue(ctx, wireCtx{}, w), nil
 }
 
-// The members wireTransport writes, as JSON.
-const (
-	keyMember    = `"prompt_cache_key":`
-	modelMember  = `{"model":`
-	nullMessages = `,"messages":null`
-)
+// placeholders are what a Client gives go-openai in place of a request's
+// messages and tools, and those members as go-openai encodes them.
+type placeholders struct {
+	message           openai.ChatCompletionMessage
+	tool              openai.Tool
+	messages, toolsIn []byte
+}
+
+// newPlaceholders makes placeholders that name marker, a string of the
+// client's own that no other part of a request holds.
+func newPlaceholders(marker string) (*placeholders, error) {
+	p := &placeholders{
+		message: openai.ChatCompletionMessage{Role: RoleUser, Content: marker},
+		tool:    openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: marker}},
+	}
+	m, err := json.Marshal([]openai.ChatCompletionMessage{p.message})
+	if err != nil {
+		return nil, err
+	}
+	t, err := json.Marshal([]openai.Tool{p.tool})
+	if err != nil {
+		return nil, err
+	}
+	p.messages = append([]byte(`"messages":`), m...)
+	p.toolsIn = append([]byte(`"tools":`), t...)
+	return p, nil
+}
+
+// keyMember opens the cache key's member.
+const keyMember = `"prompt_cache_key":`
+
+// emptyObjectSchema stands in for a tool without parameters: the API wants
+// an object schema for every function.
+const emptyObjectSchema = `{"type":"object","properties":{}}`
 
 // wireTransport completes the body of a chat completion that Complete or
 // Stream started (see wireMessage): the cache key as its first member,
-// the messages in place of "messages":null; the rest of the body is sent
-// byte for byte, in one buffer. That buffer is also what lets the request
+// the messages and tools in place of their placeholders; the rest of the
+// body is sent byte for byte, in one buffer. That buffer is also what lets the request
 // leave in one write: net/http sends the headers on their own, and the
 // body through a copy loop, unless the body is a reader it knows to be in
 // memory (a *bytes.Reader). Other requests pass through unchanged.
@@ -235,19 +307,43 @@ func (t wireTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(out)
 }
 
-// errNoMessagesPlace is a body that does not begin with its model and
-// "messages":null, as go-openai encodes a request without messages.
-var errNoMessagesPlace = errors.New(`llm: the request body does not begin with its model and "messages":null; its messages cannot be written`)
+// errNoPlaceholder is a body without the placeholders of its call's
+// messages or tools, once each.
+var errNoPlaceholder = errors.New("llm: the request body does not hold the placeholders of its messages and tools once each; they cannot be written")
 
-// complete returns got, a body go-openai encoded for a request without
-// messages, with w's cache key and messages written in.
+// complete returns got, a body go-openai encoded for a request with w's
+// placeholders, with w's cache key, messages and tools written in.
 func (w *wire) complete(got []byte) ([]byte, error) {
-	at := modelEnd(got)
-	if at < 0 || !bytes.HasPrefix(got[at:], []byte(nullMessages)) {
-		return nil, errNoMessagesPlace
+	if len(got) < 2 || got[0] != '{' {
+		return nil, errNoPlaceholder
 	}
-	rest := got[at+len(nullMessages):]
-	n := len(got) + len(w.messages)
+	type fill struct {
+		at     int
+		ph     []byte
+		member string
+		with   []byte
+	}
+	fills := make([]fill, 0, 2)
+	for _, f := range []fill{
+		{ph: w.ph.messages, member: `"messages":`, with: w.messages},
+		{ph: w.ph.toolsIn, member: `"tools":`, with: w.tools},
+	} {
+		if f.with == nil {
+			continue
+		}
+		f.at = bytes.Index(got, f.ph)
+		if f.at < 0 || bytes.Contains(got[f.at+len(f.ph):], f.ph) {
+			return nil, errNoPlaceholder
+		}
+		fills = append(fills, f)
+	}
+	if len(fills) == 2 && fills[1].at < fills[0].at {
+		fills[0], fills[1] = fills[1], fills[0]
+	}
+	n := len(got)
+	for _, f := range fills {
+		n += len(f.member) + len(f.with) - len(f.ph)
+	}
 	if w.key != nil {
 		n += len(keyMember) + len(w.key) + 1
 	}
@@ -256,30 +352,18 @@ func (w *wire) complete(got []byte) ([]byte, error) {
 	if w.key != nil {
 		out = append(out, keyMember...)
 		out = append(out, w.key...)
-		out = append(out, ',')
-	}
-	out = append(out, got[1:at]...)
-	out = append(out, nullMessages[:len(nullMessages)-len("null")]...)
-	out = append(out, w.messages...)
-	return append(out, rest...), nil
-}
-
-// modelEnd returns where the model's JSON string ends in body, a body
-// that begins with modelMember and that string; -1 for another body.
-func modelEnd(body []byte) int {
-	i := len(modelMember)
-	if !bytes.HasPrefix(body, []byte(modelMember)) || len(body) <= i || body[i] != '"' {
-		return -1
-	}
-	for i++; i < len(body); i++ {
-		switch body[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+		if got[1] != '}' {
+			out = append(out, ',')
 		}
 	}
-	return -1
+	from := 1
+	for _, f := range fills {
+		out = append(out, got[from:f.at]...)
+		out = append(out, f.member...)
+		out = append(out, f.with...)
+		from = f.at + len(f.ph)
+	}
+	return append(out, got[from:]...), nil
 }
 
 // readAppend reads r to its end, appended to dst.

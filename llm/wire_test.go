@@ -128,24 +128,32 @@ func wireRequest(text string) Request {
 			{Role: RoleAssistant, Content: "answer: " + text},
 			{Role: RoleUser, Content: "and " + text},
 		},
-		Tools: []tool.Spec{{Name: "find_t1", Description: "does " + text, Parameters: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"<&>"}}}`)}},
+		Tools: []tool.Spec{
+			{Name: "find_t1", Description: "does " + text, Parameters: json.RawMessage(`{"type":"object", "properties":{"q":{"type":"string","description":"<&>"}}}`)},
+			{Name: "find_t2"},
+		},
 	}
 }
 
-// goOpenAIBody is req's body as go-openai encodes it with its messages,
-// the cache key inserted first.
+// goOpenAIBody is req's body as go-openai encodes it with its messages
+// and tools, the cache key inserted first.
 func goOpenAIBody(t *testing.T, c *Client, req Request, stream bool) string {
 	t.Helper()
-	oreq, _, err := c.chatRequest(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	oreq := openai.ChatCompletionRequest{Model: c.model}
 	for _, m := range req.Messages {
 		om, err := toMessage(m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		oreq.Messages = append(oreq.Messages, om)
+	}
+	for _, sp := range req.Tools {
+		params := sp.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(emptyObjectSchema)
+		}
+		oreq.Tools = append(oreq.Tools, openai.Tool{Type: openai.ToolTypeFunction,
+			Function: &openai.FunctionDefinition{Name: sp.Name, Description: sp.Description, Parameters: params}})
 	}
 	if stream {
 		oreq.Stream = true
@@ -243,33 +251,63 @@ func TestEncodeMessagesRemembers(t *testing.T) {
 	}
 }
 
-// wireBodies are bodies go-openai might send and what the transport makes
-// of them with the messages [1] and the key "k" ("" : refused).
-var wireBodies = []struct{ body, want string }{
-	{`{"model":"m","messages":null}`, `{"prompt_cache_key":"k","model":"m","messages":[1]}`},
-	{`{"model":"m","messages":null,"stream":true,"tools":[{"type":"function"}]}`,
-		`{"prompt_cache_key":"k","model":"m","messages":[1],"stream":true,"tools":[{"type":"function"}]}`},
-	{`{"model":"a\"b\\","messages":null}`, `{"prompt_cache_key":"k","model":"a\"b\\","messages":[1]}`},
-	// A model that names the member is not the member.
-	{`{"model":"\",\"messages\":null","messages":null}`, `{"prompt_cache_key":"k","model":"\",\"messages\":null","messages":[1]}`},
-	{`{"model":"m","messages":[]}`, ``},
-	{`{"model":"m"}`, ``},
-	{`{"messages":null}`, ``},
-	{`{"model":1,"messages":null}`, ``},
-	{`{"model":"m`, ``},
-	{` {"model":"m","messages":null}`, ``},
-	{`[1]`, ``},
-	{``, ``},
+// The placeholders of the transport's tests, and the members go-openai
+// writes for them.
+const (
+	testMarker = "MARK"
+	phMessages = `"messages":[{"role":"user","content":"MARK"}]`
+	phTools    = `"tools":[{"function":{"name":"MARK","parameters":null},"type":"function"}]`
+)
+
+func testPlaceholders(t testing.TB) *placeholders {
+	ph, err := newPlaceholders(testMarker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(ph.messages) != phMessages || string(ph.toolsIn) != phTools {
+		t.Fatalf("placeholders %s and %s, want %s and %s", ph.messages, ph.toolsIn, phMessages, phTools)
+	}
+	return ph
+}
+
+// wireBodies are bodies go-openai might send for a call with the messages
+// [1] and the tools (when set) [2], and what the transport makes of them
+// with the key "k" ("": refused).
+var wireBodies = []struct {
+	body  string
+	tools bool
+	want  string
+}{
+	{`{"model":"m",` + phMessages + `}`, false, `{"prompt_cache_key":"k","model":"m","messages":[1]}`},
+	{`{"model":"m",` + phMessages + `,"stream":true,` + phTools + `,"stream_options":{"include_usage":true}}`, true,
+		`{"prompt_cache_key":"k","model":"m","messages":[1],"stream":true,"tools":[2],"stream_options":{"include_usage":true}}`},
+	{`{` + phTools + `,` + phMessages + `}`, true, `{"prompt_cache_key":"k","tools":[2],"messages":[1]}`},
+	// A model that names the placeholder is not the placeholder.
+	{`{"model":"\"messages\":[{\"role\":\"user\",\"content\":\"MARK\"}]",` + phMessages + `}`, false,
+		`{"prompt_cache_key":"k","model":"\"messages\":[{\"role\":\"user\",\"content\":\"MARK\"}]","messages":[1]}`},
+	{`{"model":"m","messages":null}`, false, ``},
+	{`{"model":"m",` + phMessages + `,` + phMessages + `}`, false, ``},
+	{`{"model":"m",` + phMessages + `}`, true, ``},
+	{`{"model":"m",` + phMessages + `,` + phTools + `,` + phTools + `}`, true, ``},
+	{`[` + phMessages + `]`, false, ``},
+	{`{`, false, ``},
+	{``, false, ``},
 }
 
 // TestWireTransportBodies: the transport sends the key first, the
-// messages in place and the rest of the body byte for byte, with a
-// Content-Length and a GetBody that agree with what it sends, whether the
-// body's length is known or not; without a key, only the messages; a body
-// without their place is refused, not sent; a request of no call of this
-// package's passes unchanged.
+// messages and tools in place of their placeholders and the rest of the
+// body byte for byte, with a Content-Length and a GetBody that agree with
+// what it sends, whether the body's length is known or not; without a
+// key, only the messages and tools; a body without their placeholders
+// once each is refused, not sent; a request of no call of this package's
+// passes unchanged.
 func TestWireTransportBodies(t *testing.T) {
+	ph := testPlaceholders(t)
 	for _, tc := range wireBodies {
+		var tools []byte
+		if tc.tools {
+			tools = []byte(`[2]`)
+		}
 		for _, key := range []string{"k", ""} {
 			for _, known := range []bool{true, false} {
 				want := tc.want
@@ -287,7 +325,7 @@ func TestWireTransportBodies(t *testing.T) {
 					sent = string(b)
 					return &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(""))}, nil
 				})}
-				ctx, err := withWire(context.Background(), []byte(`[1]`), key)
+				ctx, err := withWire(context.Background(), ph, []byte(`[1]`), tools, key)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -300,7 +338,7 @@ func TestWireTransportBodies(t *testing.T) {
 				}
 				_, err = tr.RoundTrip(req)
 				if want == "" {
-					if !errors.Is(err, errNoMessagesPlace) || got != nil {
+					if !errors.Is(err, errNoPlaceholder) || got != nil {
 						t.Errorf("body %q: error %v, sent %v; want it refused, not sent", tc.body, err, got != nil)
 					}
 					continue
@@ -326,7 +364,7 @@ func TestWireTransportBodies(t *testing.T) {
 	}
 	// Not a call of this package's: no wire in the context, or another
 	// path or method.
-	ctx, _ := withWire(context.Background(), []byte(`[1]`), "k")
+	ctx, _ := withWire(context.Background(), ph, []byte(`[1]`), nil, "k")
 	for _, r := range []struct {
 		ctx          context.Context
 		method, path string
@@ -335,7 +373,7 @@ func TestWireTransportBodies(t *testing.T) {
 		{ctx, http.MethodPost, "/v1/embeddings"},
 		{ctx, http.MethodGet, "/v1/chat/completions"},
 	} {
-		body := `{"model":"m","messages":null}`
+		body := `{"model":"m",` + phMessages + `}`
 		var sent string
 		tr := wireTransport{next: roundTripFunc(func(req *http.Request) (*http.Response, error) {
 			if req.Body != nil {
@@ -377,11 +415,11 @@ func TestWireOneWrite(t *testing.T) {
 	defer tr.CloseIdleConnections()
 	msgs := `[` + strings.Repeat(`{"role":"user","content":"a long session's message"},`, 400) + `{"role":"user","content":"x"}]`
 	for _, key := range []string{"", "session-1", ""} {
-		ctx, err := withWire(context.Background(), []byte(msgs), key)
+		ctx, err := withWire(context.Background(), testPlaceholders(t), []byte(msgs), nil, key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/chat/completions", bytes.NewBufferString(`{"model":"m","messages":null}`))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/chat/completions", bytes.NewBufferString(`{"model":"m",`+phMessages+`}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -504,6 +542,49 @@ func BenchmarkEncodeMessages(b *testing.B) {
 	})
 }
 
+// sessionTools are a session's tool list (1.7 KB): four tools with
+// descriptions and schemas.
+func sessionTools() []tool.Spec {
+	schema := json.RawMessage(`{"properties":{"champion_name":{"description":"Champion name, case-insensitive, e.g. Kaelith.","type":"string"}},"required":["champion_name"],"type":"object"}`)
+	var specs []tool.Spec
+	for _, name := range []string{"find_tools", "gcs_get_champion_details", "search_conversation", "use_tool"} {
+		specs = append(specs, tool.Spec{Name: name, Description: "Exact data of one champion by name: faction, rarity, affinity, role, base stats, skills with effects, bosses it is strong against.", Parameters: schema})
+	}
+	return specs
+}
+
+// BenchmarkEncodeTools encodes a session's tool list as a request does
+// (wire) and as go-openai does (its tools' MarshalJSON, checked and
+// compacted again by encoding/json).
+func BenchmarkEncodeTools(b *testing.B) {
+	specs := sessionTools()
+	b.Run("wire", func(b *testing.B) {
+		c := newEncoder()
+		out, _ := c.encodeTools(specs)
+		b.SetBytes(int64(len(out)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := c.encodeTools(specs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("go-openai", func(b *testing.B) {
+		var ts []openai.Tool
+		for _, sp := range specs {
+			ts = append(ts, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: sp.Name, Description: sp.Description, Parameters: sp.Parameters}})
+		}
+		out, _ := json.Marshal(ts)
+		b.SetBytes(int64(len(out)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(ts); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 // BenchmarkWireTransport completes the body of a long session's request
 // (14 KB of messages, the key) and drains what it would send.
 func BenchmarkWireTransport(b *testing.B) {
@@ -511,14 +592,18 @@ func BenchmarkWireTransport(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	body := `{"model":"gpt-4o-mini","messages":null,"tools":[{"type":"function","function":{"name":"find_tools","parameters":{"type":"object"}}}]}`
+	tools, err := newEncoder().encodeTools([]tool.Spec{{Name: "find_tools", Description: "Find tools for a need.", Parameters: json.RawMessage(`{"type":"object","properties":{"need":{"type":"string"}}}`)}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := `{"model":"gpt-4o-mini",` + phMessages + `,` + phTools + `}`
 	tr := wireTransport{next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		if _, err := io.Copy(io.Discard, r.Body); err != nil {
 			return nil, err
 		}
 		return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
 	})}
-	ctx, err := withWire(context.Background(), msgs, "session-0123456789")
+	ctx, err := withWire(context.Background(), testPlaceholders(b), msgs, tools, "session-0123456789")
 	if err != nil {
 		b.Fatal(err)
 	}
