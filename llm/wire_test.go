@@ -506,40 +506,35 @@ func TestEncodeMessagesConcurrent(t *testing.T) {
 func BenchmarkEncodeMessages(b *testing.B) {
 	msgs := longMessages()
 	b.Run("wire", func(b *testing.B) {
-		out, _ := newEncoder().encodeMessages(msgs)
-		b.SetBytes(int64(len(out)))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := newEncoder().encodeMessages(msgs); err != nil {
-				b.Fatal(err)
-			}
-		}
+		benchEncode(b, func() ([]byte, error) { return newEncoder().encodeMessages(msgs) })
 	})
 	b.Run("remembered", func(b *testing.B) {
 		c := newEncoder()
-		out, _ := c.encodeMessages(msgs)
-		b.SetBytes(int64(len(out)))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := c.encodeMessages(msgs); err != nil {
-				b.Fatal(err)
-			}
-		}
+		benchEncode(b, func() ([]byte, error) { return c.encodeMessages(msgs) })
 	})
 	b.Run("go-openai", func(b *testing.B) {
 		oms := make([]openai.ChatCompletionMessage, len(msgs))
 		for i, m := range msgs {
 			oms[i], _ = toMessage(m)
 		}
-		out, _ := json.Marshal(oms)
-		b.SetBytes(int64(len(out)))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := json.Marshal(oms); err != nil {
-				b.Fatal(err)
-			}
-		}
+		benchEncode(b, func() ([]byte, error) { return json.Marshal(oms) })
 	})
+}
+
+// benchEncode measures encode, with its output's size as the bytes of an
+// operation.
+func benchEncode(b *testing.B, encode func() ([]byte, error)) {
+	out, err := encode()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(out)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // sessionTools are a session's tool list (1.7 KB): four tools with
@@ -560,28 +555,14 @@ func BenchmarkEncodeTools(b *testing.B) {
 	specs := sessionTools()
 	b.Run("wire", func(b *testing.B) {
 		c := newEncoder()
-		out, _ := c.encodeTools(specs)
-		b.SetBytes(int64(len(out)))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := c.encodeTools(specs); err != nil {
-				b.Fatal(err)
-			}
-		}
+		benchEncode(b, func() ([]byte, error) { return c.encodeTools(specs) })
 	})
 	b.Run("go-openai", func(b *testing.B) {
 		var ts []openai.Tool
 		for _, sp := range specs {
 			ts = append(ts, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: sp.Name, Description: sp.Description, Parameters: sp.Parameters}})
 		}
-		out, _ := json.Marshal(ts)
-		b.SetBytes(int64(len(out)))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := json.Marshal(ts); err != nil {
-				b.Fatal(err)
-			}
-		}
+		benchEncode(b, func() ([]byte, error) { return json.Marshal(ts) })
 	})
 }
 
