@@ -9,7 +9,6 @@ import (
 	"hash/maphash"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -274,10 +273,13 @@ const emptyObjectSchema = `{"type":"object","properties":{}}`
 // wireTransport completes the body of a chat completion that Complete or
 // Stream started (see wireMessage): the cache key as its first member,
 // the messages and tools in place of their placeholders; the rest of the
-// body is sent byte for byte, in one buffer. That buffer is also what lets the request
-// leave in one write: net/http sends the headers on their own, and the
-// body through a copy loop, unless the body is a reader it knows to be in
-// memory (a *bytes.Reader). Other requests pass through unchanged.
+// body is sent byte for byte, in one buffer. That buffer is also what
+// lets the request leave in one write: net/http sends the headers on
+// their own, and the body through a copy loop, unless the body is a
+// reader it knows to be in memory (a *bytes.Reader). A request is
+// completed when its context carries a wire, whatever its URL (a
+// gateway's path included): only Complete and Stream give one, to their
+// chat completion's attempts. Other requests pass through unchanged.
 type wireTransport struct {
 	next http.RoundTripper
 }
@@ -286,7 +288,7 @@ type wireTransport struct {
 // of this package.
 func (t wireTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	w, ok := r.Context().Value(wireCtx{}).(*wire)
-	if !ok || r.Method != http.MethodPost || r.Body == nil || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+	if !ok || r.Body == nil {
 		return t.next.RoundTrip(r)
 	}
 	got, err := readAppend(make([]byte, 0, max(int(r.ContentLength), 0)+1), r.Body)

@@ -299,8 +299,8 @@ var wireBodies = []struct {
 // body byte for byte, with a Content-Length and a GetBody that agree with
 // what it sends, whether the body's length is known or not; without a
 // key, only the messages and tools; a body without their placeholders
-// once each is refused, not sent; a request of no call of this package's
-// passes unchanged.
+// once each is refused, not sent; a request without a wire in its
+// context passes unchanged, and one with it is completed whatever its URL.
 func TestWireTransportBodies(t *testing.T) {
 	ph := testPlaceholders(t)
 	for _, tc := range wireBodies {
@@ -362,32 +362,29 @@ func TestWireTransportBodies(t *testing.T) {
 			}
 		}
 	}
-	// Not a call of this package's: no wire in the context, or another
-	// path or method.
-	ctx, _ := withWire(context.Background(), ph, []byte(`[1]`), nil, "k")
+	// A call of this package's at a gateway's path is completed too; a
+	// request without a wire in its context passes unchanged.
+	ctx, _ := withWire(context.Background(), ph, []byte(`[1]`), nil, "")
+	body := `{"model":"m",` + phMessages + `}`
 	for _, r := range []struct {
-		ctx          context.Context
-		method, path string
+		ctx        context.Context
+		path, want string
 	}{
-		{context.Background(), http.MethodPost, "/v1/chat/completions"},
-		{ctx, http.MethodPost, "/v1/embeddings"},
-		{ctx, http.MethodGet, "/v1/chat/completions"},
+		{ctx, "/gateway/openai/deployments/m/chat/completions?api-version=1", `{"model":"m","messages":[1]}`},
+		{context.Background(), "/v1/chat/completions", body},
 	} {
-		body := `{"model":"m",` + phMessages + `}`
 		var sent string
 		tr := wireTransport{next: roundTripFunc(func(req *http.Request) (*http.Response, error) {
-			if req.Body != nil {
-				b, _ := io.ReadAll(req.Body)
-				sent = string(b)
-			}
+			b, _ := io.ReadAll(req.Body)
+			sent = string(b)
 			return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
 		})}
-		req, err := http.NewRequestWithContext(r.ctx, r.method, "http://x"+r.path, strings.NewReader(body))
+		req, err := http.NewRequestWithContext(r.ctx, http.MethodPost, "http://x"+r.path, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tr.RoundTrip(req); err != nil || sent != body {
-			t.Errorf("%s %s: sent %q, %v; want the body unchanged", r.method, r.path, sent, err)
+		if _, err := tr.RoundTrip(req); err != nil || sent != r.want {
+			t.Errorf("%s: sent %q, %v; want %q", r.path, sent, err, r.want)
 		}
 	}
 }
