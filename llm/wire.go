@@ -101,12 +101,13 @@ func (c *Client) encodeMessages(msgs []Message) ([]byte, error) {
 		if err := flush(); err != nil {
 			return nil, err
 		}
-		enc, ok := c.encoded.get(m)
+		h := c.encoded.hash(m)
+		enc, ok := c.encoded.get(h, m)
 		if !ok {
 			if enc, err = json.Marshal(w); err != nil {
 				return nil, fmt.Errorf("message %d: %w", i, err)
 			}
-			c.encoded.put(m, enc)
+			c.encoded.put(h, m, enc)
 		}
 		add(enc)
 	}
@@ -178,9 +179,8 @@ func (e *encMemo) hash(m Message) uint64 {
 	return h.Sum64()
 }
 
-// get returns m's remembered encoding.
-func (e *encMemo) get(m Message) ([]byte, bool) {
-	h := e.hash(m)
+// get returns m's remembered encoding; h is m's hash.
+func (e *encMemo) get(h uint64, m Message) ([]byte, bool) {
 	e.mu.Lock()
 	got, ok := e.m[h]
 	e.mu.Unlock()
@@ -190,9 +190,8 @@ func (e *encMemo) get(m Message) ([]byte, bool) {
 	return got.enc, true
 }
 
-// put remembers enc as m's encoding.
-func (e *encMemo) put(m Message, enc []byte) {
-	h := e.hash(m)
+// put remembers enc as m's encoding; h is m's hash.
+func (e *encMemo) put(h uint64, m Message, enc []byte) {
 	size := len(m.Content) + len(enc)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -238,9 +237,9 @@ func withWire(ctx context.Context, ph *placeholders, messages, tools []byte, key
 // placeholders are what a Client gives go-openai in place of a request's
 // messages and tools, and those members as go-openai encodes them.
 type placeholders struct {
-	message           openai.ChatCompletionMessage
-	tool              openai.Tool
-	messages, toolsIn []byte
+	message         openai.ChatCompletionMessage
+	tool            openai.Tool
+	messages, tools []byte
 }
 
 // newPlaceholders makes placeholders that name marker, a string of the
@@ -259,7 +258,7 @@ func newPlaceholders(marker string) (*placeholders, error) {
 		return nil, err
 	}
 	p.messages = append([]byte(`"messages":`), m...)
-	p.toolsIn = append([]byte(`"tools":`), t...)
+	p.tools = append([]byte(`"tools":`), t...)
 	return p, nil
 }
 
@@ -328,7 +327,7 @@ func (w *wire) complete(got []byte) ([]byte, error) {
 	fills := make([]fill, 0, 2)
 	for _, f := range []fill{
 		{ph: w.ph.messages, member: `"messages":`, with: w.messages},
-		{ph: w.ph.toolsIn, member: `"tools":`, with: w.tools},
+		{ph: w.ph.tools, member: `"tools":`, with: w.tools},
 	} {
 		if f.with == nil {
 			continue

@@ -264,8 +264,8 @@ func testPlaceholders(t testing.TB) *placeholders {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(ph.messages) != phMessages || string(ph.toolsIn) != phTools {
-		t.Fatalf("placeholders %s and %s, want %s and %s", ph.messages, ph.toolsIn, phMessages, phTools)
+	if string(ph.messages) != phMessages || string(ph.tools) != phTools {
+		t.Fatalf("placeholders %s and %s, want %s and %s", ph.messages, ph.tools, phMessages, phTools)
 	}
 	return ph
 }
