@@ -2,7 +2,8 @@
 // admin view (GET /admin/stats) shows totals over every gameassist instance,
 // not just the one that answers the request.
 //
-// Every record is a few HINCRBY commands sent in one MULTI/EXEC pipeline.
+// A batch of records is summed first and sent as one HINCRBY per hash field
+// it changes, in one MULTI/EXEC pipeline.
 // Latencies go into a fixed-bucket histogram per tool (and for the LLM and
 // turns), from which Snapshot estimates the median and the 95th percentile. All keys share
 // the hash tag {stats} so the pipeline stays one round trip on Redis
@@ -14,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -199,9 +201,7 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 				d.fields[fErrors]++
 			}
 			if rec.Source.Ran() {
-				d.fields[fTimed]++
-				d.fields[fSumUS] += max(rec.Duration.Microseconds(), 0)
-				d.fields[r.bucket(rec.Duration)]++
+				r.timing(d.fields, rec.Duration)
 			}
 		}
 		count(byTool, name, &order)
@@ -238,58 +238,67 @@ func (r *Recorder) RecordTools(ctx context.Context, recs ...ToolRecord) error {
 	return nil
 }
 
-// RecordLLM counts LLM calls, in one round trip.
+// RecordLLM counts LLM calls, in one round trip: the records are summed
+// here first, so a batch costs one HINCRBY per field it changes, however
+// many calls it holds.
 func (r *Recorder) RecordLLM(ctx context.Context, recs ...LLMRecord) error {
 	if len(recs) == 0 {
 		return nil
 	}
-	key := r.llmKey()
-	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		for _, rec := range recs {
-			p.HIncrBy(ctx, key, fCalls, 1)
-			if rec.Err {
-				p.HIncrBy(ctx, key, fErrors, 1)
-			}
-			if rec.Degraded {
-				p.HIncrBy(ctx, key, fDegraded, 1)
-			}
-			p.HIncrBy(ctx, key, fPrompt, int64(max(rec.PromptTokens, 0)))
-			p.HIncrBy(ctx, key, fCompletion, int64(max(rec.CompletionTokens, 0)))
-			r.timing(ctx, p, key, rec.Duration)
+	d := make(map[string]int64)
+	for _, rec := range recs {
+		d[fCalls]++
+		if rec.Err {
+			d[fErrors]++
 		}
-		p.PExpire(ctx, key, r.ttl)
-		return nil
-	})
-	if err != nil {
+		if rec.Degraded {
+			d[fDegraded]++
+		}
+		d[fPrompt] += int64(max(rec.PromptTokens, 0))
+		d[fCompletion] += int64(max(rec.CompletionTokens, 0))
+		r.timing(d, rec.Duration)
+	}
+	if err := r.add(ctx, r.llmKey(), d); err != nil {
 		return fmt.Errorf("stats: record llm: %w", err)
 	}
 	return nil
 }
 
-// RecordTurn counts chat turns with their total durations, in one round trip.
+// RecordTurn counts chat turns with their total durations, in one round
+// trip (summed first, as RecordLLM does).
 func (r *Recorder) RecordTurn(ctx context.Context, ds ...time.Duration) error {
 	if len(ds) == 0 {
 		return nil
 	}
-	key := r.turnsKey()
-	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		for _, d := range ds {
-			p.HIncrBy(ctx, key, fCalls, 1)
-			r.timing(ctx, p, key, d)
-		}
-		p.PExpire(ctx, key, r.ttl)
-		return nil
-	})
-	if err != nil {
+	d := make(map[string]int64)
+	for _, dur := range ds {
+		d[fCalls]++
+		r.timing(d, dur)
+	}
+	if err := r.add(ctx, r.turnsKey(), d); err != nil {
 		return fmt.Errorf("stats: record turn: %w", err)
 	}
 	return nil
 }
 
-func (r *Recorder) timing(ctx context.Context, p redis.Pipeliner, key string, d time.Duration) {
-	p.HIncrBy(ctx, key, fTimed, 1)
-	p.HIncrBy(ctx, key, fSumUS, max(d.Microseconds(), 0))
-	p.HIncrBy(ctx, key, r.bucket(d), 1)
+// timing counts one duration in d: timed, its sum and its bucket.
+func (r *Recorder) timing(d map[string]int64, dur time.Duration) {
+	d[fTimed]++
+	d[fSumUS] += max(dur.Microseconds(), 0)
+	d[r.bucket(dur)]++
+}
+
+// add adds the deltas d to the hash at key (fields in name order) and
+// renews its TTL, in one MULTI/EXEC round trip.
+func (r *Recorder) add(ctx context.Context, key string, d map[string]int64) error {
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, f := range slices.Sorted(maps.Keys(d)) {
+			p.HIncrBy(ctx, key, f, d[f])
+		}
+		p.PExpire(ctx, key, r.ttl)
+		return nil
+	})
+	return err
 }
 
 // ToolStats is the totals of one tool or one category. MeanMS, P50MS and
