@@ -78,11 +78,11 @@ func (s *Store) SaveExchange(ctx context.Context, id string, e Exchange) error {
 	if !validID(id) {
 		return notFound("save exchange", id)
 	}
-	x, err := s.exchangeWrite(id, &e)
+	x, err := s.encodeExchange(&e)
 	if err != nil {
 		return fmt.Errorf("memory: save exchange %s: %w", id, err)
 	}
-	n, err := saveExchangeScript.Run(ctx, s.rdb, x.keys, x.args...).Int()
+	n, err := saveExchangeScript.Run(ctx, s.rdb, []string{s.keys(id)[keyMeta], s.exchangesKey(id)}, s.ttlMillis(), x.n, x.val, s.exchangesKept()).Int()
 	if err != nil {
 		return wrap("save exchange", id, err)
 	}
@@ -92,16 +92,14 @@ func (s *Store) SaveExchange(ctx context.Context, id string, e Exchange) error {
 	return nil
 }
 
-// exchangeWrite is an exchange record ready for saveExchangeSrc, and,
-// once queued in a pipeline, its command.
-type exchangeWrite struct {
-	keys []string
-	args []any
-	cmd  *redis.Cmd
+// exchangeRecord is an exchange record as stored: its number and value.
+type exchangeRecord struct {
+	n   int
+	val string
 }
 
-// exchangeWrite encodes e for session id (nil: no record).
-func (s *Store) exchangeWrite(id string, e *Exchange) (*exchangeWrite, error) {
+// encodeExchange encodes e for the exchanges hash (nil: no record).
+func (s *Store) encodeExchange(e *Exchange) (*exchangeRecord, error) {
 	if e == nil {
 		return nil, nil
 	}
@@ -114,38 +112,7 @@ func (s *Store) exchangeWrite(id string, e *Exchange) (*exchangeWrite, error) {
 	}
 	// Stored compressed when that is smaller; earlier versions' plain JSON
 	// still reads (see pack).
-	return &exchangeWrite{
-		keys: []string{s.keys(id)[keyMeta], s.exchangesKey(id)},
-		args: []any{s.ttlMillis(), e.Exchange, string(packWith(s.z.fast, b)), s.exchangesKept()},
-	}, nil
-}
-
-// queue adds the record to pipe (nothing for a nil x). Its keys share
-// the session's hash tag, so on Redis Cluster it goes to the session's
-// node with the turn's write.
-func (x *exchangeWrite) queue(ctx context.Context, pipe redis.Pipeliner) {
-	if x != nil {
-		x.cmd = saveExchangeScript.EvalSha(ctx, pipe, x.keys, x.args...)
-	}
-}
-
-// exchangeWritten checks the queued record x after its pipeline ran
-// (nothing for a nil x), sending the script whole when Redis did not have
-// it loaded; werr is the error of the write it went with (the session
-// gone: not logged again). A failure is logged: it costs only the rating
-// of that exchange.
-func (s *Store) exchangeWritten(ctx context.Context, id string, x *exchangeWrite, werr error) {
-	if x == nil || x.cmd == nil {
-		return
-	}
-	err := x.cmd.Err()
-	if redis.HasErrorPrefix(err, "NOSCRIPT") {
-		err = saveExchangeScript.Run(ctx, s.rdb, x.keys, x.args...).Err()
-	}
-	if err == nil || werr != nil {
-		return
-	}
-	s.log.WarnContext(ctx, "memory: record exchange", "session", id, "exchange", x.args[1], "err", err)
+	return &exchangeRecord{n: e.Exchange, val: string(packWith(s.z.fast, b))}, nil
 }
 
 // Exchanges returns the recorded exchanges of session id among ns, by

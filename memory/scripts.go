@@ -107,33 +107,48 @@ end
 
 // finishSrc appends messages (trimmed to the window), stores cache entries,
 // counts hits on entries that still exist, records tool versions assigned
-// to the session (meta fields "version:<tool>") and refreshes every TTL.
+// to the session (meta fields "version:<tool>"), records the exchange the
+// messages answered (when one is given), refreshes every TTL and, last,
+// releases the turn's lock (when its owner is given): a turn's write is one
+// script, so the exchange is recorded exactly when its messages are.
 // Messages come as pairs (after, whole) when the write follows a chain
 // (sum is the SHA-1 of the list's last element it saw, see chain): the
 // "after" forms when the list's last element is still that one, else the
 // whole ones; with sum empty, one form each.
-// KEYS: session keys.
-// ARGV: ttl_ms, history_kept, n_msgs, [sum, msg... | (after, whole)...] (when n_msgs > 0),
-// n_puts, (key, json, expires_after, hits)..., n_hits, key...,
-// [n_versions, (tool, version)...] (absent: none).
-// Returns nil for an unknown session, else {appended, summary_through}:
-// appended is 2 when the "after" forms were appended (the list was as the
-// caller saw it), else 1; summary_through is the stored summary's last
-// exchange (0: none).
+// KEYS: session keys, the exchanges hash, the lock.
+// ARGV: ttl_ms, history_kept, owner (empty: no lock to release), exchange
+// (0: none), exchange_json, exchanges_kept, n_msgs, [sum, msg... | (after,
+// whole)...] (when n_msgs > 0), n_puts, (key, json, expires_after,
+// hits)..., n_hits, key..., n_versions, (tool, version)...
+// Returns nil for an unknown session (the lock released all the same),
+// else {appended, summary_through, released}: appended is 2 when the
+// "after" forms were appended (the list was as the caller saw it), else 1;
+// summary_through is the stored summary's last exchange (0: none);
+// released is 1 when the lock was the owner's and is released.
 const finishSrc = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local function release()
+  if ARGV[3] ~= '' and redis.call('GET', KEYS[7]) == ARGV[3] then return redis.call('DEL', KEYS[7]) end
+  return 0
+end
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  release()
+  return false
+end
 local res = 1
-local i = 3
+local i = 7
 local n = tonumber(ARGV[i]); i = i + 1
 if n > 0 then
   local sum = ARGV[i]; i = i + 1
-  if sum == '' then
-    for _ = 1, n do redis.call('RPUSH', KEYS[2], ARGV[i]); i = i + 1 end
-  else
+  local pick, step = 0, 1
+  if sum ~= '' then
     local last = redis.call('LINDEX', KEYS[2], -1)
-    local pick = 1
+    pick, step = 1, 2
     if last and redis.sha1hex(last) == sum then pick, res = 0, 2 end
-    for _ = 1, n do redis.call('RPUSH', KEYS[2], ARGV[i + pick]); i = i + 2 end
+  end
+  for k = 1, n, 500 do
+    local vals = {}
+    for _ = k, math.min(k + 499, n) do vals[#vals + 1] = ARGV[i + pick]; i = i + step end
+    redis.call('RPUSH', KEYS[2], unpack(vals))
   end
   redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
 end
@@ -157,8 +172,16 @@ for _ = 1, n do
   redis.call('HSET', KEYS[1], 'version:' .. ARGV[i], ARGV[i + 1])
   i = i + 2
 end
+local x = tonumber(ARGV[4])
+if x > 0 then
+  redis.call('HSET', KEYS[6], ARGV[4], ARGV[5])
+  local old = x - tonumber(ARGV[6])
+  if old > 0 then redis.call('HDEL', KEYS[6], tostring(old)) end
+  redis.call('PEXPIRE', KEYS[6], ARGV[1])
+end
 for j = 1, 5 do redis.call('PEXPIRE', KEYS[j], ARGV[1]) end
-return {res, tonumber(redis.call('HGET', KEYS[1], 'summary_through') or '0') or 0}
+local through = tonumber(redis.call('HGET', KEYS[1], 'summary_through') or '0') or 0
+return {res, through, release()}
 `
 
 // screenSrc sets (ARGV[1] non-empty) or clears a session's screen and,

@@ -203,7 +203,8 @@ func validID(id string) bool {
 
 func (s *Store) keys(id string) []string {
 	base := s.opts.Prefix + ":{" + id + "}:"
-	ks := make([]string, numSessionKeys)
+	// Room for the keys scripts take after the session's (finishKeys, lockAnd).
+	ks := make([]string, numSessionKeys, numSessionKeys+2)
 	ks[keyMeta] = base + "meta"
 	ks[keyHistory] = base + "history"
 	ks[keyCache] = base + "cache"
@@ -469,7 +470,7 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if err != nil {
 		return err
 	}
-	x, err := s.exchangeWrite(id, f.Exchange)
+	x, err := s.encodeExchange(f.Exchange)
 	if err != nil {
 		return fmt.Errorf("memory: finish turn %s: %w", id, err)
 	}
@@ -477,8 +478,14 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	if f.Draft != nil {
 		msgs = append([]Message{f.Draft.msg}, f.Messages...)
 	}
-	args := make([]any, 0, 6+2*len(msgs)+4*len(f.Put)+len(f.Hits))
-	args = append(args, s.ttlMillis(), s.historyKept(), len(msgs))
+	// A turn that sets the screen releases its lock after the screen's
+	// script (see saveScreen); any other, in finishSrc.
+	owner := ""
+	if release != nil && f.Screen == nil {
+		owner = release.owner
+	}
+	args := s.finishHead(make([]any, 0, 12+2*len(msgs)+4*len(f.Put)+len(f.Hits)+2*len(f.Versions)), owner, x)
+	args = append(args, len(msgs))
 	var enc encoded
 	if len(msgs) > 0 {
 		var c chain
@@ -513,9 +520,9 @@ func (s *Store) FinishTurn(ctx context.Context, id string, f Finish) error {
 	}
 	var fin finishReply
 	if f.Screen != nil {
-		err = s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, pls, release, x, &fin)
+		err = s.saveScreen(ctx, "finish turn", id, f.Screen, nil, args, pls, release, &fin)
 	} else {
-		err = s.writeAndRelease(ctx, "finish turn", id, args, pls, release, x, &fin)
+		err = s.writeAndRelease(ctx, "finish turn", id, args, pls, release, &fin)
 	}
 	if err == nil && f.SummaryThrough != nil {
 		*f.SummaryThrough = fin.summaryThrough
@@ -543,10 +550,12 @@ func (s *Store) encodeTurn(d *Draft, lock *Lock, c chain, msgs []Message) (encod
 const finishAfter = 2
 
 // finishReply is finishSrc's answer: appended (finishAfter when the
-// "after" forms went in) and the stored summary's last exchange.
+// "after" forms went in), the stored summary's last exchange and whether
+// it released the lock.
 type finishReply struct {
 	appended       int64
 	summaryThrough int
+	released       bool
 }
 
 // parseFinish reads finishSrc's answer from cmd.
@@ -555,10 +564,10 @@ func parseFinish(cmd *redis.Cmd) (finishReply, error) {
 	if err != nil {
 		return finishReply{}, err
 	}
-	if len(vals) != 2 {
-		return finishReply{}, fmt.Errorf("finish script answered %d values, want 2", len(vals))
+	if len(vals) != 3 {
+		return finishReply{}, fmt.Errorf("finish script answered %d values, want 3", len(vals))
 	}
-	return finishReply{appended: vals[0], summaryThrough: int(vals[1])}, nil
+	return finishReply{appended: vals[0], summaryThrough: int(vals[1]), released: vals[2] == 1}, nil
 }
 
 // PutCache stores cache entries for a session outside a turn. Entries need
@@ -567,11 +576,11 @@ func (s *Store) PutCache(ctx context.Context, id string, entries ...CacheEntry) 
 	if !validID(id) {
 		return notFound("put cache", id)
 	}
-	args, pls, err := s.appendPuts([]any{s.ttlMillis(), s.historyKept(), 0}, entries)
+	args, pls, err := s.appendPuts(append(s.finishHead(nil, "", nil), 0), entries)
 	if err != nil {
 		return fmt.Errorf("memory: put cache %s: %w", id, err)
 	}
-	return s.writeAndRelease(ctx, "put cache", id, append(args, 0), pls, nil, nil, nil)
+	return s.writeAndRelease(ctx, "put cache", id, append(args, 0, 0), pls, nil, nil)
 }
 
 // appendPuts adds finishSrc's cache arguments (the count, then key,
@@ -631,21 +640,33 @@ func appendVersions(args []any, versions map[string]int) ([]any, error) {
 // maxToolName bounds a tool name recorded with its version.
 const maxToolName = 200
 
-// writeAndRelease writes the shared payloads pls, runs finishSrc, records
-// the exchange x (when not nil), marks the session active and releases
-// lock (when not nil), in one pipeline; fin (when not nil) gets
-// finishSrc's answer.
-func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, pls []payloadWrite, lock *Lock, x *exchangeWrite, fin *finishReply) error {
-	keys := s.keys(id)
+// finishHead starts finishSrc's arguments on args: the TTL, the history
+// kept, the owner of the lock the script releases ("": none) and the
+// exchange record x (nil: none).
+func (s *Store) finishHead(args []any, owner string, x *exchangeRecord) []any {
+	args = append(args, s.ttlMillis(), s.historyKept(), owner)
+	if x == nil {
+		return append(args, 0, "", 0)
+	}
+	return append(args, x.n, x.val, s.exchangesKept())
+}
+
+// finishKeys are finishSrc's keys for session id: the session's, its
+// exchanges hash and its lock, all under the session's hash tag.
+func (s *Store) finishKeys(id string) []string {
+	return append(s.keys(id), s.exchangesKey(id), s.lockKey(id))
+}
+
+// writeAndRelease writes the shared payloads pls, runs finishSrc (which
+// records the exchange and releases lock when args name them) and marks
+// the session active, in one pipeline; fin (when not nil) gets finishSrc's
+// answer.
+func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, pls []payloadWrite, lock *Lock, fin *finishReply) error {
+	keys := s.finishKeys(id)
 	pipe := s.rdb.Pipeline()
 	s.queuePayloadWrites(ctx, pipe, pls)
 	res := s.script.finish.EvalSha(ctx, pipe, keys, args...)
-	x.queue(ctx, pipe)
 	active := s.markActive(ctx, pipe, id, lock)
-	var unlock *redis.Cmd
-	if lock != nil {
-		unlock = s.script.unlock.EvalSha(ctx, pipe, []string{lock.key}, lock.owner)
-	}
 	_, _ = pipe.Exec(ctx)
 	answer, err := parseFinish(res)
 	if redis.HasErrorPrefix(err, "NOSCRIPT") {
@@ -654,16 +675,11 @@ func (s *Store) writeAndRelease(ctx context.Context, op, id string, args []any, 
 	if fin != nil {
 		*fin = answer
 	}
-	s.exchangeWritten(ctx, id, x, err)
-	if unlock != nil {
-		uerr := unlock.Err()
-		if redis.HasErrorPrefix(uerr, "NOSCRIPT") {
-			uerr = lock.Release(ctx)
-		}
-		if uerr == nil {
-			lock.released.Store(true)
-			lock.done()
-		}
+	// The script released the lock, or found no session and released the
+	// lock if it was still the turn's: either way the turn holds none.
+	if lock != nil && (answer.released || errors.Is(err, redis.Nil)) {
+		lock.released.Store(true)
+		lock.done()
 	}
 	if errors.Is(err, redis.Nil) {
 		// Do not leave a vanished session counted as active.
@@ -717,7 +733,7 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 	var args []any
 	var pls []payloadWrite
 	if len(w.Put) > 0 || len(w.Hits) > 0 || len(w.Versions) > 0 {
-		if args, pls, err = s.appendPuts([]any{s.ttlMillis(), s.historyKept(), 0}, w.Put); err != nil {
+		if args, pls, err = s.appendPuts(append(s.finishHead(nil, "", nil), 0), w.Put); err != nil {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 		args = appendHits(args, w.Hits)
@@ -725,15 +741,15 @@ func (s *Store) SaveScreen(ctx context.Context, id string, w ScreenSave) error {
 			return fmt.Errorf("memory: save screen %s: %w", id, err)
 		}
 	}
-	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, pls, release, nil, nil)
+	return s.saveScreen(ctx, "save screen", id, w.Screen, w.Event, args, pls, release, nil)
 }
 
 // saveScreen writes the shared payloads pls, runs finishSrc with args
-// (when not nil), sets the session's screen and releases release (when not
-// nil), in one round trip. A turn's write (op "finish turn") also marks
-// the session active and records the exchange x (when not nil); fin (when
-// not nil) gets finishSrc's answer.
-func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, pls []payloadWrite, release *Lock, x *exchangeWrite, fin *finishReply) error {
+// (when not nil; they release no lock), sets the session's screen and
+// releases release (when not nil), in one round trip. A turn's write (op
+// "finish turn") also marks the session active; fin (when not nil) gets
+// finishSrc's answer.
+func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *ScreenEvent, args []any, pls []payloadWrite, release *Lock, fin *finishReply) error {
 	val, event := "", ""
 	if sc != nil {
 		b, err := json.Marshal(sc)
@@ -749,15 +765,14 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *S
 		}
 		event = string(b)
 	}
-	keys := s.keys(id)
+	keys := s.finishKeys(id)
 	pipe := s.rdb.Pipeline()
 	var finish, unlock *redis.Cmd
 	s.queuePayloadWrites(ctx, pipe, pls)
 	if args != nil {
 		finish = s.script.finish.EvalSha(ctx, pipe, keys, args...)
 	}
-	scr := s.script.screen.EvalSha(ctx, pipe, keys, val, event)
-	x.queue(ctx, pipe)
+	scr := s.script.screen.EvalSha(ctx, pipe, keys[:numSessionKeys], val, event)
 	var active *redis.IntCmd
 	if op == "finish turn" {
 		active = s.markActive(ctx, pipe, id, release)
@@ -786,9 +801,8 @@ func (s *Store) saveScreen(ctx context.Context, op, id string, sc *Screen, ev *S
 		}
 	}
 	if err == nil {
-		err = retry(scr, s.script.screen, keys, val, event)
+		err = retry(scr, s.script.screen, keys[:numSessionKeys], val, event)
 	}
-	s.exchangeWritten(ctx, id, x, err)
 	if unlock != nil {
 		if uerr := retry(unlock, s.script.unlock, []string{release.key}, release.owner); uerr == nil {
 			release.released.Store(true)
