@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gameassist/gameassist/llm"
@@ -166,11 +167,7 @@ func recentTools(history []memory.Message, n int) []string {
 // MAX_TOOLS_PER_CALL.
 func (t *turnTools) offer() []tool.Spec {
 	if t.sel.Deferred() {
-		// The same list on every call of the session: the core, then the
-		// turn's own tools.
-		core := t.sel.Core()
-		slices.SortFunc(core, func(a, b tool.Spec) int { return strings.Compare(a.Name, b.Name) })
-		return append(core, t.sel.FindToolsSpec(), useToolSpec(), searchConversationSpec())
+		return t.s.deferred.specs(t.sel)
 	}
 	if t.sel.All() {
 		out := t.sel.Select(t.query, 0)
@@ -184,6 +181,30 @@ func (t *turnTools) offer() []tool.Spec {
 		local = append(local, searchConversationSpec())
 	}
 	return t.sel.Sticky(lastOffered(t.history), t.query, local)
+}
+
+// deferredOffer remembers the tool list of TOOL_SELECTION=deferred, which
+// depends on the selector only: built once per selector, not on every
+// call of every turn.
+type deferredOffer struct {
+	mu   sync.Mutex
+	sel  *toolselect.Selector
+	list []tool.Spec
+}
+
+// specs returns the list for sel: the same on every call of a session,
+// the core sorted by name, then find_tools, use_tool and
+// search_conversation. Callers share it and must not modify it; its
+// capacity is its length, so an append copies.
+func (d *deferredOffer) specs(sel *toolselect.Selector) []tool.Spec {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.sel != sel {
+		core := sel.Core()
+		slices.SortFunc(core, func(a, b tool.Spec) int { return strings.Compare(a.Name, b.Name) })
+		d.sel, d.list = sel, slices.Clip(append(core, sel.FindToolsSpec(), useToolSpec(), searchConversationSpec()))
+	}
+	return d.list
 }
 
 // lastOffered returns the tools the newest answer in history offered.

@@ -176,12 +176,14 @@ type Service struct {
 	labels  Labeler
 	locales map[string]bool
 
-	tok         tokenCounter
-	selMu       sync.Mutex
-	sel         *toolselect.Selector
-	selKey      uint64
-	selGen      uint64 // the registry generation sel was checked against
-	selSeed     maphash.Seed
+	tok     tokenCounter
+	selMu   sync.Mutex
+	sel     *toolselect.Selector
+	selKey  uint64
+	selGen  uint64 // the registry generation sel was checked against
+	selSeed maphash.Seed
+	// deferred is the tool list of TOOL_SELECTION=deferred for sel.
+	deferred    deferredOffer
 	screenTools ScreenTooler
 	emb         *embed.Hashing
 	// own are the specs of the turn's own tools, which the registry does
