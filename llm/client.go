@@ -86,6 +86,8 @@ type Client struct {
 	schemas schemaMemo
 	// encoded remembers encoded messages (see encodeMessages).
 	encoded encMemo
+	// tools remembers encoded tool lists (see encodeTools).
+	tools toolsMemo
 	// ph are the placeholders of a request's messages and tools.
 	ph *placeholders
 }
@@ -173,6 +175,7 @@ func New(opts Options) (*Client, error) {
 		sleep:       sleepCtx,
 		noCacheKey:  opts.NoCacheKey,
 		encoded:     encMemo{seed: maphash.MakeSeed()},
+		tools:       toolsMemo{seed: maphash.MakeSeed()},
 	}
 	ph, err := newPlaceholders("gameassist-wire-" + crand.Text())
 	if err != nil {

@@ -119,11 +119,26 @@ func (c *Client) encodeMessages(msgs []Message) ([]byte, error) {
 
 // encodeTools offers specs as functions whose parameters are the specs'
 // JSON Schemas, sent verbatim, encoded as a request's "tools" array; nil
-// for none.
+// for none. A list encoded before is not encoded again: a session offers
+// the same list on every call (TOOL_SELECTION=auto), and so do most
+// sessions. The caller must not modify what it gets.
 func (c *Client) encodeTools(specs []tool.Spec) ([]byte, error) {
 	if len(specs) == 0 {
 		return nil, nil
 	}
+	h := c.tools.hash(specs)
+	if enc, ok := c.tools.get(h, specs); ok {
+		return enc, nil
+	}
+	enc, err := c.encodeToolsAnew(specs)
+	if err != nil {
+		return nil, err
+	}
+	c.tools.put(h, specs, enc)
+	return enc, nil
+}
+
+func (c *Client) encodeToolsAnew(specs []tool.Spec) ([]byte, error) {
 	ws := make([]wireTool, len(specs))
 	for i, s := range specs {
 		if s.Name == "" {
@@ -203,6 +218,69 @@ func (e *encMemo) put(h uint64, m Message, enc []byte) {
 	}
 	e.m[h] = encoded{role: m.Role, content: m.Content, id: m.ToolCallID, enc: enc}
 	e.bytes += size
+}
+
+// maxToolLists bounds toolsMemo: past it the memo starts over.
+const maxToolLists = 256
+
+// toolsMemo remembers the encodings of tool lists, by each tool's name,
+// description and parameters. A lookup hashes them and compares them with
+// the remembered list's.
+type toolsMemo struct {
+	seed maphash.Seed
+	mu   sync.Mutex
+	m    map[uint64]toolList
+}
+
+// toolList is an encoded tool list: what it was encoded from, and the
+// encoding.
+type toolList struct {
+	names, descs, params []string
+	enc                  []byte
+}
+
+func (t *toolsMemo) hash(specs []tool.Spec) uint64 {
+	var h maphash.Hash
+	h.SetSeed(t.seed)
+	for _, s := range specs {
+		h.WriteString(s.Name)
+		h.WriteByte(0)
+		h.WriteString(s.Description)
+		h.WriteByte(0)
+		h.Write(s.Parameters)
+		h.WriteByte(0)
+	}
+	return h.Sum64()
+}
+
+// get returns the remembered encoding of specs; h is their hash.
+func (t *toolsMemo) get(h uint64, specs []tool.Spec) ([]byte, bool) {
+	t.mu.Lock()
+	got, ok := t.m[h]
+	t.mu.Unlock()
+	if !ok || len(got.names) != len(specs) {
+		return nil, false
+	}
+	for i, s := range specs {
+		if got.names[i] != s.Name || got.descs[i] != s.Description || got.params[i] != string(s.Parameters) {
+			return nil, false
+		}
+	}
+	return got.enc, true
+}
+
+// put remembers enc as the encoding of specs; h is their hash.
+func (t *toolsMemo) put(h uint64, specs []tool.Spec, enc []byte) {
+	l := toolList{names: make([]string, len(specs)), descs: make([]string, len(specs)), params: make([]string, len(specs)), enc: enc}
+	for i, s := range specs {
+		l.names[i], l.descs[i], l.params[i] = s.Name, s.Description, string(s.Parameters)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil || len(t.m) >= maxToolLists {
+		t.m = make(map[uint64]toolList)
+	}
+	t.m[h] = l
 }
 
 // maxCacheKey bounds a prompt cache key (OpenAI accepts up to 64 characters

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -205,7 +206,67 @@ func FuzzWireMessages(f *testing.F) {
 }
 
 // newEncoder is a Client that only encodes messages.
-func newEncoder() *Client { return &Client{encoded: encMemo{seed: maphash.MakeSeed()}} }
+func newEncoder() *Client {
+	return &Client{encoded: encMemo{seed: maphash.MakeSeed()}, tools: toolsMemo{seed: maphash.MakeSeed()}}
+}
+
+// TestEncodeToolsRemembers: a tool list is encoded once, and a list is
+// served only its own encoding: another name, description or schema, or
+// another order, is another list; a list with an invalid schema is
+// refused every time; the memo stays within its bound.
+func TestEncodeToolsRemembers(t *testing.T) {
+	c := newEncoder()
+	base := sessionTools()
+	variant := func(change func([]tool.Spec)) []tool.Spec {
+		v := slices.Clone(base)
+		change(v)
+		return v
+	}
+	lists := map[string][]tool.Spec{
+		"base":        base,
+		"name":        variant(func(v []tool.Spec) { v[1].Name += "x" }),
+		"description": variant(func(v []tool.Spec) { v[2].Description += "." }),
+		"schema":      variant(func(v []tool.Spec) { v[3].Parameters = json.RawMessage(`{"type":"object"}`) }),
+		"order":       variant(func(v []tool.Spec) { v[0], v[1] = v[1], v[0] }),
+		"shorter":     base[:3],
+		// Name and description running into each other.
+		"joints": variant(func(v []tool.Spec) {
+			v[0].Name, v[0].Description = v[0].Name+v[0].Description[:4], v[0].Description[4:]
+		}),
+	}
+	for pass := range 2 {
+		for name, specs := range lists {
+			got, err := c.encodeTools(specs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := c.encodeToolsAnew(specs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("pass %d, list %s:\nencoded %s\nwant %s", pass, name, got, want)
+			}
+		}
+	}
+	if n := len(c.tools.m); n != len(lists) {
+		t.Errorf("%d lists remembered, want %d", n, len(lists))
+	}
+	bad := variant(func(v []tool.Spec) { v[0].Parameters = json.RawMessage(`{"type":`) })
+	for range 2 {
+		if _, err := c.encodeTools(bad); err == nil {
+			t.Fatal("a list with an invalid schema was encoded")
+		}
+	}
+	for i := range 3 * maxToolLists {
+		if _, err := c.encodeTools(variant(func(v []tool.Spec) { v[0].Name = "t" + strconv.Itoa(i) })); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(c.tools.m); n > maxToolLists {
+			t.Fatalf("after %d lists the memo holds %d, over %d", i+1, n, maxToolLists)
+		}
+	}
+}
 
 // TestEncodeMessagesRemembers: long texts without tool calls are
 // remembered and a message is served only its own encoding: the same text
@@ -551,6 +612,10 @@ func sessionTools() []tool.Spec {
 func BenchmarkEncodeTools(b *testing.B) {
 	specs := sessionTools()
 	b.Run("wire", func(b *testing.B) {
+		c := newEncoder()
+		benchEncode(b, func() ([]byte, error) { return c.encodeToolsAnew(specs) })
+	})
+	b.Run("remembered", func(b *testing.B) {
 		c := newEncoder()
 		benchEncode(b, func() ([]byte, error) { return c.encodeTools(specs) })
 	})
