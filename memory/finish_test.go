@@ -3,42 +3,12 @@ package memory_test
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/gameassist/gameassist/internal/redistest"
 	"github.com/gameassist/gameassist/memory"
 )
-
-// scriptCounter counts the scripts (EVALSHA or EVAL) the client sends.
-type scriptCounter struct{ n atomic.Int64 }
-
-func (c *scriptCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
-
-func (c *scriptCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.count(cmd)
-		return next(ctx, cmd)
-	}
-}
-
-func (c *scriptCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		for _, cmd := range cmds {
-			c.count(cmd)
-		}
-		return next(ctx, cmds)
-	}
-}
-
-func (c *scriptCounter) count(cmd redis.Cmder) {
-	if n := cmd.Name(); n == "evalsha" || n == "eval" {
-		c.n.Add(1)
-	}
-}
 
 // TestTurnWriteIsOneScript: a turn's write records its messages, its
 // exchange and releases its lock in one script, so the exchange is
@@ -48,7 +18,7 @@ func TestTurnWriteIsOneScript(t *testing.T) {
 	redistest.Each(t, backends, func(t *testing.T, srv redistest.Backend) {
 		ctx := context.Background()
 		e := newEnv(t, srv, memory.Options{})
-		c := &scriptCounter{}
+		c := &tripCounter{}
 		e.rdb.AddHook(c)
 		e.create(t, "s")
 		turn := func(t *testing.T) (memory.Turn, memory.Lease) {
@@ -70,20 +40,20 @@ func TestTurnWriteIsOneScript(t *testing.T) {
 
 		t.Run("one script", func(t *testing.T) {
 			tn, l := turn(t)
-			before := c.n.Load()
+			before := c.scripts.Load()
 			if err := e.store.FinishTurn(ctx, "s", finish(tn, l, "first")); err != nil {
 				t.Fatal(err)
 			}
 			// A first write may send the script whole after EVALSHA missed.
-			if got := c.n.Load() - before; got < 1 || got > 2 {
+			if got := c.scripts.Load() - before; got < 1 || got > 2 {
 				t.Fatalf("the turn's write sent %d scripts, want one (two when loading it)", got)
 			}
 			tn, l = turn(t)
-			before = c.n.Load()
+			before = c.scripts.Load()
 			if err := e.store.FinishTurn(ctx, "s", finish(tn, l, "second")); err != nil {
 				t.Fatal(err)
 			}
-			if got := c.n.Load() - before; got != 1 {
+			if got := c.scripts.Load() - before; got != 1 {
 				t.Errorf("the turn's write sent %d scripts, want 1", got)
 			}
 			if n, err := e.rdb.Exists(ctx, lockKey).Result(); err != nil || n != 0 {

@@ -13,8 +13,9 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// tripCounter counts round trips: a command or a whole pipeline is one.
-type tripCounter struct{ n atomic.Int64 }
+// tripCounter counts round trips (n: a command or a whole pipeline is
+// one) and the scripts they send (scripts: EVALSHA or EVAL commands).
+type tripCounter struct{ n, scripts atomic.Int64 }
 
 func (c *tripCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
 
@@ -23,6 +24,7 @@ func (c *tripCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		if !handshake(cmd) {
 			c.n.Add(1)
 		}
+		c.countScript(cmd)
 		return next(ctx, cmd)
 	}
 }
@@ -32,7 +34,16 @@ func (c *tripCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.
 		if len(cmds) == 0 || !handshake(cmds[0]) {
 			c.n.Add(1)
 		}
+		for _, cmd := range cmds {
+			c.countScript(cmd)
+		}
 		return next(ctx, cmds)
+	}
+}
+
+func (c *tripCounter) countScript(cmd redis.Cmder) {
+	if n := cmd.Name(); n == "evalsha" || n == "eval" {
+		c.scripts.Add(1)
 	}
 }
 
@@ -70,11 +81,15 @@ func TestRoundTrips(t *testing.T) {
 			Put:      []memory.CacheEntry{entry("k", 1, 3)},
 			Hits:     []string{"k"},
 		}
-		// The first turn loads the scripts into Redis (EVALSHA misses once).
+		// The first turns load the scripts into Redis (EVALSHA misses
+		// once), the screen's too, so each case below runs on its own.
 		if _, err := st.BeginTurn(ctx, "s"); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.FinishTurn(ctx, "s", finish); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.FinishTurn(ctx, "s", memory.Finish{Screen: &memory.Screen{Name: "start"}}); err != nil {
 			t.Fatal(err)
 		}
 		if _, l, err := st.LockAndBegin(ctx, "s", time.Second); err != nil {
