@@ -50,15 +50,24 @@ type ExchangeTool struct {
 	Version   int             `json:"version,omitempty"`
 }
 
-// saveExchangeSrc stores one exchange of a live session, drops the one
-// that left the bound and renews the key's TTL.
+// recordExchangeLua defines recordExchange(key, n, json, keep, ttl_ms),
+// which stores exchange n in the exchanges hash at key, drops the one that
+// left the bound (the last keep are kept) and renews the key's TTL. The
+// scripts that record exchanges (saveExchangeSrc, finishSrc) start with it.
+const recordExchangeLua = `
+local function recordExchange(key, n, js, keep, ttl)
+  redis.call('HSET', key, n, js)
+  local old = tonumber(n) - tonumber(keep)
+  if old > 0 then redis.call('HDEL', key, tostring(old)) end
+  redis.call('PEXPIRE', key, ttl)
+end
+`
+
+// saveExchangeSrc stores one exchange of a live session (recordExchange).
 // KEYS: meta, exchanges. ARGV: ttl_ms, exchange, json, keep.
-const saveExchangeSrc = `
+const saveExchangeSrc = recordExchangeLua + `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-local old = tonumber(ARGV[2]) - tonumber(ARGV[4])
-if old > 0 then redis.call('HDEL', KEYS[2], tostring(old)) end
-redis.call('PEXPIRE', KEYS[2], ARGV[1])
+recordExchange(KEYS[2], ARGV[2], ARGV[3], ARGV[4], ARGV[1])
 return 1
 `
 

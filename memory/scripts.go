@@ -125,13 +125,9 @@ end
 // "after" forms were appended (the list was as the caller saw it), else 1;
 // summary_through is the stored summary's last exchange (0: none);
 // released is 1 when the lock was the owner's and is released.
-const finishSrc = `
-local function release()
-  if ARGV[3] ~= '' and redis.call('GET', KEYS[7]) == ARGV[3] then return redis.call('DEL', KEYS[7]) end
-  return 0
-end
+const finishSrc = releaseLua + recordExchangeLua + `
 if redis.call('EXISTS', KEYS[1]) == 0 then
-  release()
+  release(KEYS[7], ARGV[3])
   return false
 end
 local res = 1
@@ -172,16 +168,10 @@ for _ = 1, n do
   redis.call('HSET', KEYS[1], 'version:' .. ARGV[i], ARGV[i + 1])
   i = i + 2
 end
-local x = tonumber(ARGV[4])
-if x > 0 then
-  redis.call('HSET', KEYS[6], ARGV[4], ARGV[5])
-  local old = x - tonumber(ARGV[6])
-  if old > 0 then redis.call('HDEL', KEYS[6], tostring(old)) end
-  redis.call('PEXPIRE', KEYS[6], ARGV[1])
-end
+if tonumber(ARGV[4]) > 0 then recordExchange(KEYS[6], ARGV[4], ARGV[5], ARGV[6], ARGV[1]) end
 for j = 1, 5 do redis.call('PEXPIRE', KEYS[j], ARGV[1]) end
 local through = tonumber(redis.call('HGET', KEYS[1], 'summary_through') or '0') or 0
-return {res, through, release()}
+return {res, through, release(KEYS[7], ARGV[3])}
 `
 
 // screenSrc sets (ARGV[1] non-empty) or clears a session's screen and,
@@ -200,10 +190,19 @@ end
 return 1
 `
 
+// releaseLua defines release(key, owner), which deletes the lock at key
+// only for its owner (none when owner is empty) and returns 1 when it did,
+// else 0. unlockSrc and finishSrc start with it.
+const releaseLua = `
+local function release(key, owner)
+  if owner ~= '' and redis.call('GET', key) == owner then return redis.call('DEL', key) end
+  return 0
+end
+`
+
 // unlockSrc deletes a lock only for its owner. KEYS: lock. ARGV: owner.
-const unlockSrc = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
+const unlockSrc = releaseLua + `
+return release(KEYS[1], ARGV[1])
 `
 
 // extendSrc renews a lock's TTL only for its owner. KEYS: lock. ARGV: owner, ttl_ms.
