@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/gameassist/gameassist/internal/memo"
 	"github.com/gameassist/gameassist/memory"
 )
 
@@ -37,14 +38,14 @@ func TestKeyMemo(t *testing.T) {
 			}
 		}
 	}
-	for i := range keyMemoSize + 1 {
+	for i := range memo.DefaultLen + 1 {
 		args := json.RawMessage(`{"n":` + strconv.Itoa(i) + `}`)
 		if got, want := m.callKey("t", 0, args), memory.CallKey("t", 0, args); got != want {
 			t.Fatalf("call %d: key %s, want %s", i, got, want)
 		}
 	}
-	if len(m.keys) > keyMemoSize {
-		t.Fatalf("memo holds %d keys, bound %d", len(m.keys), keyMemoSize)
+	if n := m.keys.Len(); n > memo.DefaultLen {
+		t.Fatalf("memo holds %d keys, bound %d", n, memo.DefaultLen)
 	}
 }
 

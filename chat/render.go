@@ -7,9 +7,9 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
+	"github.com/gameassist/gameassist/internal/memo"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -788,19 +788,16 @@ func argAttrs(p *jsonValue) ([]string, bool) {
 	return attrs, true
 }
 
-// maxSchemaMemo bounds the schemas a schemaMemo keeps: the registry's
-// tools are far fewer; a tools file reloaded many times with changed
-// schemas only starts the memo again.
-const maxSchemaMemo = 4096
-
 // schemaMemo remembers each tool schema as the model reads it, offered
 // (schemaText) and described (describedArgs), keyed by the schema's bytes:
 // a turn offers the same schemas every round, and rendering one decodes
-// and re-encodes it. The zero value is ready; safe for concurrent use.
+// and re-encodes it. The registry's tools are far fewer than the memo's
+// bound (memo.DefaultLen); a tools file reloaded many times with changed
+// schemas only starts it again. The zero value is ready; safe for
+// concurrent use.
 type schemaMemo struct {
-	mu      sync.Mutex
-	offered map[string]json.RawMessage
-	desc    map[string]string
+	offered memo.Map[string, json.RawMessage]
+	desc    memo.Map[string, string]
 }
 
 // specs returns specs with their parameters as schemaText renders
@@ -808,17 +805,12 @@ type schemaMemo struct {
 // calls), each schema rendered once.
 func (m *schemaMemo) specs(specs []tool.Spec) []tool.Spec {
 	out := make([]tool.Spec, len(specs))
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	for i, sp := range specs {
 		if len(sp.Parameters) > 0 {
-			r, ok := m.offered[string(sp.Parameters)]
+			r, ok := memo.GetBytes(&m.offered, sp.Parameters)
 			if !ok {
 				r = json.RawMessage(schemaText(sp.Parameters))
-				if m.offered == nil || len(m.offered) >= maxSchemaMemo {
-					m.offered = map[string]json.RawMessage{}
-				}
-				m.offered[string(sp.Parameters)] = r
+				m.offered.Put(string(sp.Parameters), r)
 			}
 			sp.Parameters = r
 		}
@@ -829,15 +821,10 @@ func (m *schemaMemo) specs(specs []tool.Spec) []tool.Spec {
 
 // args is describedArgs, each schema rendered once.
 func (m *schemaMemo) args(raw json.RawMessage) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if d, ok := m.desc[string(raw)]; ok {
+	if d, ok := memo.GetBytes(&m.desc, raw); ok {
 		return d
 	}
 	d := describedArgs(raw)
-	if m.desc == nil || len(m.desc) >= maxSchemaMemo {
-		m.desc = map[string]string{}
-	}
-	m.desc[string(raw)] = d
+	m.desc.Put(string(raw), d)
 	return d
 }

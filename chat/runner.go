@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gameassist/gameassist/internal/memo"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/tool"
 )
@@ -449,17 +450,13 @@ func (s *Scope) keyLocked(ctx context.Context, call tool.Call) (name string, arg
 // keyMemo remembers the cache keys of recent calls (memory.CallKey, which
 // decodes the arguments to write them canonically): the same call comes
 // back across turns and sessions (a screen's rules, a popular champion).
-// It is bounded and starts over when full.
+// The zero value is ready (memo.DefaultLen keys).
 type keyMemo struct {
-	mu   sync.RWMutex
-	keys map[string]string
+	keys memo.Map[string, string]
 }
 
-const (
-	keyMemoSize = 4096
-	// keyMemoMaxArgs bounds the arguments remembered.
-	keyMemoMaxArgs = 1024
-)
+// keyMemoMaxArgs bounds the arguments remembered.
+const keyMemoMaxArgs = 1024
 
 // callKey is memory.CallKey(name, version, args), remembered.
 func (m *keyMemo) callKey(name string, version int, args json.RawMessage) string {
@@ -468,19 +465,11 @@ func (m *keyMemo) callKey(name string, version int, args json.RawMessage) string
 	}
 	// The name's length first: no two calls share an id.
 	id := strconv.Itoa(len(name)) + ":" + name + strconv.Itoa(version) + ":" + string(args)
-	m.mu.RLock()
-	k, ok := m.keys[id]
-	m.mu.RUnlock()
-	if ok {
+	if k, ok := m.keys.Get(id); ok {
 		return k
 	}
-	k = memory.CallKey(name, version, args)
-	m.mu.Lock()
-	if m.keys == nil || len(m.keys) >= keyMemoSize {
-		m.keys = make(map[string]string, 256)
-	}
-	m.keys[id] = k
-	m.mu.Unlock()
+	k := memory.CallKey(name, version, args)
+	m.keys.Put(id, k)
 	return k
 }
 

@@ -6,17 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/gameassist/gameassist/internal/memo"
 )
 
 // Defaults of Options.
@@ -83,7 +83,7 @@ type Client struct {
 	sleep func(ctx context.Context, d time.Duration) error
 	// schemas remembers tool parameter schemas already checked: the same
 	// specs go out with every request of every turn.
-	schemas schemaMemo
+	schemas *memo.Map[string, struct{}]
 	// encoded remembers encoded messages (see encodeMessages).
 	encoded encMemo
 	// tools remembers encoded tool lists (see encodeTools).
@@ -92,29 +92,19 @@ type Client struct {
 	ph *placeholders
 }
 
-// schemaMemo remembers JSON documents found valid (bounded; it starts over
-// when full).
-type schemaMemo struct {
-	mu   sync.Mutex
-	seen map[string]struct{}
-}
+// maxValidSchemas bounds the schemas a Client remembers as valid.
+const maxValidSchemas = 1024
 
-func (m *schemaMemo) valid(doc []byte) bool {
-	m.mu.Lock()
-	_, ok := m.seen[string(doc)]
-	m.mu.Unlock()
-	if ok {
+// validSchema reports whether doc is valid JSON, remembering the documents
+// found valid (a list's schemas are the same call after call).
+func (c *Client) validSchema(doc []byte) bool {
+	if _, ok := memo.GetBytes(c.schemas, doc); ok {
 		return true
 	}
 	if !json.Valid(doc) {
 		return false
 	}
-	m.mu.Lock()
-	if m.seen == nil || len(m.seen) >= 1024 {
-		m.seen = make(map[string]struct{}, 64)
-	}
-	m.seen[string(doc)] = struct{}{}
-	m.mu.Unlock()
+	c.schemas.Put(string(doc), struct{}{})
 	return true
 }
 
@@ -174,8 +164,9 @@ func New(opts Options) (*Client, error) {
 		log:         opts.Logger,
 		sleep:       sleepCtx,
 		noCacheKey:  opts.NoCacheKey,
-		encoded:     encMemo{seed: maphash.MakeSeed()},
-		tools:       toolsMemo{seed: maphash.MakeSeed()},
+		schemas:     memo.New[string, struct{}](maxValidSchemas),
+		encoded:     newEncMemo(),
+		tools:       newToolsMemo(),
 	}
 	ph, err := newPlaceholders("gameassist-wire-" + crand.Text())
 	if err != nil {

@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
 	"net/http"
-	"sync"
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/gameassist/gameassist/internal/memo"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -148,7 +149,7 @@ func (c *Client) encodeToolsAnew(specs []tool.Spec) ([]byte, error) {
 		if len(params) == 0 {
 			params = json.RawMessage(emptyObjectSchema)
 		}
-		if !c.schemas.valid(params) {
+		if !c.validSchema(params) {
 			return nil, fmt.Errorf("tool %s: parameters are not valid JSON", s.Name)
 		}
 		ws[i] = wireTool{Type: string(openai.ToolTypeFunction), Function: wireFunction{Name: s.Name, Description: s.Description, Parameters: params}}
@@ -169,10 +170,14 @@ const (
 // lookup hashes the text and compares it with the remembered one, which
 // costs a tenth of encoding it.
 type encMemo struct {
-	seed  maphash.Seed
-	mu    sync.Mutex
-	m     map[uint64]encoded
-	bytes int
+	seed maphash.Seed
+	m    *memo.Map[uint64, encoded]
+}
+
+func newEncMemo() encMemo {
+	return encMemo{seed: maphash.MakeSeed(), m: memo.NewCosted(math.MaxInt, maxMemoBytes, func(_ uint64, e encoded) int {
+		return len(e.content) + len(e.enc)
+	})}
 }
 
 // encoded is a message and its encoding.
@@ -183,7 +188,7 @@ type encoded struct {
 
 func memoable(m Message) bool { return len(m.Content) >= minMemoText && len(m.ToolCalls) == 0 }
 
-func (e *encMemo) hash(m Message) uint64 {
+func (e encMemo) hash(m Message) uint64 {
 	var h maphash.Hash
 	h.SetSeed(e.seed)
 	h.WriteString(m.Role)
@@ -195,10 +200,8 @@ func (e *encMemo) hash(m Message) uint64 {
 }
 
 // get returns m's remembered encoding; h is m's hash.
-func (e *encMemo) get(h uint64, m Message) ([]byte, bool) {
-	e.mu.Lock()
-	got, ok := e.m[h]
-	e.mu.Unlock()
+func (e encMemo) get(h uint64, m Message) ([]byte, bool) {
+	got, ok := e.m.Get(h)
 	if !ok || got.role != m.Role || got.id != m.ToolCallID || got.content != m.Content {
 		return nil, false
 	}
@@ -206,18 +209,8 @@ func (e *encMemo) get(h uint64, m Message) ([]byte, bool) {
 }
 
 // put remembers enc as m's encoding; h is m's hash.
-func (e *encMemo) put(h uint64, m Message, enc []byte) {
-	size := len(m.Content) + len(enc)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.m == nil || e.bytes+size > maxMemoBytes {
-		e.m, e.bytes = make(map[uint64]encoded), 0
-	}
-	if old, ok := e.m[h]; ok {
-		e.bytes -= len(old.content) + len(old.enc)
-	}
-	e.m[h] = encoded{role: m.Role, content: m.Content, id: m.ToolCallID, enc: enc}
-	e.bytes += size
+func (e encMemo) put(h uint64, m Message, enc []byte) {
+	e.m.Put(h, encoded{role: m.Role, content: m.Content, id: m.ToolCallID, enc: enc})
 }
 
 // maxToolLists bounds toolsMemo: past it the memo starts over.
@@ -228,8 +221,11 @@ const maxToolLists = 256
 // the remembered list's.
 type toolsMemo struct {
 	seed maphash.Seed
-	mu   sync.Mutex
-	m    map[uint64]toolList
+	m    *memo.Map[uint64, toolList]
+}
+
+func newToolsMemo() toolsMemo {
+	return toolsMemo{seed: maphash.MakeSeed(), m: memo.New[uint64, toolList](maxToolLists)}
 }
 
 // toolList is an encoded tool list: what it was encoded from, and the
@@ -239,7 +235,7 @@ type toolList struct {
 	enc                  []byte
 }
 
-func (t *toolsMemo) hash(specs []tool.Spec) uint64 {
+func (t toolsMemo) hash(specs []tool.Spec) uint64 {
 	var h maphash.Hash
 	h.SetSeed(t.seed)
 	for _, s := range specs {
@@ -254,10 +250,8 @@ func (t *toolsMemo) hash(specs []tool.Spec) uint64 {
 }
 
 // get returns the remembered encoding of specs; h is their hash.
-func (t *toolsMemo) get(h uint64, specs []tool.Spec) ([]byte, bool) {
-	t.mu.Lock()
-	got, ok := t.m[h]
-	t.mu.Unlock()
+func (t toolsMemo) get(h uint64, specs []tool.Spec) ([]byte, bool) {
+	got, ok := t.m.Get(h)
 	if !ok || len(got.names) != len(specs) {
 		return nil, false
 	}
@@ -270,17 +264,12 @@ func (t *toolsMemo) get(h uint64, specs []tool.Spec) ([]byte, bool) {
 }
 
 // put remembers enc as the encoding of specs; h is their hash.
-func (t *toolsMemo) put(h uint64, specs []tool.Spec, enc []byte) {
+func (t toolsMemo) put(h uint64, specs []tool.Spec, enc []byte) {
 	l := toolList{names: make([]string, len(specs)), descs: make([]string, len(specs)), params: make([]string, len(specs)), enc: enc}
 	for i, s := range specs {
 		l.names[i], l.descs[i], l.params[i] = s.Name, s.Description, string(s.Parameters)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.m == nil || len(t.m) >= maxToolLists {
-		t.m = make(map[uint64]toolList)
-	}
-	t.m[h] = l
+	t.m.Put(h, l)
 }
 
 // maxCacheKey bounds a prompt cache key (OpenAI accepts up to 64 characters

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
+
 	"io"
 	"net"
 	"net/http"
@@ -21,6 +21,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/gameassist/gameassist/internal/memo"
 	"github.com/gameassist/gameassist/llm/llmtest"
 	"github.com/gameassist/gameassist/tool"
 )
@@ -207,7 +208,7 @@ func FuzzWireMessages(f *testing.F) {
 
 // newEncoder is a Client that only encodes messages.
 func newEncoder() *Client {
-	return &Client{encoded: encMemo{seed: maphash.MakeSeed()}, tools: toolsMemo{seed: maphash.MakeSeed()}}
+	return &Client{schemas: memo.New[string, struct{}](maxValidSchemas), encoded: newEncMemo(), tools: newToolsMemo()}
 }
 
 // TestEncodeToolsRemembers: a tool list is encoded once, and a list is
@@ -249,7 +250,7 @@ func TestEncodeToolsRemembers(t *testing.T) {
 			}
 		}
 	}
-	if n := len(c.tools.m); n != len(lists) {
+	if n := c.tools.m.Len(); n != len(lists) {
 		t.Errorf("%d lists remembered, want %d", n, len(lists))
 	}
 	bad := variant(func(v []tool.Spec) { v[0].Parameters = json.RawMessage(`{"type":`) })
@@ -262,7 +263,7 @@ func TestEncodeToolsRemembers(t *testing.T) {
 		if _, err := c.encodeTools(variant(func(v []tool.Spec) { v[0].Name = "t" + strconv.Itoa(i) })); err != nil {
 			t.Fatal(err)
 		}
-		if n := len(c.tools.m); n > maxToolLists {
+		if n := c.tools.m.Len(); n > maxToolLists {
 			t.Fatalf("after %d lists the memo holds %d, over %d", i+1, n, maxToolLists)
 		}
 	}
@@ -298,7 +299,7 @@ func TestEncodeMessagesRemembers(t *testing.T) {
 			t.Fatalf("pass %d:\nencoded %s\nwant %s", pass, got, want)
 		}
 	}
-	if n := len(c.encoded.m); n != 5 {
+	if n := c.encoded.m.Len(); n != 5 {
 		t.Errorf("%d encodings remembered, want 5 (the long texts without tool calls)", n)
 	}
 	for i := range maxMemoBytes / (2 * len(long)) * 3 {
@@ -306,8 +307,8 @@ func TestEncodeMessagesRemembers(t *testing.T) {
 		if _, err := c.encodeMessages([]Message{m}); err != nil {
 			t.Fatal(err)
 		}
-		if c.encoded.bytes > maxMemoBytes {
-			t.Fatalf("after %d messages the memo holds %d bytes, over %d", i+1, c.encoded.bytes, maxMemoBytes)
+		if c.encoded.m.Cost() > maxMemoBytes {
+			t.Fatalf("after %d messages the memo holds %d bytes, over %d", i+1, c.encoded.m.Cost(), maxMemoBytes)
 		}
 	}
 }

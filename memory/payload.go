@@ -8,11 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gameassist/gameassist/internal/memo"
 )
 
 // Shared tool payloads. A cached tool result is game data, the same for
@@ -108,7 +111,8 @@ func (s *Store) encodeEntry(e CacheEntry) (string, payloadWrite, error) {
 // remembers the values it decoded.
 func parseEntry(key, js, hits string, entries *entryMemo) (e CacheEntry, payload string, err error) {
 	if entries == nil {
-		entries = new(entryMemo)
+		m := newEntryMemo()
+		entries = &m
 	}
 	if e, payload, err = entries.parse(js); err != nil {
 		return CacheEntry{}, "", fmt.Errorf("stored cache entry %s: %w", key, err)
@@ -149,9 +153,11 @@ const maxEntryMemo = 4 << 20
 // the stored value: a session's entries are read back unchanged turn
 // after turn. Callers get copies of their own.
 type entryMemo struct {
-	mu    sync.Mutex
-	m     map[string]decodedEntry
-	bytes int
+	m *memo.Map[string, decodedEntry]
+}
+
+func newEntryMemo() entryMemo {
+	return entryMemo{memo.NewCosted(math.MaxInt, maxEntryMemo, func(js string, _ decodedEntry) int { return 2 * len(js) })}
 }
 
 type decodedEntry struct {
@@ -160,28 +166,18 @@ type decodedEntry struct {
 }
 
 // parse is decodeEntry through the memo.
-func (m *entryMemo) parse(js string) (CacheEntry, string, error) {
-	m.mu.Lock()
-	d, ok := m.m[js]
-	m.mu.Unlock()
-	if !ok {
-		e, payload, err := decodeEntry(js)
-		if err != nil {
-			return CacheEntry{}, "", err
-		}
-		d = decodedEntry{e: e, payload: payload}
-		if size := 2 * len(js); size <= maxEntryMemo/8 {
-			m.mu.Lock()
-			if m.m == nil || m.bytes+size > maxEntryMemo {
-				m.m, m.bytes = map[string]decodedEntry{}, 0
-			}
-			m.m[js] = decodedEntry{e: e.clone(), payload: payload}
-			m.bytes += size
-			m.mu.Unlock()
-		}
-		return d.e, d.payload, nil
+func (m entryMemo) parse(js string) (CacheEntry, string, error) {
+	if d, ok := m.m.Get(js); ok {
+		return d.e.clone(), d.payload, nil
 	}
-	return d.e.clone(), d.payload, nil
+	e, payload, err := decodeEntry(js)
+	if err != nil {
+		return CacheEntry{}, "", err
+	}
+	if 2*len(js) <= maxEntryMemo/8 {
+		m.m.Put(js, decodedEntry{e: e.clone(), payload: payload})
+	}
+	return e, payload, nil
 }
 
 // clone is e with slices of its own.
@@ -354,9 +350,13 @@ const maxPayloadMemo = 8 << 20
 // one remembered (another writer's, a damaged one) is decoded, as without
 // the memo. Only valid JSON is remembered.
 type payloadMemo struct {
-	mu    sync.Mutex
-	m     map[string]payloadForms
-	bytes int
+	m *memo.Map[string, payloadForms]
+}
+
+func newPayloadMemo() payloadMemo {
+	return payloadMemo{memo.NewCosted(math.MaxInt, maxPayloadMemo, func(id string, f payloadForms) int {
+		return len(id) + len(f.stored) + len(f.js)
+	})}
 }
 
 // payloadForms is one payload as stored and as JSON; neither is modified.
@@ -366,10 +366,8 @@ type payloadForms struct {
 
 // stored returns the stored form of js when id is remembered with that
 // JSON, else nil.
-func (p *payloadMemo) stored(id string, js []byte) []byte {
-	p.mu.Lock()
-	f, ok := p.m[id]
-	p.mu.Unlock()
+func (p payloadMemo) stored(id string, js []byte) []byte {
+	f, ok := p.m.Get(id)
 	if !ok || !bytes.Equal(f.js, js) {
 		return nil
 	}
@@ -378,10 +376,8 @@ func (p *payloadMemo) stored(id string, js []byte) []byte {
 
 // json returns the JSON of the stored value raw when id is remembered
 // with that value, else nil. The caller owns what it gets.
-func (p *payloadMemo) json(id string, raw []byte) []byte {
-	p.mu.Lock()
-	f, ok := p.m[id]
-	p.mu.Unlock()
+func (p payloadMemo) json(id string, raw []byte) []byte {
+	f, ok := p.m.Get(id)
 	if !ok || !bytes.Equal(f.stored, raw) {
 		return nil
 	}
@@ -389,20 +385,9 @@ func (p *payloadMemo) json(id string, raw []byte) []byte {
 }
 
 // put remembers id as stored and js (copied), when js is valid JSON.
-func (p *payloadMemo) put(id string, stored, js []byte) {
-	size := len(id) + len(stored) + len(js)
-	if size > maxPayloadMemo/8 || !json.Valid(js) {
+func (p payloadMemo) put(id string, stored, js []byte) {
+	if len(id)+len(stored)+len(js) > maxPayloadMemo/8 || !json.Valid(js) {
 		return
 	}
-	f := payloadForms{stored: bytes.Clone(stored), js: bytes.Clone(js)}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if old, ok := p.m[id]; ok {
-		p.bytes -= len(id) + len(old.stored) + len(old.js)
-	}
-	if p.m == nil || p.bytes+size > maxPayloadMemo {
-		p.m, p.bytes = map[string]payloadForms{}, 0
-	}
-	p.m[id] = f
-	p.bytes += size
+	p.m.Put(id, payloadForms{stored: bytes.Clone(stored), js: bytes.Clone(js)})
 }

@@ -11,13 +11,13 @@ import (
 // starting over past it, and never a payload that is not valid JSON or
 // that alone would take an eighth of it.
 func TestPayloadMemoBounded(t *testing.T) {
-	var p payloadMemo
+	p := newPayloadMemo()
 	js := []byte(`"` + strings.Repeat("x", 100<<10) + `"`)
 	for i := range 200 {
 		id := fmt.Sprint(i)
 		p.put(id, js, js)
-		if p.bytes > maxPayloadMemo {
-			t.Fatalf("after %d payloads the memo holds %d bytes", i+1, p.bytes)
+		if p.m.Cost() > maxPayloadMemo {
+			t.Fatalf("after %d payloads the memo holds %d bytes", i+1, p.m.Cost())
 		}
 		if p.json(id, js) == nil {
 			t.Fatalf("payload %d not remembered just after it was put", i)
@@ -46,7 +46,7 @@ func TestPayloadMemoBounded(t *testing.T) {
 // but the copy handed out); what a caller does to its copy does not
 // reach the next one; a damaged value is an error each time.
 func TestEntryMemo(t *testing.T) {
-	var m entryMemo
+	m := newEntryMemo()
 	ref := `{"t":"gcs_get_boss_details","v":2,"p":{"boss_id":5001},"c":3,"d":4,"dv":"v7","r":"abc"}`
 	whole := `{"key":"k","tool":"t","parameters":{"a":1},"result":{"status":"success"},"cached_at_exchange":2,"duration":3,"data_version":"v1","hits":5}`
 	for _, js := range []string{ref, whole} {

@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gameassist/gameassist/internal/memo"
 )
 
 // PlayerState is a player's state as the game server last pushed it: any
@@ -124,25 +125,12 @@ const maxKnownPlayers = 1 << 16
 // session's player never changes, so the turn that loads it can fetch the
 // player's state in the same round trip.
 type players struct {
-	mu sync.Mutex
-	m  map[string]string
+	m *memo.Map[string, string]
 }
 
-func (p *players) get(session string) (string, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	id, ok := p.m[session]
-	return id, ok
-}
+func (p players) get(session string) (string, bool) { return p.m.Get(session) }
 
-func (p *players) put(session, player string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.m == nil || len(p.m) >= maxKnownPlayers {
-		p.m = make(map[string]string)
-	}
-	p.m[session] = player
-}
+func (p players) put(session, player string) { p.m.Put(session, player) }
 
 // loadRound runs script (beginSrc or lockBeginSrc) with args on the
 // session keys and, in the same pipeline, reads what this instance already

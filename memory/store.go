@@ -15,6 +15,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/gameassist/gameassist/internal/memo"
 	"github.com/gameassist/gameassist/tool"
 )
 
@@ -138,7 +139,8 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("memory: new: %w", err)
 	}
-	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts(), after: defaultAfter, z: z}, nil
+	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts(), after: defaultAfter, z: z,
+		known: players{memo.New[string, string](maxKnownPlayers)}, pls: newPayloadMemo(), entryMemo: newEntryMemo()}, nil
 }
 
 // Turn is what a chat turn starts from.

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gameassist/gameassist/internal/memo"
 )
 
 // ExecutorOptions tunes the safe executor; zero values take the defaults.
@@ -46,25 +48,19 @@ type Executor struct {
 // validMemo remembers argument documents that passed validation against one
 // registered schema, so the same call repeated (common: the LLM asks again,
 // screens re-run) skips the schema walk. It lives in the registry entry, so a
-// reload that changes a tool's schema starts a new memo; it is bounded and
-// simply starts over when full.
+// reload that changes a tool's schema starts a new memo. The zero value is
+// ready (memo.DefaultLen documents).
 type validMemo struct {
-	mu   sync.RWMutex
-	seen map[string]struct{}
+	seen memo.Map[string, struct{}]
 }
 
-const (
-	validMemoSize = 4096
-	// validMemoMaxKey bounds the argument documents remembered.
-	validMemoMaxKey = 2048
-)
+// validMemoMaxKey bounds the argument documents remembered.
+const validMemoMaxKey = 2048
 
 // has reports whether args passed validation before; the lookup converts
 // args without copying them.
 func (m *validMemo) has(args []byte) bool {
-	m.mu.RLock()
-	_, ok := m.seen[string(args)]
-	m.mu.RUnlock()
+	_, ok := memo.GetBytes(&m.seen, args)
 	return ok
 }
 
@@ -72,12 +68,7 @@ func (m *validMemo) add(args []byte) {
 	if len(args) > validMemoMaxKey {
 		return
 	}
-	m.mu.Lock()
-	if m.seen == nil || len(m.seen) >= validMemoSize {
-		m.seen = make(map[string]struct{}, 256)
-	}
-	m.seen[string(args)] = struct{}{}
-	m.mu.Unlock()
+	m.seen.Put(string(args), struct{}{})
 }
 
 // NewExecutor returns an executor over reg.
