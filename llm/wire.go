@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"math"
 	"net/http"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -175,7 +174,7 @@ type encMemo struct {
 }
 
 func newEncMemo() encMemo {
-	return encMemo{seed: maphash.MakeSeed(), m: memo.NewCosted(math.MaxInt, maxMemoBytes, func(_ uint64, e encoded) int {
+	return encMemo{seed: maphash.MakeSeed(), m: memo.NewCosted(maxMemoBytes, func(_ uint64, e encoded) int {
 		return len(e.content) + len(e.enc)
 	})}
 }

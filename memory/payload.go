@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -157,7 +156,7 @@ type entryMemo struct {
 }
 
 func newEntryMemo() entryMemo {
-	return entryMemo{memo.NewCosted(math.MaxInt, maxEntryMemo, func(js string, _ decodedEntry) int { return 2 * len(js) })}
+	return entryMemo{memo.NewCosted(maxEntryMemo, func(js string, _ decodedEntry) int { return 2 * len(js) })}
 }
 
 type decodedEntry struct {
@@ -354,7 +353,7 @@ type payloadMemo struct {
 }
 
 func newPayloadMemo() payloadMemo {
-	return payloadMemo{memo.NewCosted(math.MaxInt, maxPayloadMemo, func(id string, f payloadForms) int {
+	return payloadMemo{memo.NewCosted(maxPayloadMemo, func(id string, f payloadForms) int {
 		return len(id) + len(f.stored) + len(f.js)
 	})}
 }

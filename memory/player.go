@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
-	"github.com/gameassist/gameassist/internal/memo"
 )
 
 // PlayerState is a player's state as the game server last pushed it: any
@@ -121,17 +119,6 @@ var errDamagedPlayer = errors.New("stored player state is damaged")
 // maxKnownPlayers bounds the session → player memo; past it the memo starts over.
 const maxKnownPlayers = 1 << 16
 
-// players remembers the player id of sessions this instance has read: a
-// session's player never changes, so the turn that loads it can fetch the
-// player's state in the same round trip.
-type players struct {
-	m *memo.Map[string, string]
-}
-
-func (p players) get(session string) (string, bool) { return p.m.Get(session) }
-
-func (p players) put(session, player string) { p.m.Put(session, player) }
-
 // loadRound runs script (beginSrc or lockBeginSrc) with args on the
 // session keys and, in the same pipeline, reads what this instance already
 // knows the session will need: its player's state, when the session's
@@ -142,7 +129,7 @@ func (p players) put(session, player string) { p.m.Put(session, player) }
 // once. Without withPlayer, the player's state is not read. fetched reports whether the state was read (raw is "" when the
 // player has none); payloads holds the payload reads, by id.
 func (s *Store) loadRound(ctx context.Context, script *redis.Script, withPlayer bool, id string, keys []string, args ...any) (v any, raw string, player string, fetched bool, payloads map[string]*redis.StringCmd, err error) {
-	player, known := s.known.get(id)
+	player, known := s.known.Get(id)
 	if !withPlayer {
 		player, known = "", false
 	}
@@ -192,7 +179,7 @@ func (s *Store) loadRound(ctx context.Context, script *redis.Script, withPlayer 
 // now when the session's player was not known before (the first turn of
 // a session on this instance that never saw it).
 func (s *Store) attachPlayer(ctx context.Context, t *Turn, raw, player string, fetched bool) {
-	s.known.put(t.Meta.ID, t.Meta.PlayerID)
+	s.known.Put(t.Meta.ID, t.Meta.PlayerID)
 	if t.Meta.PlayerID == "" {
 		return
 	}

@@ -78,9 +78,11 @@ type Store struct {
 	// set, hears each renewal's outcome (tests replace both).
 	after   func(d time.Duration, f func()) func() bool
 	renewed func(error)
-	// known remembers each session's player id and refs the shared
-	// payloads it referenced (see loadRound).
-	known players
+	// known remembers each session's player id (it never changes, so the
+	// turn that loads a session can fetch its player's state in the same
+	// round trip) and refs the shared payloads it referenced (see
+	// loadRound).
+	known *memo.Map[string, string]
 	refs  refMemo
 	// z compresses stored messages and payloads.
 	z zcodec
@@ -140,7 +142,7 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("memory: new: %w", err)
 	}
 	return &Store{rdb: rdb, opts: opts, log: log, script: newScripts(), after: defaultAfter, z: z,
-		known: players{memo.New[string, string](maxKnownPlayers)}, pls: newPayloadMemo(), entryMemo: newEntryMemo()}, nil
+		known: memo.New[string, string](maxKnownPlayers), pls: newPayloadMemo(), entryMemo: newEntryMemo()}, nil
 }
 
 // Turn is what a chat turn starts from.
@@ -288,7 +290,7 @@ func (s *Store) CreateSession(ctx context.Context, m Meta) error {
 	}
 	s.touch(ctx, m.ID)
 	s.indexPlayer(ctx, m)
-	s.known.put(m.ID, m.PlayerID)
+	s.known.Put(m.ID, m.PlayerID)
 	return nil
 }
 
@@ -332,7 +334,7 @@ func (s *Store) Session(ctx context.Context, id string) (Meta, error) {
 	if err != nil {
 		return Meta{}, wrap("session", id, err)
 	}
-	s.known.put(id, m.PlayerID)
+	s.known.Put(id, m.PlayerID)
 	return m, nil
 }
 

@@ -7,6 +7,7 @@ package memo
 
 import (
 	"cmp"
+	"math"
 	"sync"
 )
 
@@ -32,11 +33,11 @@ func New[K comparable, V any](maxLen int) *Map[K, V] {
 	return &Map[K, V]{maxLen: max(maxLen, 1)}
 }
 
-// NewCosted returns a Map that holds at most maxLen entries (at least one)
-// whose costs (costOf of each key and value) sum to at most maxCost. A
-// value that costs more than maxCost alone is not remembered.
-func NewCosted[K comparable, V any](maxLen, maxCost int, costOf func(K, V) int) *Map[K, V] {
-	return &Map[K, V]{maxLen: max(maxLen, 1), maxCost: maxCost, costOf: costOf}
+// NewCosted returns a Map whose entries' costs (costOf of each key and
+// value) sum to at most maxCost, however many they are. A value that
+// costs more than maxCost alone is not remembered.
+func NewCosted[K comparable, V any](maxCost int, costOf func(K, V) int) *Map[K, V] {
+	return &Map[K, V]{maxLen: math.MaxInt, maxCost: maxCost, costOf: costOf}
 }
 
 // Get returns the value remembered for k.

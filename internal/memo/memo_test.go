@@ -59,7 +59,7 @@ func TestZeroMapHoldsDefaultLen(t *testing.T) {
 }
 
 func TestMapCostBound(t *testing.T) {
-	m := NewCosted(100, 10, func(k string, v []byte) int { return len(k) + len(v) })
+	m := NewCosted(10, func(k string, v []byte) int { return len(k) + len(v) })
 	m.Put("a", make([]byte, 4)) // 5
 	m.Put("b", make([]byte, 4)) // 10
 	if m.Len() != 2 || m.Cost() != 10 {
