@@ -168,8 +168,10 @@ type prompt struct {
 	block string
 	shown *memory.Shown
 	// userTokens counts the player's message with its block as the
-	// history budget counts it (see countHistory), stored with it.
-	userTokens int
+	// history budget counts it (see countHistory), stored with it;
+	// wordsTokens counts it without the block (0: no block), stored too
+	// (see memory.Message.WordsTokens).
+	userTokens, wordsTokens int
 }
 
 // systemText is the system prompt of a session: byte-identical on every
@@ -185,12 +187,45 @@ func systemText(system, locale, catalog string) string {
 }
 
 // historyMessage is a stored history message as the model receives it: a
-// player message with the data block it was first sent with, byte for byte.
+// player message with the data block it was first sent with, byte for
+// byte (see afterFold for the one exception).
 func historyMessage(m memory.Message) llm.Message {
 	if m.Role == llm.RoleUser {
 		return llm.Message{Role: m.Role, Content: m.Context + playerText(m.Content)}
 	}
 	return llm.Message{Role: m.Role, Content: m.Content}
+}
+
+// afterFold is m as a prompt whose summary covers the exchanges up to
+// through shows it. The player message of the exchange right after the
+// summary, the newest one the fold kept verbatim, comes without its data
+// block: what of that block is still current (the screen, its results)
+// the next block shows again, what is not stays out, and the window
+// starts from the player's words and the answer, so the next fold comes
+// later. A fold changes the prompt from the summary on anyway, and every
+// prompt with the same summary shows the message the same way, so the
+// prefix holds until the next fold. Every other message is shown as
+// stored.
+func afterFold(m memory.Message, through int) memory.Message {
+	if through <= 0 || m.Exchange != through+1 || m.Role != llm.RoleUser || (m.Context == "" && m.Shown == nil) {
+		return m
+	}
+	m.Context, m.Shown, m.Tokens = "", nil, m.WordsTokens
+	return m
+}
+
+// windowAfterFold is window (the history after a summary covering the
+// exchanges up to through) as afterFold shows its messages, copied only
+// when a message is shown otherwise than stored.
+func windowAfterFold(window []memory.Message, through int) []memory.Message {
+	for i := range window {
+		if m := afterFold(window[i], through); m.Context != window[i].Context || m.Shown != window[i].Shown {
+			out := slices.Clone(window)
+			out[i] = m
+			return out
+		}
+	}
+	return window
 }
 
 // buildPrompt assembles a turn's first prompt so that it begins with the
@@ -232,7 +267,7 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	}
 	// The window is everything since the summary; only a window the
 	// summary has not caught up with yet loses its oldest exchanges.
-	window, cost := s.windowHistory(in.history[start:], avail-avail/blockReserveDiv)
+	window, cost := s.windowHistory(windowAfterFold(in.history[start:], through), avail-avail/blockReserveDiv)
 	p.cut = len(window) < len(in.history)-start
 	if p.cut || start > 0 {
 		p.older = true
@@ -262,6 +297,7 @@ func (s *Service) buildPrompt(in promptInput) prompt {
 	user := llm.Message{Role: llm.RoleUser, Content: b.text + message.Content}
 	p.userTokens = messageTokens
 	if b.text != "" {
+		p.wordsTokens = messageTokens
 		// The block's lines were counted for its budget: the message is
 		// counted from them (see tokens.Counter.CountParts).
 		p.userTokens = msgOverhead + s.tok.CountParts(append(b.parts, message.Content))
@@ -403,20 +439,30 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 		e    memory.CacheEntry
 		text string
 		size int
+		// again: the window gives the result as one line only; it is
+		// given again only in full.
+		again bool
 	}
+	rank, ofScreen := screenRank(screenTools, in.screenKeys), len(screenTools)+len(in.screenKeys)
 	live := map[string]bool{}
 	lines := make([]line, 0, len(cached))
 	for _, e := range cached {
 		id := shownID(e.Key, e.CachedAt)
 		live[id] = true
-		if _, ok := v.results[id]; ok {
+		// When the screen changes, its main subject (the result of its
+		// first data call) that the window gives as one line only (listed
+		// before it was the screen's, or when a block had no room) is
+		// given in full if it fits: the new screen's data is in the
+		// request.
+		r, seen := v.results[id]
+		if seen && (!r.Stub || shown.Screen == nil || rank(e) != 0) {
 			continue
 		}
 		text, ok := s.results.stored(e.Result, in.locale, s.words)
 		if !ok {
 			continue
 		}
-		lines = append(lines, line{e: e, text: resultLine(e, text)})
+		lines = append(lines, line{e: e, text: resultLine(e, text), again: seen})
 	}
 	for id, r := range v.results {
 		if !live[id] {
@@ -441,7 +487,6 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 		order[i] = i
 		lines[i].size = len(lines[i].text)
 	}
-	rank, ofScreen := screenRank(screenTools, in.screenKeys), len(screenTools)+len(in.screenKeys)
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Or(cmp.Compare(rank(lines[a].e), rank(lines[b].e)),
 			cmp.Compare(lines[b].e.CachedAt, lines[a].e.CachedAt), cmp.Compare(lines[a].size, lines[b].size))
@@ -464,6 +509,17 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 			fullAt[i] = true
 			out.full++
 		}
+	}
+	kept := 0
+	for i := range lines {
+		if !lines[i].again || fullAt[i] {
+			lines[kept], fullAt[kept] = lines[i], fullAt[i]
+			kept++
+		}
+	}
+	lines, fullAt = lines[:kept], fullAt[:kept]
+	if shown.Screen == nil && shown.Player == nil && len(lines) == 0 && len(shown.Retired) == 0 && len(tools) == 0 {
+		return out
 	}
 	var b strings.Builder
 	parts := make([]string, 0, 4+len(lines)+len(shown.Retired)+len(tools))
@@ -490,7 +546,7 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 	if len(lines) > 0 {
 		add(cacheHeader)
 		for i, l := range lines {
-			shown.Results = append(shown.Results, memory.ShownResult{Key: l.e.Key, CachedAt: l.e.CachedAt, Tool: l.e.Tool, Parameters: l.e.Parameters})
+			shown.Results = append(shown.Results, memory.ShownResult{Key: l.e.Key, CachedAt: l.e.CachedAt, Tool: l.e.Tool, Parameters: l.e.Parameters, Stub: !fullAt[i]})
 			if fullAt[i] {
 				add(l.text)
 				continue

@@ -191,3 +191,57 @@ func TestBlockCachedAnew(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockNewScreenSubjectInFull: when the screen changes, its main
+// subject that the window gives only as one line (listed before it was
+// the screen's) is given in full, and recorded so; only when it fits (no
+// second line for it), only the main subject, and only on a change of
+// screen. A result the window gives in full is not given again.
+func TestBlockNewScreenSubjectInFull(t *testing.T) {
+	e := newEnv(t, envConfig{})
+	subject := shareEntry(t, "subject", "gcs_get_character_details_by_id", `{"character_id":1008}`, 2)
+	help := shareEntry(t, "help", "db_get_ux_details", `{"query":"ChampionFeatureModelsPresenter"}`, 2)
+	size := e.svc.countTokens(resultLine(subject, mustText(t, e, subject)))
+	listed := func(full ...memory.CacheEntry) visible {
+		v := visible{results: map[string]memory.ShownResult{}}
+		for _, c := range []memory.CacheEntry{subject, help} {
+			v.results[shownID(c.Key, c.CachedAt)] = memory.ShownResult{Key: c.Key, CachedAt: c.CachedAt, Tool: c.Tool, Parameters: c.Parameters,
+				Stub: !slices.ContainsFunc(full, func(f memory.CacheEntry) bool { return f.Key == c.Key })}
+		}
+		return v
+	}
+	const champScreen = "The player is on the Champion Details screen viewing \"Liande\"."
+	in := blockInput{
+		cached: []memory.CacheEntry{subject, help}, screen: champScreen,
+		screenTools: []string{"gcs_get_character_details_by_id", "db_get_ux_details"}, screenKeys: []string{"subject", "help"},
+	}
+	share := blockShare{subject: size, screen: 10000, other: 10000}
+
+	b := e.svc.contextBlock(in, listed(), share)
+	if got := inFull(b, "subject", "help"); !slices.Equal(got, []bool{true, false}) {
+		t.Errorf("new screen, subject listed as one line: in full %v, want [true false]:\n%s", got, b.text)
+	}
+	if strings.Contains(b.text, "ChampionFeatureModelsPresenter") {
+		t.Errorf("the screen's other result, listed before, is listed again:\n%s", b.text)
+	}
+	if len(b.shown.Results) != 1 || b.shown.Results[0].Key != "subject" || b.shown.Results[0].Stub {
+		t.Errorf("recorded %+v, want the subject in full", b.shown.Results)
+	}
+
+	share.subject = size - 1
+	b = e.svc.contextBlock(in, listed(), share)
+	if strings.Contains(b.text, "1008") || len(b.shown.Results) != 0 || !strings.Contains(b.text, champScreen) {
+		t.Errorf("no room for the subject: want the screen alone, no second line for it:\n%s", b.text)
+	}
+
+	share.subject = size
+	v := listed()
+	v.screen = new(string)
+	*v.screen = champScreen
+	if b := e.svc.contextBlock(in, v, share); b.text != "" {
+		t.Errorf("same screen: want no block, got\n%s", b.text)
+	}
+	if b := e.svc.contextBlock(in, listed(subject), share); strings.Contains(b.text, "1008") {
+		t.Errorf("subject given in full before is given again:\n%s", b.text)
+	}
+}

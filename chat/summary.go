@@ -157,7 +157,9 @@ func (b *background) wait() {
 // folds every exchange but the newest in, so a fold, which changes the
 // prompt from the summary on, comes as seldom as the share allows, and the
 // window then stays append-only (a stable prompt prefix) until the next
-// one. The newest exchange stays verbatim for the turn that follows it.
+// one. The newest exchange stays verbatim for the turn that follows it,
+// its player message without its data block (see afterFold), and is
+// counted that way.
 // Only a window that folds is copied.
 func (s *Service) foldWindow(meta memory.Meta, history, added []memory.Message, sys int) []memory.Message {
 	through := 0
@@ -172,7 +174,7 @@ func (s *Service) foldWindow(meta memory.Meta, history, added []memory.Message, 
 	for _, part := range [2][]memory.Message{history, added} {
 		for i := range part {
 			if part[i].Exchange > through {
-				cost += s.historyTokens(part[i])
+				cost += s.historyTokens(afterFold(part[i], through))
 				n++
 			}
 		}

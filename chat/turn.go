@@ -254,8 +254,9 @@ type answered struct {
 	// summaryThrough is what the prompt's summary covered (0: none).
 	summaryThrough int
 	// userTokens counts the player's message with block for the history
-	// budget, as the prompt counted it (0: no prompt was built).
-	userTokens int
+	// budget, as the prompt counted it (0: no prompt was built), and
+	// wordsTokens without the block (0: none).
+	userTokens, wordsTokens int
 	// systemTokens counts the prompt's system message (0: no prompt was
 	// built), for the summary's share of the budget.
 	systemTokens int
@@ -270,7 +271,7 @@ type answered struct {
 
 // userMessage is the player's message as a turn records it.
 func (s *Service) userMessage(exchange int, message string, a answered, at time.Time) memory.Message {
-	user := memory.Message{Role: llm.RoleUser, Content: message, Exchange: exchange, At: at, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough, Tokens: a.userTokens}
+	user := memory.Message{Role: llm.RoleUser, Content: message, Exchange: exchange, At: at, Context: a.block, Shown: a.shown, SummaryThrough: a.summaryThrough, Tokens: a.userTokens, WordsTokens: a.wordsTokens}
 	if user.Tokens <= 0 {
 		user.Tokens = s.countHistory(user)
 	}
@@ -368,7 +369,7 @@ func (s *Service) answer(ctx context.Context, turn memory.Turn, lock Lease, scop
 		}
 	}
 	msgs := p.msgs
-	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough, userTokens: p.userTokens, systemTokens: p.systemTokens}
+	a := answered{block: p.block, shown: p.shown, summaryThrough: p.summaryThrough, userTokens: p.userTokens, wordsTokens: p.wordsTokens, systemTokens: p.systemTokens}
 	// The player's message is final now: it is encoded for the turn's
 	// write while the model answers.
 	a.user = s.userMessage(turn.Meta.Exchange, message, a, time.Now().UTC())

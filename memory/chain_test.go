@@ -233,10 +233,10 @@ func TestHistoryMemoAsLoaded(t *testing.T) {
 	empty, retired := "", "the old boss"
 	zone := time.FixedZone("IST", 5*3600+1800)
 	msgs := []memory.Message{
-		{Role: "user", Content: "who counters <this> & that\u2028boss?", Exchange: 2, At: time.Now(), Tokens: 42,
+		{Role: "user", Content: "who counters <this> & that\u2028boss?", Exchange: 2, At: time.Now(), Tokens: 42, WordsTokens: 9,
 			Context: "<context>\n- gcs_find_counters_for_boss {\"boss_id\":5001} → Aria & Kaelith\n</context>",
 			Shown: &memory.Shown{Screen: &empty, Results: []memory.ShownResult{
-				{Key: "k1", CachedAt: 2, Tool: "gcs_get_character_details", Parameters: json.RawMessage(`{"name":"Aria Storm","id":1001}`)},
+				{Key: "k1", CachedAt: 2, Tool: "gcs_get_character_details", Parameters: json.RawMessage(`{"name":"Aria Storm","id":1001}`), Stub: true},
 				{Key: "k0", CachedAt: 1, Tool: "gcs_get_boss_details", Parameters: json.RawMessage("{\n  \"boss_id\": 5001,\t\"tags\": [ \"a b\" ]\n}")},
 			}, Tools: []string{}}},
 		{Role: "assistant", Content: "Aria counters it.", Exchange: 2, At: time.Date(2026, 3, 4, 5, 6, 7, 891011121, zone),

@@ -312,7 +312,7 @@ func (h *histMemo) appended(id string, r *histRead, raw []string, msgs []Message
 // caller decodes the JSON. The copy shares m's strings, not its slices
 // or pointers.
 func asLoaded(m *Message) (Message, bool) {
-	out := Message{Role: m.Role, Content: m.Content, Exchange: m.Exchange, Context: m.Context, SummaryThrough: m.SummaryThrough, Tokens: m.Tokens}
+	out := Message{Role: m.Role, Content: m.Content, Exchange: m.Exchange, Context: m.Context, SummaryThrough: m.SummaryThrough, Tokens: m.Tokens, WordsTokens: m.WordsTokens}
 	if !utf8.ValidString(m.Role) || !utf8.ValidString(m.Content) || !utf8.ValidString(m.Context) {
 		return Message{}, false
 	}

@@ -202,9 +202,9 @@ func TestAsLoadedFields(t *testing.T) {
 		typ  reflect.Type
 		want int
 	}{
-		{reflect.TypeFor[Message](), 11},
+		{reflect.TypeFor[Message](), 12},
 		{reflect.TypeFor[Shown](), 5},
-		{reflect.TypeFor[ShownResult](), 4},
+		{reflect.TypeFor[ShownResult](), 5},
 		{reflect.TypeFor[Subject](), 3},
 	} {
 		if got := tt.typ.NumField(); got != tt.want {

@@ -135,7 +135,8 @@ type Message struct {
 	// Content, byte for byte: what was new for the model at that turn
 	// (screen context, cached tool results, results no longer current).
 	// Later turns send it again unchanged, so each request begins with the
-	// bytes of the one before.
+	// bytes of the one before, until a summary fold: the exchange a fold
+	// keeps verbatim is shown without its block from then on.
 	Context string `json:"context,omitempty"`
 	// Shown records what Context told the model, so a later turn's block
 	// adds only what changed since.
@@ -153,6 +154,12 @@ type Message struct {
 	// is written; 0 for a message written before counts were stored,
 	// which its reader counts itself.
 	Tokens int `json:"tk,omitempty"`
+	// WordsTokens is a user message's token count without its data block
+	// (the delimited Content alone), computed with Tokens when the message
+	// has a block: the prompt that shows it without the block (see
+	// Context) counts that. 0 otherwise, and for a message written before
+	// these counts were stored, which its reader counts itself.
+	WordsTokens int `json:"tkw,omitempty"`
 }
 
 // Subject is an entity an exchange was about: an opaque kind and id that
@@ -192,4 +199,7 @@ type ShownResult struct {
 	CachedAt   int             `json:"cached_at_exchange"`
 	Tool       string          `json:"tool"`
 	Parameters json.RawMessage `json:"parameters"`
+	// Stub marks a result the block gave as one line (to be called to
+	// read), not in full: a later block may give it in full.
+	Stub bool `json:"stub,omitempty"`
 }

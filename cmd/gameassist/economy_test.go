@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -429,11 +430,11 @@ func commonPrefix(a, b []byte) int {
 
 func (s economyStats) log(tb testing.TB, name string) {
 	tb.Helper()
-	tb.Logf("%s: %d calls over %d turns; first request mean %.1f KB max %.1f KB; every request mean %.1f KB max %.1f KB, "+
-		"tokens mean %.0f max %d; tool schemas %.0f %%; prefix share wire %.0f %% provider %.0f %%; screen data %d/%d, main subject in full %d/%d; "+
+	tb.Logf("%s: %d calls over %d turns; first request mean %.1f KB (%.0f B) max %.1f KB; every request mean %.1f KB max %.1f KB, "+
+		"tokens mean %.0f max %d; tool schemas %.0f %%; prefix share wire %.1f %% provider %.1f %%; screen data %d/%d, main subject in full %d/%d; "+
 		"needed tool offered first %d/%d (%d via find_tools); summary calls %d; a turn's first call stops being a prefix of the previous call "+
 		"in the tool list %d times, at a fold point %d, in the history %d; follow-up calls %d",
-		name, s.calls, s.turns, float64(s.firstBytes)/float64(max(s.turns, 1))/1024, float64(s.firstMax)/1024,
+		name, s.calls, s.turns, float64(s.firstBytes)/float64(max(s.turns, 1))/1024, float64(s.firstBytes)/float64(max(s.turns, 1)), float64(s.firstMax)/1024,
 		s.mean(s.bytes)/1024, float64(s.maxBytes)/1024, s.mean(s.tokens), s.maxTokens,
 		100*float64(s.schemaBytes)/float64(max(s.bytes, 1)), 100*s.prefixWire/float64(max(s.prefixN, 1)),
 		100*s.prefixProvider/float64(max(s.prefixN, 1)), s.screenPresent, s.screenAsked, s.subjectFull, s.subjectAsked,
@@ -464,25 +465,7 @@ func TestContextEconomyTargets(t *testing.T) {
 func checkEconomyTargets(t *testing.T, script economyScript) {
 	st := runEconomyScript(t, script, nil)
 	st.log(t, "defaults")
-	if st.toolBreaks != 0 || st.msgBreaks != 0 || st.followBreaks != 0 {
-		t.Errorf("requests not a prefix of the next: %d times in the tool list, %d in the history, %d follow-up calls",
-			st.toolBreaks, st.msgBreaks, st.followBreaks)
-	}
-	if share := st.prefixProvider / float64(st.prefixN); share < 0.85 {
-		t.Errorf("prefix-stable share %.3f, want >= 0.85 (%d fold points)", share, st.foldBreaks)
-	}
-	if mean := float64(st.firstBytes) / float64(st.turns); mean > 12*1024 {
-		t.Errorf("mean first request %.0f bytes, want <= 12 KB", mean)
-	}
-	if st.screenPresent != st.screenAsked || st.screenAsked == 0 {
-		t.Errorf("screen data in the first request %d/%d", st.screenPresent, st.screenAsked)
-	}
-	if st.subjectFull != st.subjectAsked || st.subjectAsked == 0 {
-		t.Errorf("a new screen's main subject in full in the first request %d/%d", st.subjectFull, st.subjectAsked)
-	}
-	if st.offeredFirst*100 < st.needed*98 {
-		t.Errorf("needed tool offered on the first call %d/%d, want >= 98 %%", st.offeredFirst, st.needed)
-	}
+	checkDefaultTargets(t, st)
 	// TOOL_SELECTION=deferred is the default's other name.
 	def := runEconomyScript(t, script, map[string]string{"TOOL_SELECTION": "deferred"})
 	if def != st {
@@ -509,6 +492,72 @@ func checkEconomyTargets(t *testing.T, script economyScript) {
 		t.Errorf("with every tool offered: prefix-stable share %.2f, want >= 0.85; %d history and %d follow-up breaks",
 			share, all.msgBreaks, all.followBreaks)
 	}
+}
+
+// checkDefaultTargets holds the targets of a run with the defaults (see
+// TestContextEconomyTargets).
+func checkDefaultTargets(t *testing.T, st economyStats) {
+	t.Helper()
+	if st.toolBreaks != 0 || st.msgBreaks != 0 || st.followBreaks != 0 {
+		t.Errorf("requests not a prefix of the next: %d times in the tool list, %d in the history, %d follow-up calls",
+			st.toolBreaks, st.msgBreaks, st.followBreaks)
+	}
+	if share := st.prefixProvider / float64(st.prefixN); share < 0.85 {
+		t.Errorf("prefix-stable share %.3f, want >= 0.85 (%d fold points)", share, st.foldBreaks)
+	}
+	if mean := float64(st.firstBytes) / float64(st.turns); mean > 12*1024 {
+		t.Errorf("mean first request %.0f bytes, want <= 12 KB", mean)
+	}
+	if st.screenPresent != st.screenAsked || st.screenAsked == 0 {
+		t.Errorf("screen data in the first request %d/%d", st.screenPresent, st.screenAsked)
+	}
+	if st.subjectFull != st.subjectAsked || st.subjectAsked == 0 {
+		t.Errorf("a new screen's main subject in full in the first request %d/%d", st.subjectFull, st.subjectAsked)
+	}
+	if st.offeredFirst*100 < st.needed*98 {
+		t.Errorf("needed tool offered on the first call %d/%d, want >= 98 %%", st.offeredFirst, st.needed)
+	}
+}
+
+// economyOrders is how many orders of each script TestContextEconomyOrders
+// plays: reversed, then shuffled with seeds 1, 2, ...
+const economyOrders = 3
+
+// TestContextEconomyOrders plays each of economyScripts in other orders
+// (see reordered) with the defaults and holds the same targets: the
+// figures must not depend on the order the committed scripts happen to
+// ask in (a screen's questions right after it, folds where they fall).
+// BenchmarkContextEconomyOrders reports more orders.
+func TestContextEconomyOrders(t *testing.T) {
+	t.Parallel() // its own apps (and LLM fakes); asserts nothing shared
+	for _, name := range economyScripts {
+		script := loadEconomyScriptFile(t, name)
+		for order := range economyOrders {
+			t.Run(fmt.Sprintf("%s/order=%d", strings.TrimSuffix(name, ".json"), order), func(t *testing.T) {
+				t.Parallel()
+				st := runEconomyScript(t, reordered(script, order), nil)
+				st.log(t, "defaults")
+				checkDefaultTargets(t, st)
+			})
+		}
+	}
+}
+
+// reordered returns script with its turns after the first in another
+// order: reversed for order 0, else shuffled by a PCG seeded with order.
+// A turn keeps its screen and its call; a turn without a screen follows
+// whichever screen came before it, as a player's questions may come away
+// from the screen they are about.
+func reordered(script economyScript, order int) economyScript {
+	turns := slices.Clone(script.Turns)
+	rest := turns[1:]
+	if order == 0 {
+		slices.Reverse(rest)
+	} else {
+		r := rand.New(rand.NewPCG(uint64(order), 0))
+		r.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
+	}
+	return economyScript{Turns: turns}
 }
 
 // BenchmarkContextEconomy plays the 30-turn script with each technique on
@@ -550,6 +599,38 @@ func BenchmarkContextEconomyScripts(b *testing.B) {
 			st.log(b, name)
 			reportEconomy(b, st)
 			b.ReportMetric(float64(st.foldBreaks), "fold_breaks")
+		})
+	}
+}
+
+// BenchmarkContextEconomyOrders plays each of economyScripts in 24
+// orders (see reordered) with the defaults and reports the mean and
+// largest of the orders' mean first request, and the mean and smallest
+// of their prefix shares.
+func BenchmarkContextEconomyOrders(b *testing.B) {
+	const orders = 24
+	for _, name := range economyScripts {
+		b.Run(strings.TrimSuffix(name, ".json"), func(b *testing.B) {
+			script := loadEconomyScriptFile(b, name)
+			for range b.N {
+				var bytes, maxBytes, share, minShare float64
+				folds := 0
+				for order := range orders {
+					st := runEconomyScript(b, reordered(script, order), nil)
+					mean := float64(st.firstBytes) / float64(st.turns)
+					p := 100 * st.prefixProvider / float64(st.prefixN)
+					bytes, share, folds = bytes+mean, share+p, folds+st.foldBreaks
+					maxBytes = max(maxBytes, mean)
+					if order == 0 || p < minShare {
+						minShare = p
+					}
+				}
+				b.ReportMetric(bytes/orders, "first_req_B")
+				b.ReportMetric(maxBytes, "first_req_worst_B")
+				b.ReportMetric(share/orders, "prefix_provider_%")
+				b.ReportMetric(minShare, "prefix_provider_worst_%")
+				b.ReportMetric(float64(folds)/orders, "fold_breaks")
+			}
 		})
 	}
 }
