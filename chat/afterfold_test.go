@@ -145,6 +145,16 @@ func TestFoldWindowCountsTheKeptWordsAlone(t *testing.T) {
 	if w := s.foldWindow(meta, exchange(5), exchange(6), sys); len(w) != 4 {
 		t.Errorf("a window with a block after the kept exchange: %d messages to fold, want 4", len(w))
 	}
+	// A message written before the count without its block was stored
+	// is counted by its reader, without the block.
+	old := exchange(5)
+	old[0].WordsTokens = 0
+	if w := s.foldWindow(meta, exchange(4), old, sys); w != nil {
+		t.Error("the kept words without a stored count were counted with their block")
+	}
+	if got, want := s.historyTokens(afterFold(old[0], 4)), s.countHistory(memory.Message{Role: llm.RoleUser, Content: "q"}); got != want {
+		t.Errorf("the kept words without a stored count: %d tokens, want %d", got, want)
+	}
 	meta.Summary = nil
 	if w := s.foldWindow(meta, nil, exchange(1), sys); w == nil {
 		t.Error("without a summary, the first exchange is counted with its block: want a fold")

@@ -3,7 +3,6 @@ package chat
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/gameassist/gameassist/tool"
 )
@@ -14,7 +13,7 @@ import (
 const catalogHeader = "## Tools to call through use_tool\nname(arguments; ? optional, x|y allowed values, given once per name): what it does\n"
 
 // catalogCacheSize bounds the catalogs a Service remembers (one per set
-// of tool versions in use); all are forgotten at once when it is full.
+// of tool versions in use).
 const catalogCacheSize = 64
 
 // catalog is a session's tool catalog: the text the system prompt ends
@@ -22,13 +21,6 @@ const catalogCacheSize = 64
 type catalog struct {
 	text   string
 	listed map[string]bool
-}
-
-// catalogs remembers rendered catalogs by the tools they list, so a turn
-// does not parse every schema again.
-type catalogs struct {
-	mu sync.Mutex
-	m  map[string]catalog
 }
 
 // catalog returns the catalog of specs within the Service's
@@ -43,16 +35,11 @@ func (s *Service) catalog(specs []tool.Spec) catalog {
 		ids[i] = describedID(sp)
 	}
 	key := strings.Join(ids, ",")
-	s.cat.mu.Lock()
-	defer s.cat.mu.Unlock()
-	if c, ok := s.cat.m[key]; ok {
+	if c, ok := s.cat.Get(key); ok {
 		return c
 	}
-	if s.cat.m == nil || len(s.cat.m) >= catalogCacheSize {
-		s.cat.m = map[string]catalog{}
-	}
 	c := catalogOf(specs, s.opts.ToolCatalogBytes)
-	s.cat.m[key] = c
+	s.cat.Put(key, c)
 	return c
 }
 

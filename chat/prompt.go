@@ -207,25 +207,30 @@ func historyMessage(m memory.Message) llm.Message {
 // prefix holds until the next fold. Every other message is shown as
 // stored.
 func afterFold(m memory.Message, through int) memory.Message {
-	if through <= 0 || m.Exchange != through+1 || m.Role != llm.RoleUser || (m.Context == "" && m.Shown == nil) {
-		return m
+	if keptByFold(m, through) {
+		m.Context, m.Shown, m.Tokens = "", nil, m.WordsTokens
 	}
-	m.Context, m.Shown, m.Tokens = "", nil, m.WordsTokens
 	return m
 }
 
+// keptByFold reports whether m is the player message, with a data block,
+// of the exchange right after a summary covering the exchanges up to
+// through: the one afterFold shows without its block.
+func keptByFold(m memory.Message, through int) bool {
+	return through > 0 && m.Exchange == through+1 && m.Role == llm.RoleUser && (m.Context != "" || m.Shown != nil)
+}
+
 // windowAfterFold is window (the history after a summary covering the
-// exchanges up to through) as afterFold shows its messages, copied only
-// when a message is shown otherwise than stored.
+// exchanges up to through, so only its first message can be the one a
+// fold kept) as afterFold shows it, copied only when that message is
+// shown otherwise than stored.
 func windowAfterFold(window []memory.Message, through int) []memory.Message {
-	for i := range window {
-		if m := afterFold(window[i], through); m.Context != window[i].Context || m.Shown != window[i].Shown {
-			out := slices.Clone(window)
-			out[i] = m
-			return out
-		}
+	if len(window) == 0 || !keptByFold(window[0], through) {
+		return window
 	}
-	return window
+	out := slices.Clone(window)
+	out[0] = afterFold(out[0], through)
+	return out
 }
 
 // buildPrompt assembles a turn's first prompt so that it begins with the
@@ -478,9 +483,6 @@ func (s *Service) contextBlock(in blockInput, v visible, share blockShare) block
 			tools = append(tools, sp)
 			shown.Tools = append(shown.Tools, id)
 		}
-	}
-	if shown.Screen == nil && shown.Player == nil && len(lines) == 0 && len(shown.Retired) == 0 && len(tools) == 0 {
-		return out
 	}
 	order := make([]int, len(lines))
 	for i := range lines {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/gameassist/gameassist/internal/memo"
 	"github.com/gameassist/gameassist/llm"
 	"github.com/gameassist/gameassist/memory"
 	"github.com/gameassist/gameassist/screens"
@@ -192,7 +193,9 @@ type Service struct {
 	bg  background
 	// folds are the sessions whose summary is being written here.
 	folds folding
-	cat   catalogs
+	// cat remembers rendered catalogs by the tools they list, so a turn
+	// does not parse every schema again (see Service.catalog).
+	cat *memo.Map[string, catalog]
 	// exchanges records each exchange's details (nil: not recorded).
 	exchanges ExchangeRecorder
 	// schemas renders tool schemas for the model once each.
@@ -284,6 +287,7 @@ func NewService(deps Deps, opts Options) (*Service, error) {
 		obs: obs, log: log, runner: runner, offline: deps.Fallback, opts: opts,
 		reg: reg, locales: locales, tok: tok, sel: sel, selKey: selKey, selGen: gen, selSeed: seed, emb: emb,
 		warm: make(chan struct{}, warmSlots),
+		cat:  memo.New[string, catalog](catalogCacheSize),
 		own:  map[string]tool.Spec{toolselect.FindToolsName: toolselect.FindToolsSpec(), SearchConversationName: searchConversationSpec(), toolselect.UseToolName: useToolSpec()},
 	}
 	if st, ok := deps.Screens.(ScreenTooler); ok {

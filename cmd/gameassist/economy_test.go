@@ -430,11 +430,12 @@ func commonPrefix(a, b []byte) int {
 
 func (s economyStats) log(tb testing.TB, name string) {
 	tb.Helper()
+	first := float64(s.firstBytes) / float64(max(s.turns, 1))
 	tb.Logf("%s: %d calls over %d turns; first request mean %.1f KB (%.0f B) max %.1f KB; every request mean %.1f KB max %.1f KB, "+
 		"tokens mean %.0f max %d; tool schemas %.0f %%; prefix share wire %.1f %% provider %.1f %%; screen data %d/%d, main subject in full %d/%d; "+
 		"needed tool offered first %d/%d (%d via find_tools); summary calls %d; a turn's first call stops being a prefix of the previous call "+
 		"in the tool list %d times, at a fold point %d, in the history %d; follow-up calls %d",
-		name, s.calls, s.turns, float64(s.firstBytes)/float64(max(s.turns, 1))/1024, float64(s.firstBytes)/float64(max(s.turns, 1)), float64(s.firstMax)/1024,
+		name, s.calls, s.turns, first/1024, first, float64(s.firstMax)/1024,
 		s.mean(s.bytes)/1024, float64(s.maxBytes)/1024, s.mean(s.tokens), s.maxTokens,
 		100*float64(s.schemaBytes)/float64(max(s.bytes, 1)), 100*s.prefixWire/float64(max(s.prefixN, 1)),
 		100*s.prefixProvider/float64(max(s.prefixN, 1)), s.screenPresent, s.screenAsked, s.subjectFull, s.subjectAsked,
